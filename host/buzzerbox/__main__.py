@@ -1,0 +1,5 @@
+import sys
+
+from buzzerbox.cli import main
+
+sys.exit(main())

@@ -1,0 +1,132 @@
+"""Twin It!: rulebook 003.
+
+A slap opens a claim: the earliest slap since the last settled claim is the
+claimant (the lower hand: the earlier press), and every slap within 1 s of it
+is ranked. The table settles the claim: pair (a take of 2), steal (a take of 2
+moves from its owner to the claimant with the third card: a take of 3; the
+owner who is first keeps it and it grows to 3), error (the claimant loses its
+most recent take), split (nobody scores). The first player with 5 takes wins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from buzzerbox.rules.base import Game
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.events import ClaimSettled, GameCreated, PadPressed, RoundStarted
+
+WINDOW_US = 1_000_000
+TAKES_TO_WIN = 5
+
+
+class TwinIt(Game):
+    kind = "twinit"
+    min_players = 2
+    max_players = 6
+    pads = ("slap",)
+
+    def __init__(self, created: GameCreated) -> None:
+        super().__init__(created)
+        if created.target is not None or created.rounds is not None:
+            raise InvalidEventError(
+                f"Twin It! is won by the first to {TAKES_TO_WIN} takes: "
+                "it takes no target and no rounds"
+            )
+        self.takes: list[list[int]] = [[] for _ in self.players]
+        self.claim: list[dict[str, Any]] | None = None
+        self.last_claim: dict[str, Any] | None = None
+
+    def start_round(self, event: RoundStarted) -> None:
+        if self.phase != "lobby":
+            raise self.refuse(
+                "no new round", "Twin It! is one round, from the start signal to 5 takes"
+            )
+        super().start_round(event)
+
+    def scoring_help(self) -> str:
+        return "Twin It! is scored by settling each claim: pair, steal, error or split"
+
+    def name_caller(self, event: Any) -> None:
+        raise self.unsupported("caller", "a slap opens a claim and the table settles it")
+
+    def on_press(self, event: PadPressed) -> None:
+        if self.claim is None:
+            self.claim = [{**self.press_record(event), "lead_us": 0}]
+            self.race = self.claim
+            return
+        first = self.claim[0]["t_us"]
+        lead = event.t_us - first
+        if lead <= WINDOW_US and all(s["seat"] != event.seat for s in self.claim):
+            self.claim.append({**self.press_record(event), "lead_us": lead})
+        else:
+            self.ignored += 1
+
+    def settle_claim(self, event: ClaimSettled) -> None:
+        if self.phase != "playing" or self.claim is None:
+            if self.phase == "playing":
+                raise IllegalEventError(
+                    "no claim is open: a claim opens with a slap; nobody has slapped since "
+                    "the last claim was settled"
+                )
+            raise self.refuse("no claim now", "claims are settled while the game is playing")
+        claimant = self.claim[0]["seat"]
+        takes = self.takes[claimant]
+        if event.result == "pair":
+            takes.append(2)
+        elif event.result == "steal":
+            self._steal(claimant, event.victim)
+        elif event.result == "error" and takes:
+            takes.pop()
+        self.last_claim = {
+            "claimant": self.name(claimant),
+            "result": event.result,
+            "victim": event.victim,
+            "slaps": self.claim,
+        }
+        self.claim = None
+        self.totals = [len(t) for t in self.takes]
+        if len(takes) >= TAKES_TO_WIN:
+            self.end_game([self.name(claimant)])
+
+    def _steal(self, claimant: int, victim_name: str | None) -> None:
+        if victim_name not in self.players:
+            raise InvalidEventError(
+                f"{victim_name} does not play in this game: the victim is one of "
+                f"{', '.join(self.players)}"
+            )
+        victim = self.players.index(victim_name)
+        owned = self.takes[victim]
+        pairs = [i for i, size in enumerate(owned) if size == 2]
+        if not pairs:
+            raise IllegalEventError(
+                f"{victim_name} has no take of 2 cards to steal from: a steal takes a pair "
+                "won before and its third card"
+            )
+        if victim == claimant:
+            owned[pairs[-1]] = 3
+        else:
+            del owned[pairs[-1]]
+            self.takes[claimant].append(3)
+
+    def dropped_round(self) -> None:
+        self.claim = None
+
+    def player_json(self, seat: int) -> dict[str, Any]:
+        out = super().player_json(seat)
+        out["takes"] = list(self.takes[seat])
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out["takes_to_win"] = TAKES_TO_WIN
+        out["claim"] = (
+            None
+            if self.claim is None
+            else {"claimant": self.claim[0]["name"], "slaps": [dict(s) for s in self.claim]}
+        )
+        last = self.last_claim
+        out["last_claim"] = (
+            None if last is None else {**last, "slaps": [dict(s) for s in last["slaps"]]}
+        )
+        return out
