@@ -8,6 +8,7 @@ engine (`engine.py`) adds undo on top by keeping copies.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -75,6 +76,20 @@ class Game:
         self.false_starts: list[dict[str, Any]] = []
         self.late: list[dict[str, Any]] = []
         self.ignored = 0
+
+    def snapshot(self) -> Game:
+        """A copy that later events cannot change, for undo.
+
+        Lists and dicts are copied two levels deep; the records inside them (press
+        records, history entries) are never changed once made, so they are shared.
+        """
+        twin = copy.copy(self)
+        for key, value in vars(self).items():
+            if isinstance(value, list):
+                setattr(twin, key, [list(v) if isinstance(v, list) else v for v in value])
+            elif isinstance(value, dict):
+                setattr(twin, key, dict(value))
+        return twin
 
     # -- helpers -------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ taken just before it.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from buzzerbox.rules.base import Game
@@ -72,7 +71,7 @@ class Engine:
             return
         kind = event_type(event)
         if kind in TABLE_ENTRIES:
-            before = copy.deepcopy(self.game)
+            before = self.game.snapshot()
             try:
                 self.game.apply(event)
             except Exception:
