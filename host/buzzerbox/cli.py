@@ -16,6 +16,7 @@ AREAS = [
     "buzzerbox.pads.commands",
     "buzzerbox.web.commands",
     "buzzerbox.flash",
+    "buzzerbox.appliance.commands",
 ]
 
 
