@@ -66,7 +66,8 @@ class Game:
         self.phase = "lobby"
         self.round = 0
         self.totals = [0] * n
-        self.history: list[dict[str, Any]] = []
+        #: scored rounds, oldest first; a tuple, so undo copies share it
+        self.history: tuple[dict[str, Any], ...] = ()
         self.winners: list[str] = []
         self.last_pad_t = -1
         self.go_t: int | None = None
@@ -216,7 +217,7 @@ class Game:
             "totals": dict(zip(self.players, self.totals, strict=True)),
         }
         entry.update(extra or {})
-        self.history.append(entry)
+        self.history = (*self.history, entry)
         self.phase = "scored"
         self.check_end()
 

@@ -20,6 +20,8 @@ def _load(line: str) -> object:
         return json.loads(line)
     except ValueError as exc:
         raise InvalidEventError(f"this line is not JSON ({exc.args[0]})") from None
+    except RecursionError:
+        raise InvalidEventError("this line nests too deep to read: a log line is flat") from None
 
 
 def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:

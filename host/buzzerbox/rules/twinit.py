@@ -59,6 +59,7 @@ class TwinIt(Game):
         lead = event.t_us - first
         if lead <= WINDOW_US and all(s["seat"] != event.seat for s in self.claim):
             self.claim.append({**self.press_record(event), "lead_us": lead})
+            self.race = self.claim  # one list: an undo's copy must not split them
         else:
             self.ignored += 1
 
