@@ -130,7 +130,8 @@ def _twist(table: _Table, rounds: int) -> None:
         for _ in range(rng.randint(10, 80)):
             seat = rng.randrange(n)
             mine = sorted(p for s, pad, p in table.down if s == seat and p is not None)
-            if mine and (len(mine) >= 2 or rng.random() < 0.4):
+            # both hands down: lift one, or now and then reach with a third (a foul)
+            if mine and ((len(mine) >= 2 and rng.random() < 0.9) or rng.random() < 0.4):
                 table.release(seat, "pile", rng.choice(mine))
             else:
                 pile = rng.randrange(piles)

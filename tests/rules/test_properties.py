@@ -27,7 +27,7 @@ from .gamegen import GAMES, NAMES, generate
 Log = list[dict[str, Any]]
 
 FAST = settings(
-    max_examples=120,
+    max_examples=100,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -192,7 +192,7 @@ def test_replay_is_deterministic(log: Log) -> None:
 @FAST
 @given(
     st.sampled_from(GAMES),
-    st.lists(EVENTS | JSON.map(lambda v: {"type": "press", "seat": v}) | JSON, max_size=25),
+    st.lists(EVENTS | JSON.map(lambda v: {"type": "press", "seat": v}) | JSON, max_size=15),
 )
 def test_arbitrary_json_lines_never_raise(game: str, odd: list[Any]) -> None:
     players = list(NAMES[:2])
