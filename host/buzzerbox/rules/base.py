@@ -283,7 +283,7 @@ class Game:
         self.last_pad_t = event.t_us
         if self.phase == "playing" and self.go_t is not None and event.t_us >= self.go_t:
             self.on_press(event)
-        elif self.phase in ("lobby", "countdown", "scored", "playing"):
+        elif self.phase in ("lobby", "countdown", "playing"):
             self.keep(self.false_starts, event)
         elif event.pad == "stop":
             self.add_late(event)
