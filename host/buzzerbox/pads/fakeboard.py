@@ -1,0 +1,209 @@
+"""A pad board emulator's core, speaking protocol v1. No I/O: bytes in, bytes out.
+
+`FakeBoard` is what a Pico pad board says and does; `BoardClock` is its clock,
+with a settable offset and drift against an injected host clock, so tests can
+drive time. Tests use it in-process (wired straight to a `BoardSession`, or on
+a pty / TCP port through `fakeserve.FakeBoardPort`); `buzzerbox fake-board`
+and the box's simulated mode run it the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from buzzerbox.pads import protocol as p
+
+
+def _monotonic_us() -> int:
+    import time
+
+    return time.monotonic_ns() // 1000
+
+
+class BoardClock:
+    """Board ticks since boot: `offset_us` at boot, running `drift_ppm` fast against
+    the host clock `host_us` (µs). `to_host` inverts it, for checking a mapping."""
+
+    def __init__(
+        self,
+        host_us: Callable[[], int] = _monotonic_us,
+        *,
+        offset_us: int = 0,
+        drift_ppm: float = 0.0,
+        tick_hz: int = 1_000_000,
+    ) -> None:
+        if offset_us < 0:
+            raise ValueError(
+                f"offset {offset_us} µs is not allowed: a board clock starts at 0 or later"
+            )
+        self.host_us = host_us
+        self.tick_hz = tick_hz
+        self._offset = offset_us
+        self._rate = 1.0 + drift_ppm * 1e-6
+        self._host0 = host_us()
+        self._board0 = float(offset_us)
+
+    @property
+    def drift_ppm(self) -> float:
+        return (self._rate - 1.0) * 1e6
+
+    @drift_ppm.setter
+    def drift_ppm(self, ppm: float) -> None:
+        now = self.host_us()
+        self._board0, self._host0 = self.board_us(now), now
+        self._rate = 1.0 + ppm * 1e-6
+
+    @property
+    def offset_us(self) -> int:
+        return self._offset
+
+    @offset_us.setter
+    def offset_us(self, offset: int) -> None:
+        """Make the clock jump by the change of offset (as a board that set its clock)."""
+        self._board0 += offset - self._offset
+        self._offset = offset
+
+    def boot(self) -> None:
+        """Start again from `offset_us`, as a board does when it restarts."""
+        self._host0, self._board0 = self.host_us(), float(self._offset)
+
+    def board_us(self, host_us: int | None = None) -> float:
+        h = self.host_us() if host_us is None else host_us
+        return self._board0 + (h - self._host0) * self._rate
+
+    def ticks(self, host_us: int | None = None) -> int:
+        return max(0, round(self.board_us(host_us) * self.tick_hz / 1_000_000))
+
+    def to_host(self, ticks: int) -> float:
+        """The host time (µs) at which this clock read `ticks`."""
+        return self._host0 + (ticks * 1_000_000 / self.tick_hz - self._board0) / self._rate
+
+
+@dataclass(frozen=True, slots=True)
+class SentEdge:
+    """An edge the fake board sent: channel, state, board ticks, and the true host time."""
+
+    ch: int
+    state: int
+    t: int
+    host_us: int
+
+
+class FakeBoard:
+    """Protocol v1, board side. Every method returns the bytes the board sends."""
+
+    def __init__(
+        self,
+        board_id: str = "fake-0",
+        *,
+        clock: BoardClock | None = None,
+        channels: int = 8,
+        leds: int | None = None,
+        fw_version: str = "0.1.0",
+        proto: int = p.PROTO,
+        debounce_us: int = 0,
+    ) -> None:
+        self.board_id = board_id
+        self.clock = clock if clock is not None else BoardClock()
+        self.channels = channels
+        self.led_count = channels if leds is None else leds
+        self.fw_version = fw_version
+        self.proto = proto
+        self.debounce_us = debounce_us
+        self.answers_sync = True
+        self.decoder = p.host_decoder()
+        self.leds: dict[int, bool] = {}
+        self.sent: list[SentEdge] = []
+        self.suppressed = 0
+        self.seq = 0
+        self._last_t = 0
+        self._last_edge: dict[int, int] = {}
+
+    def _send(self, payload: str) -> bytes:
+        line = p.encode(payload)
+        self.seq = (self.seq + 1) % p.U32
+        return line
+
+    def _now(self) -> int:
+        """Board time now, never before a time already sent (EDGE/TICK order)."""
+        self._last_t = max(self._last_t, self.clock.ticks())
+        return self._last_t
+
+    # What the board says ---------------------------------------------------------
+
+    def boot(self) -> bytes:
+        """Start (again): clock from its offset, seq 0, HELLO."""
+        self.clock.boot()
+        self.seq = 0
+        self._last_t = 0
+        self._last_edge.clear()
+        self.leds.clear()
+        self.decoder.reset()
+        return self.hello()
+
+    def hello(self) -> bytes:
+        return self._send(
+            f"HELLO {self.seq} {self.proto} {self.board_id} {self.fw_version} "
+            f"{self.clock.tick_hz} {self.channels}"
+        )
+
+    def tick(self) -> bytes:
+        return self._send(f"TICK {self.seq} {self._now()}")
+
+    def edge(self, ch: int, state: int) -> bytes:
+        """Channel `ch` changed now; suppressed inside the debounce window of its last edge."""
+        if not 0 <= ch < self.channels:
+            raise ValueError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
+        t = self._now()
+        last = self._last_edge.get(ch)
+        window = self.debounce_us * self.clock.tick_hz // 1_000_000
+        if last is not None and t - last < window:
+            self.suppressed += 1
+            return b""
+        self._last_edge[ch] = t
+        self.sent.append(SentEdge(ch, state, t, round(self.clock.to_host(t))))
+        return self._send(f"EDGE {self.seq} {ch} {state} {t}")
+
+    def press(self, ch: int) -> bytes:
+        return self.edge(ch, 1)
+
+    def release(self, ch: int) -> bytes:
+        return self.edge(ch, 0)
+
+    def lost(self, count: int) -> bytes:
+        return self._send(f"LOST {self.seq} {count}")
+
+    def err(self, code: int, text: str = "") -> bytes:
+        return self._send(f"ERR {self.seq} {code} {text}".rstrip(" "))
+
+    def skip(self, frames: int) -> bytes:
+        """Lose `frames` frames on the line: their seq numbers are used up unsent."""
+        self.seq = (self.seq + frames) % p.U32
+        return b""
+
+    # What the host says ----------------------------------------------------------
+
+    def received(self, data: bytes) -> bytes:
+        """Host bytes in; the answers out (a SYNC answer carries the time it is read)."""
+        out = bytearray()
+        for frame in self.decoder.feed(data):
+            out += self._command(frame)
+        return bytes(out)
+
+    def _command(self, frame: p.HostFrame) -> bytes:
+        if isinstance(frame, p.HelloRequest):
+            return self.hello()
+        if isinstance(frame, p.SyncRequest):
+            if not self.answers_sync:
+                return b""
+            return self._send(f"SYNC {self.seq} {frame.token} {self.clock.ticks()}")
+        if isinstance(frame, p.LedSet):
+            if frame.ch >= self.led_count:
+                return self.err(1, f"no LED {frame.ch}")
+            self.leds[frame.ch] = frame.on
+            return b""
+        if not 0 <= frame.us <= 100_000:
+            return self.err(2, f"debounce {frame.us} out of range 0-100000")
+        self.debounce_us = frame.us
+        return b""

@@ -1,0 +1,132 @@
+"""The transport of one board link: a pyserial port and its reader thread.
+
+Framing never happens here (that is `protocol.py`, driven by `session.py`):
+this only opens the port by URL (`serial_for_url`: a device path, a pty,
+``socket://``, ``rfc2217://``), reads bytes, stamps them with the host time
+they arrived, and puts them on a queue. A port that fails or goes away is
+reported and reopened every `retry_s` until it is back or the link is stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import serial
+
+OpenPort = Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkEvent:
+    """What a link's thread saw: the port opened, bytes arrived, or the port went."""
+
+    link: int
+    kind: Literal["opened", "data", "gone"]
+    t_us: int
+    data: bytes = b""
+    reason: str = ""
+
+
+class SerialLink:
+    """One URL, one reader thread; every event goes to `put` as a `LinkEvent`."""
+
+    def __init__(
+        self,
+        index: int,
+        url: str,
+        put: Callable[[LinkEvent], None],
+        *,
+        clock: Callable[[], int],
+        open_port: OpenPort = serial.serial_for_url,
+        retry_s: float = 0.25,
+        read_timeout_s: float = 0.05,
+        baudrate: int = 115200,
+    ) -> None:
+        self.index = index
+        self.url = url
+        self._events_put = put
+        self._clock = clock
+        self._open_port = open_port
+        self._retry_s = retry_s
+        self._read_timeout_s = read_timeout_s
+        self._baudrate = baudrate
+        self._port: Any = None
+        self._write_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"pads-link-{url}", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def write(self, data: bytes) -> bool:
+        """Write to the port if it is open; False if it is not (or just failed)."""
+        with self._write_lock:
+            port = self._port
+            if port is None:
+                return False
+            try:
+                port.write(data)
+            except (serial.SerialException, OSError, ValueError):
+                return False
+            return True
+
+    def _put(
+        self, kind: Literal["opened", "data", "gone"], data: bytes = b"", reason: str = ""
+    ) -> None:
+        self._events_put(LinkEvent(self.index, kind, self._clock(), data, reason))
+
+    def _run(self) -> None:
+        was_open = None  # None: never tried; report the first failure once
+        while not self._stop.is_set():
+            try:
+                port = self._open_port(
+                    self.url, baudrate=self._baudrate, timeout=self._read_timeout_s
+                )
+            except (serial.SerialException, OSError, ValueError) as exc:
+                if was_open is not False:
+                    self._put("gone", reason=str(exc))
+                was_open = False
+                self._stop.wait(self._retry_s)
+                continue
+            with self._write_lock:
+                self._port = port
+            self._put("opened")
+            was_open = True
+            reason = self._read(port)
+            with self._write_lock:
+                self._port = None
+            self._close(port)
+            if reason is not None:
+                self._put("gone", reason=reason)
+                was_open = False
+                self._stop.wait(self._retry_s)
+
+    @staticmethod
+    def _close(port: Any) -> None:
+        # pyserial's socket:// close() skips closing its socket when shutdown() fails
+        # (the peer already hung up), leaking it: close that socket first.
+        sock = getattr(port, "_socket", None)
+        if sock is not None:
+            sock.close()
+        with contextlib.suppress(serial.SerialException, OSError):
+            port.close()
+
+    def _read(self, port: Any) -> str | None:
+        """Read until the port fails (the reason) or the link is stopped (None)."""
+        while not self._stop.is_set():
+            try:
+                data = port.read(port.in_waiting or 1)
+            except (serial.SerialException, OSError, ValueError, TypeError) as exc:
+                return str(exc) or type(exc).__name__
+            if data:
+                self._events_put(LinkEvent(self.index, "data", self._clock(), data))
+        return None

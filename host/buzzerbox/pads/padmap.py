@@ -1,0 +1,390 @@
+"""The pad map: which contact is which pad. A TOML file, read with tomllib.
+
+Format 1 (see also README.md and examples/)::
+
+    seats = 4              # seats 0..seats-1 (1-12); required
+    piles = 2              # piles 0..piles-1 for "pile" pads (0-12); default 0
+
+    [gpio]                 # optional: pads wired to the Pi's own header
+    pull = "up"            # "up": a pad shorts its pin to GND (default); "down": to 3V3
+    debounce_us = 5000     # leading-edge debounce window (0-100000); default 5000
+
+    [[board]]              # a pad board (Pico) on a serial link; one table per board
+    id = "pico-e6614103"   # the id it says in HELLO
+    url = "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614103-if00"   # optional
+    channels = 16          # optional: its inputs are 0..channels-1
+    debounce_us = 3000     # optional: sent as DEBOUNCE after its HELLO
+
+    [[pad]]                # one table per pad
+    id = "north-slap"      # optional; default "gpio:<pin>" or "<board>:<ch>"
+    role = "slap"          # stop | slap | pile
+    seat = 0
+    pile = 1               # for role "pile" only, and required there
+    gpio = 17              # the input: a GPIO pin (BCM 0-27) ...
+    board = "pico-e6614103"  # ... or a declared board
+    ch = 3                 #     and one of its input channels
+    light_gpio = 27        # optional light: a GPIO output pin ...
+    light_ch = 3           # ... or an LED channel on the pad's board
+
+Refused at load, naming the line (or the entry) and what is allowed: unknown
+keys, wrong types, a seat or pile out of range, an unknown role or board, a
+pin, channel or pad id used twice.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from buzzerbox.pads.arbiter import GPIO
+from buzzerbox.pads.errors import PadMapError
+from buzzerbox.pads.tomllines import TomlLines
+
+ROLES: Final = ("stop", "slap", "pile")
+"""Pad roles; the same names as the game log's `pad` field."""
+GPIO_PINS: Final = range(28)
+MAX_SEATS: Final = 12
+MAX_PILES: Final = 12
+MAX_DEBOUNCE_US: Final = 100_000
+
+_TOP_KEYS: Final = ("seats", "piles", "gpio", "board", "pad")
+_GPIO_KEYS: Final = ("pull", "debounce_us")
+_BOARD_KEYS: Final = ("id", "url", "channels", "debounce_us")
+_PAD_KEYS: Final = ("id", "role", "seat", "pile", "gpio", "board", "ch", "light_gpio", "light_ch")
+_NAME = re.compile(r"[\x21-\x29\x2b-\x7e]+")  # a protocol field: printable, no '*' or space
+
+
+@dataclass(frozen=True, slots=True)
+class GpioSettings:
+    pull: Literal["up", "down"] = "up"
+    debounce_us: int = 5000
+
+    @property
+    def pressed_level(self) -> bool:
+        """The pin level of a closed contact."""
+        return self.pull == "down"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSpec:
+    id: str
+    url: str | None = None
+    channels: int | None = None
+    debounce_us: int | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pad:
+    """One pad: its input (`board`, `ch`; board ``"gpio"`` means pin `ch`), what it is
+    in the game (`role`, `seat`, `pile`) and its light, if any."""
+
+    id: str
+    role: str
+    seat: int
+    board: str
+    ch: int
+    pile: int | None = None
+    light_gpio: int | None = None
+    light_ch: int | None = None
+    line: int | None = None
+
+    @property
+    def is_gpio(self) -> bool:
+        return self.board == GPIO
+
+    @property
+    def source(self) -> str:
+        return f"gpio {self.ch}" if self.is_gpio else f"{self.board} ch {self.ch}"
+
+    @property
+    def light(self) -> str:
+        if self.light_gpio is not None:
+            return f"gpio {self.light_gpio}"
+        if self.light_ch is not None:
+            return f"{self.board} led {self.light_ch}"
+        return "-"
+
+    def describe(self) -> str:
+        what = f"pile {self.pile}" if self.pile is not None else self.role
+        return f"{what} of seat {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class PadMap:
+    seats: int
+    pads: tuple[Pad, ...] = ()
+    piles: int = 0
+    boards: tuple[BoardSpec, ...] = ()
+    gpio: GpioSettings = GpioSettings()
+    name: str = "<pad map>"
+
+    def pad(self, pad_id: str) -> Pad | None:
+        return next((p for p in self.pads if p.id == pad_id), None)
+
+    def at(self, board: str, ch: int) -> Pad | None:
+        """The pad on `board` (or ``"gpio"``) channel (or pin) `ch`."""
+        return next((p for p in self.pads if p.board == board and p.ch == ch), None)
+
+    def board(self, board_id: str) -> BoardSpec | None:
+        return next((b for b in self.boards if b.id == board_id), None)
+
+    @property
+    def gpio_pads(self) -> tuple[Pad, ...]:
+        return tuple(p for p in self.pads if p.is_gpio)
+
+
+def load_pad_map(path: str | Path) -> PadMap:
+    """Read and check the pad map at `path`; PadMapError says what is wrong and where."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PadMapError(f"pad map {str(path)!r} cannot be read: {exc}") from exc
+    return parse_pad_map(text, name=str(path))
+
+
+def parse_pad_map(text: str, *, name: str = "<pad map>") -> PadMap:
+    """Check a pad map given as TOML text; `name` (a file name) prefixes every message."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PadMapError(f"{name}: not valid TOML: {exc}") from exc
+    return _Reader(text, name).read(data)
+
+
+class _Reader:
+    """Checks the parsed TOML, finding lines in the text for the messages."""
+
+    def __init__(self, text: str, name: str) -> None:
+        self.name = name
+        self.where = TomlLines(text)
+
+    def line(self, header: str | None, index: int = 0, key: str | None = None) -> int | None:
+        return self.where.line(header, index, key)
+
+    def fail(self, msg: str, line: int | None, entry: str | None = None) -> PadMapError:
+        if line is not None:
+            return PadMapError(f"{self.name} line {line}: {msg}")
+        if entry is not None:
+            return PadMapError(f"{self.name}, {entry}: {msg}")
+        return PadMapError(f"{self.name}: {msg}")
+
+    # Values -------------------------------------------------------------------
+
+    def _int(self, table: Mapping[str, Any], key: str, lo: int, hi: int, where: _Where) -> int:
+        value = table[key]
+        if type(value) is not int or not lo <= value <= hi:
+            raise where.fail(
+                key, f"{key} {value!r} is not allowed: it must be a whole number {lo}-{hi}"
+            )
+        return value
+
+    def _str(self, table: Mapping[str, Any], key: str, where: _Where) -> str:
+        value = table[key]
+        if not isinstance(value, str) or not _NAME.fullmatch(value):
+            raise where.fail(
+                key, f"{key} {value!r} is not allowed: it must be printable text, no spaces or '*'"
+            )
+        return value
+
+    def _table(self, value: object, header: str, index: int, entry: str) -> _Where:
+        where = _Where(self, header, index, entry)
+        if not isinstance(value, dict):
+            raise where.fail(None, f"{entry} must be a table, not {value!r}")
+        return where
+
+    def _keys(
+        self, table: Mapping[str, Any], allowed: tuple[str, ...], what: str, where: _Where
+    ) -> None:
+        for key in table:
+            if key not in allowed:
+                raise where.fail(
+                    key, f"key {key!r} is not allowed in {what}: allowed are {', '.join(allowed)}"
+                )
+
+    # The map ------------------------------------------------------------------
+
+    def read(self, data: dict[str, Any]) -> PadMap:
+        """The whole map, checked."""
+        top = _Where(self, None, 0, None)
+        self._keys(data, _TOP_KEYS, "the top level", top)
+        if "seats" not in data:
+            raise self.fail(f"seats is missing: say how many seats there are (1-{MAX_SEATS})", None)
+        seats = self._int(data, "seats", 1, MAX_SEATS, top)
+        piles = self._int(data, "piles", 0, MAX_PILES, top) if "piles" in data else 0
+        gpio = self._gpio(data.get("gpio", {}))
+        boards = self._boards(data.get("board", []))
+        raw_pads = data.get("pad", [])
+        if not isinstance(raw_pads, list):
+            raise top.fail("pad", "pad must be an array of tables: write [[pad]]")
+        pads = tuple(self._pad(raw, i, seats, piles, boards) for i, raw in enumerate(raw_pads))
+        self._unique(pads)
+        return PadMap(seats, pads, piles, tuple(boards.values()), gpio, self.name)
+
+    def _gpio(self, raw: object) -> GpioSettings:
+        where = self._table(raw, "[gpio", 0, "[gpio]")
+        assert isinstance(raw, dict)
+        self._keys(raw, _GPIO_KEYS, "[gpio]", where)
+        pull = raw.get("pull", "up")
+        if pull not in ("up", "down"):
+            raise where.fail("pull", f"pull {pull!r} is not allowed: it must be 'up' or 'down'")
+        debounce = (
+            self._int(raw, "debounce_us", 0, MAX_DEBOUNCE_US, where)
+            if "debounce_us" in raw
+            else 5000
+        )
+        return GpioSettings("up" if pull == "up" else "down", debounce)
+
+    def _boards(self, raw: object) -> dict[str, BoardSpec]:
+        if not isinstance(raw, list):
+            raise self.fail("board must be an array of tables: write [[board]]", None)
+        boards: dict[str, BoardSpec] = {}
+        for i, entry in enumerate(raw):
+            where = self._table(entry, "[[board", i, f"board {i + 1}")
+            assert isinstance(entry, dict)
+            self._keys(entry, _BOARD_KEYS, "a [[board]]", where)
+            if "id" not in entry:
+                raise where.fail(None, "id is missing: give the id the board says in its HELLO")
+            board_id = self._str(entry, "id", where)
+            if board_id == GPIO:
+                raise where.fail(
+                    "id", f"board id {GPIO!r} is not allowed: it names the Pi's header"
+                )
+            if board_id in boards:
+                first = boards[board_id].line
+                raise where.fail(
+                    "id", f"board {board_id!r} is declared twice (first at line {first})"
+                )
+            url = entry.get("url")
+            if url is not None and (not isinstance(url, str) or not url):
+                raise where.fail("url", f"url {url!r} is not allowed: it must be a port or URL")
+            channels = self._int(entry, "channels", 1, 1024, where) if "channels" in entry else None
+            debounce = (
+                self._int(entry, "debounce_us", 0, MAX_DEBOUNCE_US, where)
+                if "debounce_us" in entry
+                else None
+            )
+            boards[board_id] = BoardSpec(board_id, url, channels, debounce, where.line())
+        return boards
+
+    def _pad(
+        self, raw: object, i: int, seats: int, piles: int, boards: Mapping[str, BoardSpec]
+    ) -> Pad:
+        where = self._table(raw, "[[pad", i, f"pad {i + 1}")
+        assert isinstance(raw, dict)
+        self._keys(raw, _PAD_KEYS, "a [[pad]]", where)
+        for key in ("role", "seat"):
+            if key not in raw:
+                raise where.fail(None, f"{key} is missing: every pad has a role and a seat")
+        role = raw["role"]
+        if role not in ROLES:
+            raise where.fail(
+                "role", f"role {role!r} is not a pad role: roles are {', '.join(ROLES)}"
+            )
+        seat = raw["seat"]
+        if type(seat) is not int or not 0 <= seat < seats:
+            raise where.fail(
+                "seat", f"seat {seat!r} does not exist: this map has seats 0-{seats - 1}"
+            )
+        pile = raw.get("pile")
+        if role == "pile":
+            if pile is None:
+                raise where.fail(None, "pile is missing: a pile pad names its pile")
+            if type(pile) is not int or not 0 <= pile < piles:
+                allowed = f"piles 0-{piles - 1}" if piles else "no piles (set piles = N)"
+                raise where.fail("pile", f"pile {pile!r} does not exist: this map has {allowed}")
+        elif pile is not None:
+            raise where.fail("pile", f"pile {pile!r} is not allowed: only a pile pad has a pile")
+        if ("gpio" in raw) == ("board" in raw):
+            raise where.fail(
+                None, "say where the pad is: either gpio = PIN or board = ID with ch = N"
+            )
+        light_gpio = self._pin(raw, "light_gpio", where) if "light_gpio" in raw else None
+        if "gpio" in raw:
+            board, ch = GPIO, self._pin(raw, "gpio", where)
+            for key in ("ch", "light_ch"):
+                if key in raw:
+                    raise where.fail(
+                        key, f"{key} is not allowed on a GPIO pad: use light_gpio for a light"
+                    )
+            light_ch = None
+        else:
+            board = raw["board"]
+            if board not in boards:
+                known = ", ".join(boards) or "none yet"
+                raise where.fail(
+                    "board",
+                    f"board {board!r} is not declared: boards are {known} (add a [[board]])",
+                )
+            if "ch" not in raw:
+                raise where.fail(None, "ch is missing: a board pad names its input channel")
+            limit = boards[board].channels or 1024
+            ch = self._int(raw, "ch", 0, limit - 1, where)
+            light_ch = self._int(raw, "light_ch", 0, 1023, where) if "light_ch" in raw else None
+        if light_gpio is not None and light_ch is not None:
+            raise where.fail("light_ch", "a pad has one light: light_gpio or light_ch, not both")
+        pad_id = self._str(raw, "id", where) if "id" in raw else f"{board}:{ch}"
+        return Pad(pad_id, role, seat, board, ch, pile, light_gpio, light_ch, where.line())
+
+    def _pin(self, raw: Mapping[str, Any], key: str, where: _Where) -> int:
+        pin = raw[key]
+        if type(pin) is not int or pin not in GPIO_PINS:
+            raise where.fail(key, f"pin {pin!r} does not exist: GPIO pins are 0-{GPIO_PINS[-1]}")
+        return pin
+
+    def _unique(self, pads: tuple[Pad, ...]) -> None:
+        used: dict[tuple[str, ...], tuple[str, Pad]] = {}
+
+        def claim(key: tuple[str, ...], what: str, user: str, pad: Pad) -> None:
+            if key in used:
+                first_user, first = used[key]
+                raise self.fail(
+                    f"{what} is used twice: by {first_user}{_at(first)} and {user}{_at(pad)}", None
+                )
+            used[key] = (user, pad)
+
+        for pad in pads:
+            src = f"pin {pad.ch}" if pad.is_gpio else f"board {pad.board} channel {pad.ch}"
+            claim(
+                ("in", pad.board, str(pad.ch)) if not pad.is_gpio else ("pin", str(pad.ch)),
+                src,
+                pad.describe(),
+                pad,
+            )
+            if pad.light_gpio is not None:
+                claim(
+                    ("pin", str(pad.light_gpio)),
+                    f"pin {pad.light_gpio}",
+                    f"the light of {pad.describe()}",
+                    pad,
+                )
+            if pad.light_ch is not None:
+                claim(
+                    ("led", pad.board, str(pad.light_ch)),
+                    f"board {pad.board} led {pad.light_ch}",
+                    f"the light of {pad.describe()}",
+                    pad,
+                )
+            claim(("id", pad.id), f"pad id {pad.id!r}", pad.describe(), pad)
+
+
+def _at(pad: Pad) -> str:
+    return "" if pad.line is None else f" (line {pad.line})"
+
+
+class _Where:
+    """One entry of the map, to name in messages: its line, or its number."""
+
+    def __init__(self, reader: _Reader, header: str | None, index: int, entry: str | None) -> None:
+        self.reader, self.header, self.index, self.entry = reader, header, index, entry
+
+    def line(self, key: str | None = None) -> int | None:
+        return self.reader.line(self.header, self.index, key)
+
+    def fail(self, key: str | None, msg: str) -> PadMapError:
+        return self.reader.fail(msg, self.line(key), self.entry)

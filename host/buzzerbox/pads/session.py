@@ -1,0 +1,288 @@
+"""The host's side of one board link. PURE: bytes and times in, bytes and events out.
+
+A `BoardSession` follows protocol v1 for one port (one URL): it says ``HELLO?``
+when the port opens and ignores frames until a HELLO; it tracks `seq` (gaps and
+LOST become `FramesLost`), asks for SYNC quickly after HELLO and then steadily,
+maps the board clock (`ClockMap`), holds edges until the clock is mapped and
+hands edges and TICK watermarks, on the host timeline, to the `Arbiter`. A HELLO
+with seq 0 after other frames is a reboot: new clock map, new seq tracking.
+
+Its owner (`PadSources`) does the I/O: it calls `opened`, `received` and `poll`
+with the host time and writes whatever `outgoing()` returns to the port.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Final
+
+from buzzerbox.pads import protocol as p
+from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost, PadEvent, Status
+from buzzerbox.pads.clockmap import ClockMap
+
+SYNC_FAST: Final = 8
+"""SYNC round trips taken quickly after a HELLO, `SYNC_FAST_US` apart."""
+SYNC_FAST_US: Final = 20_000
+SYNC_STEADY_US: Final = 500_000
+SYNC_TIMEOUT_US: Final = 2_000_000
+HELLO_RETRY_US: Final = 1_000_000
+CLOCK_JUMP_US: Final = 50_000
+"""A SYNC reply this far from the map means the board clock restarted."""
+HOLD_MAX: Final = 4096
+"""Edges held while the clock is not mapped; more are counted as lost."""
+
+
+def default_pad_name(board: str, ch: int) -> str:
+    return f"{board}:{ch}"
+
+
+class BoardSession:
+    """Protocol v1 state for the board behind `url` (pure; see the module doc)."""
+
+    def __init__(
+        self,
+        url: str,
+        arbiter: Arbiter,
+        *,
+        pad_name: Callable[[str, int], str] = default_pad_name,
+        debounce_us: int | None = None,
+    ) -> None:
+        self.url = url
+        self.arbiter = arbiter
+        self.pad_name = pad_name
+        self.debounce_us = debounce_us
+        self.decoder = p.board_decoder()
+        self.hello: p.Hello | None = None
+        self.clock: ClockMap | None = None
+        self.status: Status | None = None
+        self.errors: list[p.Err] = []
+        self.bad_frames = 0  # well framed, but wrong for this board (EDGE channel)
+        self._out = bytearray()
+        self._events: list[PadEvent] = []
+        self._is_open = False
+        self._next_seq: int | None = None
+        self._floor = -(1 << 62)  # mapped times never go back (refits jitter by µs)
+        self._held: deque[p.EdgeFrame | p.Tick] = deque()
+        self._leds: dict[int, bool] = {}
+        self._token = 0
+        self._syncs: dict[int, int] = {}  # token -> host send time
+        self._sync_due: int | None = None
+        self._synced = 0
+        self._unanswered_since: int | None = None
+        self._hello_due: int | None = None
+        self._left_out = False
+        self._awaiting_hello = True
+        self._names: dict[int, str] = {}
+
+    @property
+    def board(self) -> str:
+        """The board id once it said HELLO, else the URL."""
+        return self.hello.board_id if self.hello is not None else self.url
+
+    @property
+    def is_usable(self) -> bool:
+        return self.hello is not None and self.hello.proto == p.PROTO
+
+    # Driven by the owner -----------------------------------------------------
+
+    def opened(self, now_us: int) -> None:
+        """The port (re)opened: ask who is there; ignore frames until HELLO."""
+        self._is_open = True
+        self.decoder.reset()
+        self._awaiting_hello = True
+        self._out += p.hello_request()
+        self._hello_due = now_us + HELLO_RETRY_US
+        self._syncs.clear()
+        self._sync_due = None
+
+    def gone(self, now_us: int) -> None:
+        """The port went away; its board is not waited for until it is back."""
+        self._is_open = False
+        self._hello_due = self._sync_due = None
+        self._unanswered_since = None
+        if self.is_usable:
+            self.arbiter.drop_source(self.board)
+        self._set_status("gone")
+
+    def received(self, data: bytes, now_us: int) -> None:
+        """Bytes read from the port at host time `now_us`."""
+        for frame in self.decoder.feed(data):
+            self._frame(frame, now_us)
+
+    def poll(self, now_us: int) -> None:
+        """Send what is due (HELLO?, SYNC) and check the SYNC deadline."""
+        if not self._is_open:
+            return
+        if self._hello_due is not None and now_us >= self._hello_due:
+            self._out += p.hello_request()
+            self._hello_due = now_us + HELLO_RETRY_US
+        if not self.is_usable:
+            return
+        if self._sync_due is not None and now_us >= self._sync_due:
+            self._send_sync(now_us)
+        since = self._unanswered_since
+        if since is not None and now_us - since > SYNC_TIMEOUT_US and not self._left_out:
+            self._left_out = True
+            self.arbiter.drop_source(self.board)
+            self._set_status("silent")
+
+    def set_led(self, ch: int, on: bool) -> None:
+        """Light or darken LED `ch`; sent now if the board is there, else after its HELLO."""
+        self._leds[ch] = on
+        if self.is_usable and self._is_open:
+            self._out += p.led_set(ch, on)
+
+    def outgoing(self) -> bytes:
+        """Bytes to write to the port, now."""
+        data = bytes(self._out)
+        self._out.clear()
+        return data
+
+    def events(self) -> list[PadEvent]:
+        """Status changes and losses since the last call (edges go to the arbiter)."""
+        out, self._events = self._events, []
+        return out
+
+    # Frames --------------------------------------------------------------------
+
+    def _frame(self, frame: p.BoardFrame, now_us: int) -> None:
+        if isinstance(frame, p.Hello):
+            self._on_hello(frame, now_us)
+            return
+        if self._awaiting_hello or not self.is_usable:
+            return
+        self._check_seq(frame.seq)
+        if isinstance(frame, p.EdgeFrame):
+            assert self.hello is not None
+            if frame.ch >= self.hello.channels:
+                self.bad_frames += 1
+                return
+            self._timed(frame, now_us)
+        elif isinstance(frame, p.Tick):
+            self._timed(frame, now_us)
+        elif isinstance(frame, p.SyncReply):
+            self._on_sync(frame, now_us)
+        elif isinstance(frame, p.Lost):
+            if frame.count:
+                self._events.append(FramesLost(self.board, frame.count))
+        else:
+            self.errors.append(frame)
+            del self.errors[:-16]
+
+    def _on_hello(self, hello: p.Hello, now_us: int) -> None:
+        known = self.hello
+        self._awaiting_hello = False
+        self._hello_due = None
+        expected = self._next_seq
+        rebooted = (
+            known is None
+            or known.board_id != hello.board_id
+            or known.tick_hz != hello.tick_hz
+            or hello.seq == 0
+            or expected is None
+            or (hello.seq - expected) % p.U32 >= p.U32 // 2  # seq went back: it restarted
+        )
+        if known is not None and known.board_id != hello.board_id and known.proto == p.PROTO:
+            self.arbiter.drop_source(known.board_id)
+        self.hello = hello
+        if hello.proto != p.PROTO:
+            self._set_status("unsupported")
+            return
+        self._names.clear()
+        if rebooted:
+            self._restart_clock(hello.tick_hz)
+            self._next_seq = (hello.seq + 1) % p.U32
+        else:
+            self._check_seq(hello.seq)
+        self._left_out = False
+        self.arbiter.add_source(hello.board_id, now_us)
+        if self.debounce_us is not None:
+            self._out += p.debounce_set(self.debounce_us)
+        for ch, on in self._leds.items():
+            self._out += p.led_set(ch, on)
+        self._syncs.clear()
+        self._unanswered_since = None
+        self._send_sync(now_us)
+        if self.clock is not None and self.clock.is_mapped:
+            self._set_status("online")
+
+    def _restart_clock(self, tick_hz: int) -> ClockMap:
+        """The board clock started again (reboot): map it anew; held edges are lost."""
+        self.clock = clock = ClockMap(tick_hz)
+        self._synced = 0
+        lost = sum(1 for f in self._held if isinstance(f, p.EdgeFrame))
+        self._held.clear()
+        if lost:
+            self._events.append(FramesLost(self.board, lost))
+        return clock
+
+    def _check_seq(self, seq: int) -> None:
+        expected = self._next_seq
+        self._next_seq = (seq + 1) % p.U32
+        if expected is not None and seq != expected:
+            self._events.append(FramesLost(self.board, (seq - expected) % p.U32))
+
+    def _timed(self, frame: p.EdgeFrame | p.Tick, now_us: int) -> None:
+        clock = self.clock
+        if clock is None or not clock.is_mapped:
+            if len(self._held) >= HOLD_MAX:
+                dropped = self._held.popleft()
+                if isinstance(dropped, p.EdgeFrame):
+                    self._events.append(FramesLost(self.board, 1))
+            self._held.append(frame)
+            self.arbiter.heard(self.board, now_us)
+            return
+        t_us = clock.to_host(frame.t)
+        if t_us < self._floor:
+            t_us = self._floor
+        self._floor = t_us
+        if isinstance(frame, p.Tick):
+            self.arbiter.report(self.board, t_us, now_us)
+        else:
+            board = self.board
+            name = self._names.get(frame.ch)
+            if name is None:
+                name = self._names[frame.ch] = self.pad_name(board, frame.ch)
+            edge = Edge(board, frame.ch, name, frame.state, t_us)
+            self.arbiter.edge(edge, now_us)
+
+    # SYNC ----------------------------------------------------------------------
+
+    def _send_sync(self, now_us: int) -> None:
+        self._token = (self._token + 1) % p.U32
+        self._syncs[self._token] = now_us
+        if len(self._syncs) > 64:
+            del self._syncs[next(iter(self._syncs))]
+        if self._unanswered_since is None:
+            self._unanswered_since = now_us
+        self._out += p.sync_request(self._token)
+        gap = SYNC_FAST_US if self._synced < SYNC_FAST else SYNC_STEADY_US
+        self._sync_due = now_us + gap
+
+    def _on_sync(self, reply: p.SyncReply, now_us: int) -> None:
+        sent = self._syncs.pop(reply.token, None)
+        if sent is None or self.clock is None or self.hello is None:
+            return
+        clock = self.clock
+        if clock.is_mapped and abs(clock.to_host(reply.t) - (sent + now_us) // 2) > max(
+            CLOCK_JUMP_US, now_us - sent
+        ):
+            # The board clock is not where the map says (it restarted unseen): map anew.
+            clock = self._restart_clock(self.hello.tick_hz)
+        clock.add(sent, reply.t, now_us)
+        self._synced += 1
+        self._unanswered_since = None
+        if self._left_out:
+            self._left_out = False
+            self.arbiter.add_source(self.board, now_us)
+        if self._held:
+            held, self._held = self._held, deque()
+            for frame in held:
+                self._timed(frame, now_us)
+        self._set_status("online")
+
+    def _set_status(self, status: Status) -> None:
+        if status != self.status:
+            self.status = status
+            self._events.append(BoardStatusChanged(self.board, status))

@@ -1,0 +1,248 @@
+"""`PadSources`: every way a press comes in, merged into one true order.
+
+The one object the box (and `buzzerbox monitor`) needs: it opens the board
+links (one `SerialLink` thread and one pure `BoardSession` per URL) and the
+GPIO pads (`GpioPads`, if a pin factory is given), feeds everything to one
+`Arbiter`, and `poll()` hands back `PadEvent`s: final `Edge`s in true time
+order, `BoardStatusChanged` and `FramesLost`. All the protocol, clock and
+ordering work happens on the thread that calls `poll`; the link and GPIO
+threads only stamp and queue.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import serial
+
+from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.errors import PadNotFoundError
+from buzzerbox.pads.gpio import GpioPads
+from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
+from buzzerbox.pads.padmap import Pad, PadMap
+from buzzerbox.pads.session import BoardSession
+
+
+def monotonic_us() -> int:
+    """The host timeline: CLOCK_MONOTONIC in µs (the kernel's GPIO edge clock too)."""
+    return time.monotonic_ns() // 1000
+
+
+@dataclass(frozen=True, slots=True)
+class _GpioEdge:
+    pin: int
+    state: int
+    t_us: int
+
+
+class PadSources:
+    """Boards at `boards` (URLs) and in `pad_map`, plus GPIO pads if `gpio_factory`.
+
+    `clock` is the host timeline in µs (tests pass a controlled one, the same the
+    GPIO mock factory ticks on). `silence_us`: a source silent that long is not
+    waited for. `gpio_margin_us`: how long a GPIO edge may take from the kernel's
+    timestamp to our callback.
+    """
+
+    def __init__(
+        self,
+        pad_map: PadMap | None = None,
+        *,
+        boards: Sequence[str] = (),
+        gpio_factory: Any = None,
+        clock: Callable[[], int] = monotonic_us,
+        open_port: OpenPort = serial.serial_for_url,
+        silence_us: int = 500_000,
+        gpio_margin_us: int = 10_000,
+        retry_s: float = 0.25,
+    ) -> None:
+        self.pad_map = pad_map
+        self.clock = clock
+        self.arbiter = Arbiter(silence_us=silence_us)
+        self.gpio_margin_us = gpio_margin_us
+        self.status: dict[str, str] = {}
+        self._lock = threading.RLock()
+        self._queue: queue.Queue[LinkEvent | _GpioEdge] = queue.Queue()
+        self._leds: dict[tuple[str, int], bool] = {}
+        urls = list(dict.fromkeys(boards))
+        specs = {b.url: b for b in pad_map.boards if b.url} if pad_map else {}
+        if not urls:
+            urls = list(specs)
+        self.sessions = [
+            BoardSession(
+                url,
+                self.arbiter,
+                pad_name=self._pad_name,
+                debounce_us=specs[url].debounce_us if url in specs else None,
+            )
+            for url in urls
+        ]
+        self._links = [
+            SerialLink(i, url, self._queue.put, clock=clock, open_port=open_port, retry_s=retry_s)
+            for i, url in enumerate(urls)
+        ]
+        self.gpio: GpioPads | None = None
+        if gpio_factory is not None:
+            pads = pad_map.gpio_pads if pad_map else ()
+            settings = pad_map.gpio if pad_map else None
+            self.gpio = GpioPads(
+                [p.ch for p in pads],
+                pin_factory=gpio_factory,
+                when_edge=self._gpio_edge,
+                pull_up=settings is None or settings.pull == "up",
+                debounce_us=settings.debounce_us if settings else 5000,
+                lights=[p.light_gpio for p in pads if p.light_gpio is not None],
+            )
+            self.arbiter.add_source(GPIO, clock())
+        self._started = False
+
+    # Life ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open every link (each in its own thread; they retry until stopped)."""
+        if not self._started:
+            self._started = True
+            for link in self._links:
+                link.start()
+
+    def close(self) -> None:
+        for link in self._links:
+            link.stop()
+        if self.gpio is not None:
+            self.gpio.close()
+
+    def __enter__(self) -> PadSources:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # Pads --------------------------------------------------------------------------
+
+    def pad(self, pad_id: str) -> Pad | None:
+        """The pad map's entry (role, seat, pile, light) for an `Edge.pad`."""
+        return self.pad_map.pad(pad_id) if self.pad_map else None
+
+    def _pad_name(self, board: str, ch: int) -> str:
+        pad = self.pad_map.at(board, ch) if self.pad_map else None
+        return pad.id if pad is not None else f"{board}:{ch}"
+
+    def set_light(self, pad_id: str, on: bool) -> None:
+        """Light (or darken) a pad's light: a board's LED channel or a GPIO output pin.
+
+        A board LED is sent now if its board is there, else as soon as it says HELLO.
+        """
+        pad = self.pad(pad_id)
+        if pad is None or (pad.light_gpio is None and pad.light_ch is None):
+            raise PadNotFoundError(f"pad {pad_id!r} has no light: the pad map gives it none")
+        if pad.light_gpio is not None:
+            if self.gpio is None:
+                raise PadNotFoundError(f"pad {pad_id!r} has a GPIO light, but GPIO is not in use")
+            self.gpio.set_light(pad.light_gpio, on)
+            return
+        assert pad.light_ch is not None
+        with self._lock:
+            self._leds[(pad.board, pad.light_ch)] = on
+            for i, session in enumerate(self.sessions):
+                if session.hello is not None and session.hello.board_id == pad.board:
+                    session.set_led(pad.light_ch, on)
+                    self._send(i)
+
+    # Events ------------------------------------------------------------------------
+
+    def _gpio_edge(self, pin: int, state: int, t_us: int) -> None:
+        self._queue.put(_GpioEdge(pin, state, t_us))
+
+    def poll(self, timeout: float = 0.01) -> list[PadEvent]:
+        """Wait up to `timeout` s for input, then return what became final, in order."""
+        try:
+            first = self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
+        except queue.Empty:
+            first = None
+        with self._lock:
+            if first is not None:
+                self._handle(first)
+            return self._step()
+
+    def events(self, stop: threading.Event, timeout: float = 0.01) -> Iterator[PadEvent]:
+        """Every event until `stop` is set; then what is still held (`flush`)."""
+        while not stop.is_set():
+            yield from self.poll(timeout)
+        yield from self.flush()
+
+    def flush(self) -> list[PadEvent]:
+        """Everything still held, in order, without waiting for any source."""
+        with self._lock:
+            if self.gpio is not None:
+                self.gpio.settle(1 << 62)  # a contact changed inside its window: say so now
+            out = self._step()
+            out += self._emit(self.arbiter.flush())
+            return out
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            self._handle(item)
+
+    def _handle(self, item: LinkEvent | _GpioEdge) -> None:
+        if isinstance(item, _GpioEdge):
+            edge = Edge(GPIO, item.pin, self._pad_name(GPIO, item.pin), item.state, item.t_us)
+            self.arbiter.edge(edge, self.clock(), reports=False)
+            return
+        session = self.sessions[item.link]
+        if item.kind == "data":
+            session.received(item.data, item.t_us)
+        elif item.kind == "opened":
+            session.opened(item.t_us)
+        else:
+            session.gone(item.t_us)
+        self._send(item.link)
+
+    def _send(self, i: int) -> None:
+        data = self.sessions[i].outgoing()
+        if data:
+            self._links[i].write(data)
+
+    def _step(self) -> list[PadEvent]:
+        self._drain()
+        if self.gpio is not None:
+            self.gpio.settle()
+            self._drain()
+            wm = self.gpio.watermark(self.gpio.now_us(), self.gpio_margin_us)
+            self.arbiter.report(GPIO, wm, self.clock())
+        out: list[PadEvent] = []
+        for i, session in enumerate(self.sessions):
+            session.poll(self.clock())
+            self._send(i)
+            out += self._emit(session.events())
+        out += self._emit(self.arbiter.advance(self.clock()))
+        return out
+
+    def _emit(self, events: list[PadEvent]) -> list[PadEvent]:
+        out: list[PadEvent] = []
+        for ev in events:
+            if isinstance(ev, BoardStatusChanged):
+                if self.status.get(ev.board) == ev.status:
+                    continue
+                self.status[ev.board] = ev.status
+                if ev.status == "online":
+                    self._resend_leds(ev.board)
+            out.append(ev)
+        return out
+
+    def _resend_leds(self, board: str) -> None:
+        for i, session in enumerate(self.sessions):
+            if session.hello is not None and session.hello.board_id == board:
+                for (b, ch), on in self._leds.items():
+                    if b == board:
+                        session.set_led(ch, on)
+                self._send(i)

@@ -1,0 +1,191 @@
+"""`buzzerbox monitor` and `buzzerbox fake-board`: output formats, and the real commands
+run as subprocesses against fake boards on ptys (read through queues, never sleeps)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import IO
+
+import pytest
+from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
+from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.monitor import TextPrinter, event_json
+from buzzerbox.pads.padmap import parse_pad_map
+from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.testing import collect, presses, status_is
+
+StartPort = Callable[..., FakeBoardPort]
+
+
+def test_json_lines() -> None:
+    assert event_json(Edge("pico-a", 3, "pico-a:3", 1, 123)) == {
+        "event": "press",
+        "board": "pico-a",
+        "ch": 3,
+        "pad": "pico-a:3",
+        "t_us": 123,
+    }
+    assert event_json(Edge("gpio", 17, "left", 0, 5, late=True)) == {
+        "event": "release",
+        "board": "gpio",
+        "ch": 17,
+        "pad": "left",
+        "t_us": 5,
+        "late": True,
+    }
+    assert event_json(BoardStatusChanged("/dev/ttyACM0", "gone")) == {
+        "event": "board",
+        "board": "/dev/ttyACM0",
+        "status": "gone",
+    }
+    assert event_json(FramesLost("pico-a", 4)) == {"event": "lost", "board": "pico-a", "frames": 4}
+
+
+def test_table_for_people() -> None:
+    out = io.StringIO()
+    pad_map = parse_pad_map('seats = 1\n[[pad]]\nid = "l"\nrole = "slap"\nseat = 0\ngpio = 4\n')
+    printer = TextPrinter(out, pad_map)
+    printer(BoardStatusChanged("pico-a", "online"))
+    printer(Edge("gpio", 4, "l", 1, 12_345_678_901, late=True))
+    printer(FramesLost("pico-a", 2))
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["time", "(s)", "event", "board", "ch", "pad"]
+    assert lines[1].split() == ["board", "pico-a", "online"]
+    assert "12345.678901  press    gpio               4  l  (slap of seat 0)  LATE" in lines[2]
+    assert lines[3].split() == ["lost", "pico-a", "2", "frames"]
+
+
+class Proc:
+    """A `buzzerbox` subprocess whose stdout lines arrive on a queue."""
+
+    def __init__(self, *args: str, stdin: bool = False) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "buzzerbox", *args],
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True)
+        self._reader.start()
+
+    def _read(self, stream: IO[str] | None) -> None:
+        assert stream is not None
+        for line in stream:
+            self.lines.put(line.rstrip("\n"))
+        stream.close()
+        self.lines.put("")  # EOF
+
+    def line(self, timeout: float = 15.0) -> str:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail(f"no line in {timeout} s from {self.proc.args!r}")
+
+    def json(self) -> dict[str, object]:
+        line = self.line()
+        assert line, f"ended early ({self.proc.poll()}); stderr: {self.stop()}"
+        obj: dict[str, object] = json.loads(line)
+        return obj
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def stop(self, sig: int = signal.SIGTERM) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        self.proc.wait(15)  # stdout stays with the reader thread, to the last line
+        assert self.proc.stderr is not None
+        err = self.proc.stderr.read()
+        self.proc.stderr.close()
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self._reader.join(5)
+        return err
+
+
+@pytest.fixture
+def procs() -> Iterator[list[Proc]]:
+    started: list[Proc] = []
+    yield started
+    for p in started:
+        if p.proc.poll() is None:
+            p.proc.kill()
+            p.proc.communicate()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_monitor_json_and_the_flush_on_a_signal(
+    fake_port: StartPort, procs: list[Proc], sig: int
+) -> None:
+    board = fake_port("pico-a", offset_us=2_000_000, drift_ppm=30.0)
+    mon = Proc("monitor", "--board", board.url, "--json", "--silence-ms", "60000")
+    procs.append(mon)
+    assert mon.json() == {"event": "board", "board": "pico-a", "status": "online"}
+    board.tap(3, hold_us=20_000, after_us=300_000)  # once the first SYNC burst is done
+    press, release = mon.json(), mon.json()
+    (p_sent, r_sent) = board.board.sent
+    assert press == {
+        "event": "press",
+        "board": "pico-a",
+        "ch": 3,
+        "pad": "pico-a:3",
+        "t_us": press["t_us"],
+    }
+    assert release["event"] == "release" and release["ch"] == 3
+    assert isinstance(press["t_us"], int) and abs(press["t_us"] - p_sent.host_us) < 5_000
+    assert isinstance(release["t_us"], int) and abs(release["t_us"] - r_sent.host_us) < 5_000
+    board.is_ticking = False  # no TICK past the next press: the monitor must hold it
+    board.press(5)
+    board.do(lambda b: b.lost(2))  # sent after the press, printed at once: the press is in
+    assert mon.json() == {"event": "lost", "board": "pico-a", "frames": 2}
+    err = mon.stop(sig)
+    assert mon.proc.returncode == 0, err
+    held = mon.json()
+    assert held == {
+        "event": "press",
+        "board": "pico-a",
+        "ch": 5,
+        "pad": "pico-a:5",
+        "t_us": held["t_us"],
+    }
+    assert mon.line() == ""
+
+
+def test_monitor_refuses_bad_arguments(procs: list[Proc]) -> None:
+    mon = Proc("monitor", "--json")
+    procs.append(mon)
+    mon.proc.wait(15)
+    assert "nothing to monitor" in mon.stop()
+    assert mon.proc.returncode == 2
+
+
+def test_fake_board_command_on_a_pty_driven_by_keys(procs: list[Proc]) -> None:
+    fake = Proc("fake-board", "--id", "pico-k", "--offset-us", "5000000", stdin=True)
+    procs.append(fake)
+    path = fake.line()
+    assert path.startswith("/dev/")
+    with PadSources(boards=[path]) as src:
+        collect(src, status_is("pico-k", "online"), timeout=15)
+        fake.send("press 2")
+        fake.send("lost 1")
+        events = collect(src, lambda evs: len(presses(evs)) == 1 and len(evs) >= 2)
+        assert FramesLost("pico-k", 1) in events
+        fake.send("nonsense")
+        fake.send("2")  # tap
+        collect(src, lambda evs: len(presses(evs)) == 1)
+    assert fake.stop().count("not a fake-board command") == 1
+    assert fake.proc.returncode == 0
