@@ -1,0 +1,302 @@
+"""`buzzerbox doctor`: is the hardware right? GPIO, serial ports, boards, clocks, pads.
+
+    buzzerbox doctor [--pads MAP] [--board URL ...] [--seconds S] [--sync-wire]
+                     [--pad-test S] [--presses N]
+
+1. GPIO: which pin factory the box uses and why (`pads.pifactory`), or why none.
+2. Serial ports (`serial.tools.list_ports`), Picos marked, the map's ports checked.
+3. Each board (from --board, else the map's urls, else every Pico found): its
+   HELLO, the SYNC round trips and the spread of its clock offset; with
+   --sync-wire, the same from the sync wire's pulses (hardware/sync-wire.md).
+4. --pad-test S: press each pad; every press shows on the console, named from
+   the map (the pads area's `PadSources` and monitor printer).
+
+Stop the box first (``sudo systemctl stop buzzerbox``): a port read by two
+programs loses bytes to both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from buzzerbox.appliance import pinout
+from buzzerbox.appliance.probe import BoardReport, Probe, spread
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.pads.padmap import PadMap
+
+PICO_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040, RP2350)
+
+
+def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
+    d = sub.add_parser(
+        "doctor",
+        help="check the hardware: pin factory, serial ports, boards and their clocks, pads",
+        description=(
+            "Check the hardware: which GPIO pin factory and why, the serial ports, each "
+            "board's HELLO, SYNC round trips and clock-offset spread, the sync wire, and "
+            "a pad test. Stop the box first: sudo systemctl stop buzzerbox."
+        ),
+    )
+    d.add_argument("--pads", metavar="MAP", type=Path, help="the pad map (TOML)")
+    d.add_argument("--board", metavar="URL", action="append", default=[], help="a board to ask")
+    d.add_argument("--seconds", type=float, default=3.0, help="SYNC measuring time (default 3)")
+    d.add_argument(
+        "--sync-wire", action="store_true", help=f"pulse the sync wire (GPIO{pinout.SYNC_GPIO})"
+    )
+    d.add_argument("--pad-test", metavar="S", type=float, help="then show pad presses for S s")
+    d.add_argument("--presses", type=int, help="end the pad test after this many presses")
+    d.set_defaults(func=run_doctor)
+
+
+# 1. GPIO --------------------------------------------------------------------------------
+
+
+def gpio_section(out: TextIO, model_path: Path | None = None) -> Any:
+    """Say which pin factory the box uses and why; the factory, or None."""
+    from buzzerbox.pads import pifactory
+    from buzzerbox.pads.errors import GpioUnavailableError
+
+    path = model_path or pifactory.MODEL
+    out.write("== GPIO\n")
+    model = pifactory.pi_model(path)
+    out.write(f"board: {model or 'not a Raspberry Pi (' + str(path) + ' has no model)'}\n")
+    env = os.environ.get("GPIOZERO_PIN_FACTORY")
+    factory = None
+    try:
+        factory = pifactory.open_pi_factory(model_path=path)
+    except GpioUnavailableError as exc:
+        out.write(f"pin factory: none. {exc}\n")
+    else:
+        out.write(
+            f"pin factory: lgpio ({type(factory).__name__}). The box always uses gpiozero's "
+            "lgpio factory on a Pi: it works on the Pi 4, Pi 5 and Zero 2 W alike, and the "
+            "kernel stamps every edge.\n"
+        )
+    if env:
+        out.write(
+            f"GPIOZERO_PIN_FACTORY={env} is set: gpiozero alone would follow it; the box "
+            "does not (it opens lgpio itself).\n"
+        )
+    return factory
+
+
+# 2. Serial ports ------------------------------------------------------------------------
+
+
+def ports_section(out: TextIO, pad_map: PadMap | None, comports: Callable[[], Any]) -> list[str]:
+    """List the serial ports; the device paths of the Picos among them."""
+    out.write("== serial ports\n")
+    picos: list[str] = []
+    found = sorted(comports(), key=lambda port: str(port.device))
+    for port in found:
+        is_pico = port.vid == PICO_VID
+        ids = f" {port.vid:04x}:{port.pid:04x}" if port.vid is not None else ""
+        serial_no = f" serial {port.serial_number}" if port.serial_number else ""
+        mark = "  <- a Pico" if is_pico else ""
+        out.write(f"{port.device}: {port.description}{ids}{serial_no}{mark}\n")
+        if is_pico:
+            picos.append(str(port.device))
+    if not found:
+        out.write("none found (is the board plugged in with a data cable?)\n")
+    for b in pad_map.boards if pad_map else ():
+        if b.url and "://" not in b.url and not Path(b.url).exists():
+            out.write(f"board {b.id}: its url {b.url} does not exist now\n")
+    return picos
+
+
+# 3. Boards --------------------------------------------------------------------------------
+
+
+def board_lines(r: BoardReport, pad_map: PadMap | None) -> list[str]:
+    """The report of one board, as lines for a person."""
+    lines = [f"board at {r.url}"]
+    h = r.hello
+    if h is None:
+        lines.append("  no HELLO: is it a pad board with the buzzerbox firmware? (or in use)")
+        lines += [f"  {e}" for e in r.errors]
+        return lines
+    layout = pinout.pico_layout(h.channels)
+    known = ""
+    if pad_map is not None:
+        known = (
+            ", in the pad map"
+            if pad_map.board(h.board_id)
+            else ", NOT in the pad map (add a [[board]] with this id)"
+        )
+    lines.append(
+        f"  HELLO: id {h.board_id}, protocol {h.proto}, firmware {h.fw_version}, clock "
+        f"{h.tick_hz} Hz, {h.channels} channels"
+        + (f" (layout {layout.name})" if layout else "")
+        + known
+    )
+    rtt = r.rtt_summary()
+    if rtt is None:
+        lines.append("  SYNC: no answer")
+    else:
+        lo, med, hi = rtt
+        lines.append(
+            f"  SYNC: {len(r.trips)} round trips, {lo / 1000:.2f} / {med / 1000:.2f} / "
+            f"{hi / 1000:.2f} ms (min / median / max)"
+        )
+        cm = r.clock_map()
+        lines.append(
+            f"  clock offset: spread {spread(r.residuals_us()):.0f} µs over all trips, "
+            f"{spread(r.residuals_us(fastest=True)):.0f} µs over the fastest half; "
+            f"drift {cm.drift_ppm:+.1f} ppm"
+        )
+    if r.wire is not None:
+        lines.append(wire_line(r))
+    if r.bad_frames:
+        lines.append(f"  {r.bad_frames} bad frames dropped (noise on the line?)")
+    lines += [f"  {e}" for e in r.errors]
+    return lines
+
+
+def wire_line(r: BoardReport) -> str:
+    wire = r.wire
+    assert wire is not None
+    if not wire.samples:
+        return (
+            f"  sync wire: no pulse seen on ch {r.sync_ch} (wired to GP? see hardware/sync-wire.md)"
+        )
+    usb = r.clock_map()
+    wired = wire.clock_map()
+    resid = [s.pulse.mid_us - wired.to_host(s.board_t) for s in wire.samples]
+    errs = [usb.to_host(s.board_t) - s.pulse.mid_us for s in wire.samples] if usb.is_mapped else []
+    bracket = max(s.pulse.t1_us - s.pulse.t0_us for s in wire.samples)
+    text = (
+        f"  sync wire: {len(wire.samples)} pulses on ch {r.sync_ch}, offset spread "
+        f"{spread(resid):.0f} µs (host write within {bracket} µs)"
+    )
+    if errs:
+        text += f"; the USB mapping is off by {max(abs(e) for e in errs):.0f} µs at most"
+    return text
+
+
+# 4. Pad test ------------------------------------------------------------------------------
+
+
+def pad_test(
+    pad_map: PadMap | None,
+    urls: Sequence[str],
+    factory: Any,
+    out: TextIO,
+    *,
+    seconds: float,
+    presses: int | None = None,
+) -> int:
+    """Print every pad edge (press each pad) until `seconds` pass or `presses` were seen."""
+    from buzzerbox.pads.arbiter import Edge
+    from buzzerbox.pads.monitor import TextPrinter, run_monitor
+    from buzzerbox.pads.sources import PadSources
+
+    gpio = factory if pad_map is not None and pad_map.gpio_pads else None
+    if not urls and gpio is None:
+        out.write("pad test: no pads to test (give --pads MAP or --board URL)\n")
+        return 1
+    out.write(f"== pad test: press each pad ({seconds:g} s)\n")
+    sources = PadSources(pad_map, boards=list(urls), gpio_factory=gpio)
+    stop = threading.Event()
+    timer = threading.Timer(seconds, stop.set)
+    timer.daemon = True
+    printer = TextPrinter(out, pad_map)
+    seen = 0
+
+    def show(ev: Any) -> None:
+        nonlocal seen
+        printer(ev)
+        if isinstance(ev, Edge) and ev.state == 1:
+            seen += 1
+            if presses is not None and seen >= presses:
+                stop.set()
+
+    timer.start()
+    try:
+        run_monitor(sources, show, stop=stop)
+    finally:
+        timer.cancel()
+    out.write(f"{seen} presses\n")
+    return 0
+
+
+# The command ------------------------------------------------------------------------------
+
+
+def box_is_running() -> bool:
+    systemctl = shutil.which("systemctl")
+    if systemctl is None:
+        return False
+    try:
+        result = subprocess.run(
+            [systemctl, "is-active", "--quiet", "buzzerbox.service"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
+
+
+def run_doctor(
+    args: argparse.Namespace,
+    *,
+    out: TextIO | None = None,
+    model_path: Path | None = None,
+    comports: Callable[[], Any] | None = None,
+    pulser_factory: Callable[[Any], Any] | None = None,
+    period_us: int | None = None,
+) -> int:
+    """The doctor's report; 0 when everything asked for answered, 1 if not, 2 bad input."""
+    from serial.tools import list_ports
+
+    from buzzerbox.appliance.syncwire import PERIOD_US, SyncPulser
+    from buzzerbox.pads.padmap import load_pad_map
+    from buzzerbox.pads.sources import monotonic_us
+
+    out = out or sys.stdout
+    try:
+        pad_map = load_pad_map(args.pads) if args.pads else None
+    except BuzzerboxError as exc:
+        print(f"buzzerbox doctor: {exc}", file=sys.stderr)
+        return 2
+    if box_is_running():
+        out.write("note: the buzzerbox service is running: stop it first for true figures\n")
+    factory = gpio_section(out, model_path)
+    picos = ports_section(out, pad_map, comports or list_ports.comports)
+    urls = list(args.board) or [b.url for b in (pad_map.boards if pad_map else ()) if b.url]
+    urls = urls or picos
+    healthy = True
+    if urls:
+        pulser = None
+        if args.sync_wire:
+            if factory is None and pulser_factory is None:
+                out.write("sync wire: needs the Pi's GPIO (see above); not pulsed\n")
+            else:
+                make = pulser_factory or (lambda f: SyncPulser(f, monotonic_us))
+                pulser = make(factory)
+        out.write(f"== boards: measuring for {args.seconds:g} s\n")
+        probe = Probe(urls, pulser=pulser, period_us=period_us or PERIOD_US)
+        try:
+            probe.run(args.seconds)
+        finally:
+            if pulser is not None:
+                pulser.close()
+        for report in probe.reports:
+            out.write("\n".join(board_lines(report, pad_map)) + "\n")
+            healthy = healthy and report.hello is not None and bool(report.trips)
+    else:
+        out.write("== boards: none to ask (no --board, no url in the map, no Pico found)\n")
+    if args.pad_test:
+        pad_test(pad_map, urls, factory, out, seconds=args.pad_test, presses=args.presses)
+    out.flush()
+    return 0 if healthy else 1

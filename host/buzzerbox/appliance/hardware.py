@@ -1,0 +1,113 @@
+"""`buzzerbox hardware diagram|table|check MAP`: the wiring docs, from the pad map itself.
+
+    buzzerbox hardware diagram hardware/builds/twinit-gpio/pads.toml > wiring.svg
+    buzzerbox hardware table MAP      the Markdown wiring table of the build's README
+    buzzerbox hardware check MAP      does it fit: pins per controller, pins to avoid
+    buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg and the wiring
+                                      table in its README.md from its pads.toml (--check:
+                                      only say which are stale, exit 1 if any)
+
+The map is read with the box's own loader (`buzzerbox.pads.padmap`), so a map
+these commands draw is a map the box runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from buzzerbox.errors import BuzzerboxError
+
+
+def add_hardware_command(sub: argparse._SubParsersAction[Any]) -> None:
+    hw = sub.add_parser(
+        "hardware",
+        help="wiring diagram (SVG), wiring table and pin check from a pad map",
+        description="Wiring documents made from the pad map the box loads.",
+    )
+    what = hw.add_subparsers(dest="what", metavar="WHAT", required=True)
+    for name, text in (
+        ("diagram", "print the wiring diagram as SVG"),
+        ("table", "print the wiring table as Markdown"),
+        ("check", "check that the map fits the Pi and the Pico boards; exit 1 if not"),
+    ):
+        p = what.add_parser(name, help=text, description=text)
+        p.add_argument("map", metavar="MAP", help="the pad map (TOML)")
+        p.set_defaults(func=run_hardware)
+    docs = what.add_parser(
+        "docs",
+        help="rewrite the wiring diagram and table of build folders from their pads.toml",
+        description="Rewrite DIR/wiring.svg and the wiring table in DIR/README.md.",
+    )
+    docs.add_argument("dirs", metavar="DIR", nargs="+", type=Path, help="a build folder")
+    docs.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
+    docs.set_defaults(func=run_docs)
+
+
+BEGIN = "<!-- wiring: made from pads.toml by `buzzerbox hardware docs`; do not edit -->"
+END = "<!-- end of wiring -->"
+
+
+def build_docs(folder: Path) -> dict[Path, str]:
+    """What a build folder's generated files should hold: wiring.svg, README.md."""
+    from buzzerbox.appliance import diagram, wiring
+    from buzzerbox.pads.padmap import load_pad_map
+
+    pad_map = load_pad_map(folder / "pads.toml")
+    svg = diagram.draw(pad_map, title=f"{folder.resolve().name}/pads.toml")
+    readme = folder / "README.md"
+    text = readme.read_text(encoding="utf-8") if readme.exists() else f"{BEGIN}\n{END}\n"
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError(f"{readme} has no place for the wiring: put {BEGIN} and {END} in it")
+    budget = "".join(f"- {line}\n" for line in wiring.budget(pad_map))
+    body = f"{BEGIN}\n\n{wiring.table(pad_map)}\n{budget}\n"
+    return {folder / "wiring.svg": svg, readme: text[:start] + body + text[end:]}
+
+
+def run_docs(args: argparse.Namespace) -> int:
+    stale: list[Path] = []
+    for folder in args.dirs:
+        try:
+            files = build_docs(folder)
+        except (OSError, ValueError, BuzzerboxError) as exc:
+            print(f"buzzerbox hardware docs: {exc}", file=sys.stderr)
+            return 2
+        for path, text in files.items():
+            old = path.read_text(encoding="utf-8") if path.exists() else None
+            if old == text:
+                continue
+            stale.append(path)
+            if not args.check:
+                path.write_text(text, encoding="utf-8")
+    for path in stale:
+        print(f"{'stale' if args.check else 'wrote'}: {path}")
+    return 1 if args.check and stale else 0
+
+
+def run_hardware(args: argparse.Namespace) -> int:
+    from buzzerbox.appliance import diagram, wiring
+    from buzzerbox.pads.padmap import load_pad_map
+
+    try:
+        pad_map = load_pad_map(args.map)
+    except BuzzerboxError as exc:
+        print(f"buzzerbox hardware: {exc}", file=sys.stderr)
+        return 2
+    if args.what == "diagram":
+        path = Path(args.map).resolve()
+        sys.stdout.write(diagram.draw(pad_map, title=f"{path.parent.name}/{path.name}"))
+        return 0
+    if args.what == "table":
+        sys.stdout.write(wiring.table(pad_map))
+        return 0
+    for line in wiring.budget(pad_map):
+        print(line)
+    problems = wiring.check(pad_map)
+    for problem in problems:
+        print(f"problem: {problem}")
+    if not problems:
+        print("fits: every pad and light has a pin of its own")
+    return 1 if problems else 0

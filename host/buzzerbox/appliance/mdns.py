@@ -1,0 +1,277 @@
+"""The scoreboard on the local network: `buzzerbox.local` by mDNS, its URL and QR code.
+
+Phones find the box as `http://buzzerbox.local/`: python-zeroconf answers for the
+host name and advertises an `_http._tcp` service that phones and laptops list.
+Several boxes on one network (an event with many tables) take `buzzerbox-2`,
+`buzzerbox-3`, ...: a name already answered for by another address is skipped.
+
+The network is reached only through a `Registrar` (a `zeroconf.Zeroconf`, or a fake
+in tests) and a `Resolve` function, so nothing here touches a socket by itself.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import logging
+import socket
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from buzzerbox.errors import BuzzerboxError
+
+if TYPE_CHECKING:
+    from zeroconf import ServiceInfo
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_http._tcp.local."
+DEFAULT_NAME = "buzzerbox"
+#: how many numbered names (`buzzerbox-2` ...) to try before giving up
+MAX_NAMES = 32
+
+#: addresses held by another host for a name, `.local.` included: empty if free
+Resolve = Callable[[str], set[str]]
+
+
+class MdnsError(BuzzerboxError, RuntimeError):
+    """The box could not be advertised on the network."""
+
+
+class Registrar(Protocol):
+    """What the box needs of `zeroconf.Zeroconf`."""
+
+    def register_service(
+        self, info: ServiceInfo, ttl: int | None = None, allow_name_change: bool = False
+    ) -> None: ...
+
+    def update_service(self, info: ServiceInfo) -> None: ...
+
+    def unregister_service(self, info: ServiceInfo) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """The box as phones see it: a host name, a port and the addresses behind them."""
+
+    name: str = DEFAULT_NAME
+    port: int = 80
+    addresses: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not valid_name(self.name):
+            raise MdnsError(
+                f"name {self.name!r} is not allowed: use 1-63 of a-z, 0-9 and -, "
+                "not starting or ending with -"
+            )
+        if not 1 <= self.port <= 65535:
+            raise MdnsError(f"port {self.port} is not allowed: give 1-65535")
+
+    @property
+    def host(self) -> str:
+        return f"{self.name}.local"
+
+    @property
+    def url(self) -> str:
+        """The scoreboard's address by name: what the QR code holds."""
+        return _url(self.host, self.port)
+
+    @property
+    def address_urls(self) -> list[str]:
+        """The same by IP address, for a phone that cannot resolve `.local`."""
+        return [_url(a, self.port) for a in self.addresses]
+
+
+def _url(host: str, port: int) -> str:
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}/" if port == 80 else f"http://{host}:{port}/"
+
+
+def valid_name(name: str) -> bool:
+    """A DNS label in lower case: 1-63 of a-z, 0-9 and -, not starting or ending with -."""
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    return (
+        0 < len(name) <= 63
+        and set(name) <= allowed
+        and not name.startswith("-")
+        and not name.endswith("-")
+    )
+
+
+def local_addresses(adapters: Iterable[tuple[str, str]] | None = None) -> tuple[str, ...]:
+    """The IPv4 addresses phones can reach the box at: not loopback, link-local last.
+
+    `adapters` is (interface, address) pairs; by default the host's own (ifaddr).
+    """
+    if adapters is None:
+        adapters = _host_adapters()
+    usable: list[ipaddress.IPv4Address] = []
+    for _, text in adapters:
+        try:
+            addr = ipaddress.IPv4Address(text)
+        except ValueError:
+            continue
+        if not (addr.is_loopback or addr.is_unspecified or addr.is_multicast):
+            usable.append(addr)
+    usable.sort(key=lambda a: (a.is_link_local, a))
+    return tuple(dict.fromkeys(str(a) for a in usable))
+
+
+def _host_adapters() -> list[tuple[str, str]]:
+    import ifaddr
+
+    pairs: list[tuple[str, str]] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str):
+                pairs.append((adapter.nice_name, ip.ip))
+    return pairs
+
+
+def choose_name(wanted: str, own: Sequence[str], resolve: Resolve) -> str:
+    """`wanted`, or the first of `wanted-2`, `wanted-3`, ... no other host answers for."""
+    mine = set(own)
+    for n in range(1, MAX_NAMES + 1):
+        name = wanted if n == 1 else f"{wanted}-{n}"
+        others = resolve(f"{name}.local.") - mine
+        if not others:
+            return name
+        log.info("%s.local is taken by %s", name, ", ".join(sorted(others)))
+    raise MdnsError(
+        f"{wanted}.local and {MAX_NAMES - 1} numbered names are all taken: "
+        "give the box another --name"
+    )
+
+
+def service_info(ann: Announcement, instance: str | None = None) -> ServiceInfo:
+    """The `_http._tcp` service record that names the box and its scoreboard.
+
+    `instance` is the full service name to keep (zeroconf may have renamed it).
+    """
+    from zeroconf import ServiceInfo
+
+    label = "buzzerbox scoreboard" if ann.name == DEFAULT_NAME else f"buzzerbox {ann.name}"
+    return ServiceInfo(
+        SERVICE_TYPE,
+        instance or f"{label}.{SERVICE_TYPE}",
+        port=ann.port,
+        properties={"path": "/", "host": socket.gethostname()},
+        server=f"{ann.host}.",
+        addresses=[socket.inet_aton(a) for a in ann.addresses],
+    )
+
+
+def zeroconf_resolver(zc: object, timeout_ms: int = 1500) -> Resolve:
+    """A `Resolve` that asks the network through a running `zeroconf.Zeroconf`."""
+    from zeroconf import Zeroconf
+
+    # exported by `zeroconf` but missing from its __all__
+    from zeroconf._services.info import AddressResolverIPv4
+
+    assert isinstance(zc, Zeroconf)
+
+    def resolve(host: str) -> set[str]:
+        resolver = AddressResolverIPv4(host)
+        if resolver.request(zc, timeout_ms):
+            return set(resolver.parsed_addresses())
+        return set()
+
+    return resolve
+
+
+class Advertiser:
+    """Advertises an `Announcement` while open: `with Advertiser(ann) as ann: ...`.
+
+    The name actually taken (`buzzerbox-2` when another box has `buzzerbox`) is in
+    the announcement it returns.
+    """
+
+    def __init__(
+        self,
+        ann: Announcement,
+        registrar: Callable[[], Registrar] | None = None,
+        resolve: Callable[[Registrar], Resolve] | None = None,
+    ) -> None:
+        self.wanted = ann
+        self.announcement = ann
+        self._make = registrar or _zeroconf
+        self._resolve = resolve or zeroconf_resolver
+        self._zc: Registrar | None = None
+        self._info: ServiceInfo | None = None
+
+    def start(self) -> Announcement:
+        zc = self._make()
+        try:
+            name = choose_name(self.wanted.name, self.wanted.addresses, self._resolve(zc))
+            ann = Announcement(name, self.wanted.port, self.wanted.addresses)
+            info = service_info(ann)
+            zc.register_service(info, allow_name_change=True)
+        except BaseException:
+            zc.close()
+            raise
+        self._zc, self._info, self.announcement = zc, info, ann
+        return ann
+
+    def refresh(self, addresses: tuple[str, ...]) -> bool:
+        """Follow new addresses (wifi came up, a new DHCP lease); True if they changed."""
+        zc = self._zc
+        if zc is None or addresses == self.announcement.addresses:
+            return False
+        ann = Announcement(self.announcement.name, self.announcement.port, addresses)
+        info = service_info(ann, self._info.name if self._info is not None else None)
+        zc.update_service(info)
+        self._info, self.announcement = info, ann
+        return True
+
+    def stop(self) -> None:
+        zc, info = self._zc, self._info
+        self._zc = self._info = None
+        if zc is None:
+            return
+        try:
+            if info is not None:
+                zc.unregister_service(info)
+        finally:
+            zc.close()
+
+    def __enter__(self) -> Announcement:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _zeroconf() -> Registrar:
+    try:
+        from zeroconf import IPVersion, Zeroconf
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise MdnsError("python-zeroconf is not installed: pip install zeroconf") from exc
+    zc: Registrar = Zeroconf(ip_version=IPVersion.V4Only)
+    return zc
+
+
+def qr_text(data: str) -> str:
+    """`data` as a QR code made of text blocks, for a terminal or the Pi's screen."""
+    import segno
+
+    out = io.StringIO()
+    segno.make(data, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def banner(ann: Announcement) -> str:
+    """What the console shows: the URL, its QR code, and the plain addresses."""
+    lines = [
+        f"buzzerbox scoreboard: {ann.url}",
+        "scan it with a phone on the same network:",
+        qr_text(ann.url).rstrip("\n"),
+    ]
+    if ann.address_urls:
+        lines.append("or, where a phone cannot open .local: " + "  ".join(ann.address_urls))
+    else:
+        lines.append("no network address yet: connect the box to the table's wifi")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,126 @@
+"""`buzzerbox box`: the appliance's one process. `buzzerbox serve`, found by name.
+
+It takes every option of `buzzerbox serve` (the web engineer's command, reused as
+is) plus its own: advertise the scoreboard by mDNS as `NAME.local`, print the URL
+and its QR code on the console (the Pi's screen, if one is plugged in, and the
+journal), then run `serve` in this process. The advertisement follows the box's
+addresses (wifi that comes up after boot) and is withdrawn when serve returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from buzzerbox.appliance import mdns
+from buzzerbox.errors import BuzzerboxError
+
+log = logging.getLogger(__name__)
+
+#: how often the box looks again at its network addresses, in s
+WATCH_S = 15.0
+
+
+class Advertisement(Protocol):
+    """What `run_box` needs of `mdns.Advertiser`."""
+
+    @property
+    def announcement(self) -> mdns.Announcement: ...
+
+    def start(self) -> mdns.Announcement: ...
+
+    def refresh(self, addresses: tuple[str, ...]) -> bool: ...
+
+    def stop(self) -> None: ...
+
+
+def add_box_command(sub: argparse._SubParsersAction[Any]) -> None:
+    """`box`: every option of `serve` (when that command exists) plus mDNS ones."""
+    parents = [sub.choices["serve"]] if "serve" in sub.choices else []
+    box = sub.add_parser(
+        "box",
+        parents=parents,
+        conflict_handler="resolve",
+        help="run the appliance: serve, advertised as buzzerbox.local, URL and QR on the console",
+        description=(
+            "Run the box as the appliance does (the systemd unit runs this): advertise "
+            "the scoreboard by mDNS, print its URL and QR code, then serve. Takes every "
+            "option of `buzzerbox serve`."
+        ),
+    )
+    box.add_argument(
+        "--name",
+        default=mdns.DEFAULT_NAME,
+        help="mDNS name: phones open http://NAME.local/ (default buzzerbox; "
+        "buzzerbox-2 ... when another box has it)",
+    )
+    box.add_argument("--no-mdns", action="store_true", help="do not advertise the box")
+    box.set_defaults(func=run_box)
+
+
+def serve_port(args: argparse.Namespace) -> int:
+    """The port serve will listen on: its defaults, its config file, its options."""
+    from buzzerbox.web.commands import settings
+
+    return int(settings(args)["port"])
+
+
+def run_box(
+    args: argparse.Namespace,
+    *,
+    serve: Callable[[argparse.Namespace], int] | None = None,
+    advertiser: Callable[[mdns.Announcement], Advertisement] = mdns.Advertiser,
+    addresses: Callable[[], tuple[str, ...]] = mdns.local_addresses,
+) -> int:
+    """Advertise, print the banner, serve; withdraw the advertisement when serve ends."""
+    if serve is None:
+        try:
+            from buzzerbox.web.commands import run_serve
+        except ImportError as exc:
+            print(f"buzzerbox box: the web side is missing: {exc}", file=sys.stderr)
+            return 2
+        serve = run_serve
+    try:
+        port = serve_port(args)
+        ann = mdns.Announcement(args.name, port, addresses())
+    except (OSError, ValueError, BuzzerboxError) as exc:
+        # serve reads the same settings and says what is wrong with them
+        log.debug("no announcement: %s", exc)
+        return serve(args)
+    if args.no_mdns:
+        print(mdns.banner(ann), flush=True)
+        return serve(args)
+    adv = advertiser(ann)
+    try:
+        ann = adv.start()
+    except (OSError, BuzzerboxError) as exc:
+        print(f"buzzerbox box: not advertised by mDNS: {exc}", file=sys.stderr, flush=True)
+        print(mdns.banner(ann), flush=True)
+        return serve(args)
+    print(mdns.banner(ann), flush=True)
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=_watch, args=(adv, addresses, stop), name="mdns-watch", daemon=True
+    )
+    watcher.start()
+    try:
+        return serve(args)
+    finally:
+        stop.set()
+        watcher.join(timeout=2)
+        adv.stop()
+
+
+def _watch(
+    adv: Advertisement, addresses: Callable[[], tuple[str, ...]], stop: threading.Event
+) -> None:
+    while not stop.wait(WATCH_S):
+        try:
+            if adv.refresh(addresses()):
+                print(mdns.banner(adv.announcement), flush=True)
+        except Exception:  # the box goes on serving without a fresh advertisement
+            log.exception("mDNS refresh failed")

@@ -1,0 +1,167 @@
+"""The sync wire (hardware/sync-wire.md): board clocks aligned to µs by one shared pulse.
+
+The host drives a GPIO (`pinout.SYNC_GPIO`) into one input channel of every
+board. Idle the line is high (a released pad); a pulse pulls it low (a press).
+Each board stamps the falling edge with its own clock and reports it as an
+ordinary protocol v1 ``EDGE`` on that channel: no protocol change. The host
+knows when it pulled the line, to within the few µs its write takes, so each
+(pulse, edge) pair is a clock sample far tighter than a USB SYNC round trip
+(USB full speed: about 1 ms, asymmetric).
+
+- `SyncPulser` drives the line through gpiozero (any pin factory) and stamps
+  each pulse with the host clock before and after the write.
+- `SyncMatcher` pairs a board's sync edges with the pulses, using the board's
+  rough USB mapping only to tell the pulses apart (they are 1 s apart), and
+  keeps the pairs as `WireSample`s: `(t0, board_t, t1)`, the very form
+  `ClockMap.add(host_send_us, board_t, host_recv_us)` takes, so a wire sample
+  fits the pads' clock map with a "round trip" of a few µs.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from buzzerbox.appliance import pinout
+from buzzerbox.pads.clockmap import ClockMap
+
+#: the low part of a pulse: longer than any board's debounce window (pile boards: 30 ms),
+#: so the release is an edge of its own and the next pulse is not swallowed
+PULSE_US = 60_000
+#: pulses this far apart cannot be confused by a USB mapping good to a few ms
+PERIOD_US = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Pulse:
+    """One falling edge of the sync wire, between host times `t0_us` and `t1_us`."""
+
+    n: int
+    t0_us: int
+    t1_us: int
+
+    @property
+    def mid_us(self) -> float:
+        return (self.t0_us + self.t1_us) / 2
+
+
+@dataclass(frozen=True, slots=True)
+class WireSample:
+    """A board's clock `board_t` (ticks) at a pulse: a ClockMap sample."""
+
+    pulse: Pulse
+    board_t: int
+
+    def add_to(self, clock: ClockMap) -> None:
+        clock.add(self.pulse.t0_us, self.board_t, self.pulse.t1_us)
+
+
+class Pulser(Protocol):
+    """What drives the sync wire: `SyncPulser`, or a test's stand-in."""
+
+    @property
+    def pulses(self) -> deque[Pulse]: ...
+
+    def fall(self) -> Pulse: ...
+
+    def rise(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SyncPulser:
+    """Drives the sync wire on `pin` (BCM) of `pin_factory`; `clock` is host µs.
+
+    `fall()` pulls the line low (the boards see a press) and returns the pulse;
+    `rise()` lets it go high again after `PULSE_US`. The caller times them.
+    """
+
+    def __init__(
+        self,
+        pin_factory: Any,
+        clock: Callable[[], int],
+        *,
+        pin: int = pinout.SYNC_GPIO,
+        keep: int = 64,
+    ) -> None:
+        from gpiozero import DigitalOutputDevice
+
+        # active_high=False: on() drives the line low; idle (off) is high
+        self._out = DigitalOutputDevice(
+            pin, active_high=False, initial_value=False, pin_factory=pin_factory
+        )
+        self.clock = clock
+        self.pin = pin
+        self._pulses: deque[Pulse] = deque(maxlen=keep)
+        self._n = 0
+
+    def fall(self) -> Pulse:
+        t0 = self.clock()
+        self._out.on()
+        t1 = self.clock()
+        self._n += 1
+        pulse = Pulse(self._n, t0, t1)
+        self._pulses.append(pulse)
+        return pulse
+
+    @property
+    def pulses(self) -> deque[Pulse]:
+        return self._pulses
+
+    def rise(self) -> None:
+        self._out.off()
+
+    def close(self) -> None:
+        self._out.close()
+
+
+class SyncMatcher:
+    """Pairs one board's sync-channel presses with the host's pulses."""
+
+    def __init__(self, tick_hz: int, *, window_us: int = PERIOD_US // 3) -> None:
+        self.tick_hz = tick_hz
+        self.window_us = window_us
+        self.samples: list[WireSample] = []
+        self.unmatched = 0
+
+    def match(
+        self, board_t: int, pulses: Any, rough: Callable[[int], int] | None = None
+    ) -> WireSample | None:
+        """The pulse a sync edge at `board_t` belongs to (nearest by `rough`, the board's
+        USB mapping), kept as a sample; None (counted) if no pulse is near enough.
+
+        Without `rough` (no USB mapping yet) only the latest pulse is taken.
+        """
+        candidates: list[Pulse] = list(pulses)
+        if not candidates:
+            self.unmatched += 1
+            return None
+        if rough is None:
+            best = candidates[-1]
+        else:
+            guess = rough(board_t)
+            best = min(candidates, key=lambda p: abs(p.mid_us - guess))
+            if abs(best.mid_us - guess) > self.window_us:
+                self.unmatched += 1
+                return None
+        if any(s.pulse == best for s in self.samples):
+            self.unmatched += 1  # a pulse gives one sample per board
+            return None
+        sample = WireSample(best, board_t)
+        self.samples.append(sample)
+        return sample
+
+    def offsets_us(self) -> list[float]:
+        """Host minus board time (µs) at each pulse: constant but for drift and jitter."""
+        us_per_tick = 1_000_000 / self.tick_hz
+        return [s.pulse.mid_us - s.board_t * us_per_tick for s in self.samples]
+
+    def clock_map(self, min_span_us: int = 2 * PERIOD_US) -> ClockMap:
+        """The board's clock mapped by the wire alone (`ClockMap` of the pads area);
+        drift is fitted once the pulses span `min_span_us`."""
+        cm = ClockMap(self.tick_hz, min_span_us=min_span_us)
+        for s in self.samples:
+            s.add_to(cm)
+        return cm
