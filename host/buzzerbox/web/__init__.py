@@ -1,0 +1,130 @@
+"""The box's web side: `create_app(box, config)`, one blueprint per area.
+
+- auth.py     /api/login, /api/logout, /api/session; the admin PIN, CSRF, rate limits
+- api.py      /api/state, /api/game, /api/event, /api/pads/*, /api/games, /api/import
+- exports.py  /api/export/*, /api/qr/*
+- sse.py      /api/events, the live stream
+- openapi.py  /api/openapi.json
+- pages.py    the HTML pages (its own blueprint `bp`, registered when present)
+
+Nothing lives in request globals: each blueprint is built around the box and the
+settings it is given. Config keys (all optional): SECRET_KEY, ADMIN_PIN (random if
+absent; read it back from app.config), URLS, OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
+SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (one thread
+writes the stream to every phone, under waitress: `buzzerbox serve` sets it), LOGIN_LIMITER.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask, jsonify
+from flask.typing import ResponseReturnValue
+
+from buzzerbox.box import Box
+from buzzerbox.web.api import api_blueprint
+from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin
+from buzzerbox.web.errors import register_errors
+from buzzerbox.web.exports import exports_blueprint
+from buzzerbox.web.fanout import Fanout
+from buzzerbox.web.live import live_blueprint
+from buzzerbox.web.openapi import document
+from buzzerbox.web.sse import Hub, StreamSettings
+
+DEFAULTS: dict[str, Any] = {
+    "URLS": [],
+    "OPEN_PADS": False,
+    "WIFI_SSID": None,
+    "WIFI_PASSWORD": None,
+    "SSE_KEEPALIVE_S": 15.0,
+    "SSE_MAX_STREAM_S": 600.0,
+    "SSE_RETRY_MS": 2000,
+    "SSE_MAX_CLIENTS": 1000,
+    "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "PERMANENT_SESSION_LIFETIME": timedelta(hours=12),
+}
+
+
+def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secrets.token_bytes(32)
+    if not app.config.get("ADMIN_PIN"):
+        app.config["ADMIN_PIN"] = new_pin()
+    cfg = app.config
+    secret = cfg["SECRET_KEY"]
+    auth = Auth(
+        str(cfg["ADMIN_PIN"]),
+        secret.encode() if isinstance(secret, str) else secret,
+        cfg.get("LOGIN_LIMITER") or LoginLimiter(),
+    )
+    urls = list(cfg["URLS"])
+    extras = {
+        "urls": urls,
+        "open_pads": bool(cfg["OPEN_PADS"]),
+        "wifi": bool(cfg["WIFI_SSID"]),
+    }
+
+    def public(state: dict[str, Any], is_admin: bool) -> dict[str, Any]:
+        """The state object as a phone gets it: the box's, plus this session and now."""
+        out = dict(state)
+        out["box"] = {**state["box"], **extras, "admin": is_admin, "now_us": box.now_us()}
+        return out
+
+    def render(state: dict[str, Any], is_admin: bool) -> str:
+        return json.dumps(public(state, is_admin), ensure_ascii=False, separators=(",", ":"))
+
+    def first(is_admin: bool) -> tuple[int, str]:
+        state = box.state()
+        return int(state["box"]["seq"]), render(state, is_admin)
+
+    hub = Hub(render, max_clients=int(cfg["SSE_MAX_CLIENTS"]))
+    hub.publish(box.state())
+    box.when_changed.append(hub.publish)
+    stream_settings = StreamSettings(
+        keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
+        max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
+        retry_ms=int(cfg["SSE_RETRY_MS"]),
+    )
+
+    app.register_blueprint(auth_blueprint(auth))
+    app.register_blueprint(api_blueprint(box, auth, public, open_pads=bool(cfg["OPEN_PADS"])))
+    app.register_blueprint(
+        exports_blueprint(
+            box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]
+        )
+    )
+    fanout = Fanout(hub, stream_settings.keepalive_s) if cfg.get("SSE_FANOUT") else None
+    app.register_blueprint(live_blueprint(hub, auth, first, stream_settings, fanout))
+
+    @app.get("/api/openapi.json")
+    def openapi() -> ResponseReturnValue:
+        return jsonify(document())
+
+    app.extensions["buzzerbox"] = {"box": box, "hub": hub, "auth": auth, "fanout": fanout}
+    register_errors(app, lambda: [p["name"] for p in box.state()["players"]])
+    pages = _pages()
+    if pages is not None:
+        app.register_blueprint(pages)
+    return app
+
+
+def _pages() -> Any:
+    """The pages' blueprint (web/pages.py, `bp`), if that module is there."""
+    try:
+        module = importlib.import_module("buzzerbox.web.pages")
+    except ModuleNotFoundError as exc:
+        if exc.name != "buzzerbox.web.pages":
+            raise
+        return None
+    return getattr(module, "bp", None)

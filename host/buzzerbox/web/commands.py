@@ -1,8 +1,217 @@
-"""Commands of this area (filled in by its issue)."""
+"""`buzzerbox serve`: the box, its log and its web side, on waitress.
+
+    buzzerbox serve [--config FILE] [--host H] [--port P] [--data DIR] [--pin PIN]
+                    [--open-pads] [--wifi-ssid S --wifi-password P] [--max-phones N]
+
+With no config and no hardware it starts a simulated box (virtual pads on the phones).
+It prints the addresses to open and the admin PIN. The config file is TOML with the
+same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
+max_phones, countdown_s), options given on the command line win; and a `[pads]` table
+(see hardware.py) for a box with real pads: GPIO and pad boards.
+"""
+
+from __future__ import annotations
 
 import argparse
+import logging
+import os
+import resource
+import secrets
+import signal
+import socket
+import sys
+import tomllib
+from pathlib import Path
 from typing import Any
 
+import platformdirs
 
-def add_commands(sub: "argparse._SubParsersAction[Any]") -> None:
+from buzzerbox.box import Box
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.store.log import EventLog
+from buzzerbox.web import create_app
+from buzzerbox.web.auth import new_pin
+from buzzerbox.web.hardware import PadFeed, box_pads, open_sources
+from buzzerbox.web.server import bind, make_server
+
+DEFAULTS: dict[str, Any] = {
+    "host": "0.0.0.0",
+    "port": 8000,
+    "data": None,
+    "pin": None,
+    "open_pads": False,
+    "wifi_ssid": None,
+    "wifi_password": None,
+    "max_phones": 1000,
+    "countdown_s": 3.0,
+}
+
+
+def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     """Add this area's sub-commands to the `buzzerbox` parser."""
+    serve = sub.add_parser(
+        "serve",
+        help="run the box: the log, the live scoreboard, the phones' API",
+        description="Run the box. Without --config and hardware: a simulated box.",
+    )
+    serve.add_argument("--config", type=Path, help="a TOML file (see the docs)")
+    serve.add_argument("--host", help="address to listen on (default 0.0.0.0: all)")
+    serve.add_argument("--port", type=int, help="port (default 8000)")
+    serve.add_argument("--data", type=Path, help="folder for the log (default: user data dir)")
+    serve.add_argument("--pin", help="the admin PIN (default: a new random one each start)")
+    serve.add_argument(
+        "--open-pads",
+        action="store_const",
+        const=True,
+        help="let anyone at the table press the virtual pads (default: the admin only)",
+    )
+    serve.add_argument("--wifi-ssid", help="the table's Wi-Fi, for its QR code")
+    serve.add_argument("--wifi-password", help="the Wi-Fi's password, for its QR code")
+    serve.add_argument("--max-phones", type=int, help="live streams served at once (1000)")
+    serve.set_defaults(func=run_serve)
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """DEFAULTS, then the config file, then the command line."""
+    out = dict(DEFAULTS)
+    if args.config is not None:
+        with open(args.config, "rb") as f:
+            loaded = tomllib.load(f)
+        unknown = sorted(set(loaded) - set(DEFAULTS) - {"pads"})
+        if unknown:
+            raise ValueError(f"{args.config}: unknown keys {', '.join(unknown)}")
+        out.update(loaded)
+    for key in DEFAULTS:
+        value = getattr(args, key, None)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def data_dir(value: object) -> Path:
+    path = Path(str(value)) if value else Path(platformdirs.user_data_dir("buzzerbox"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def secret_key(folder: Path) -> bytes:
+    """The session secret, kept in the data folder so a restart keeps the admin logged in."""
+    path = folder / "secret_key"
+    if path.exists() and len(key := path.read_bytes()) >= 32:
+        return key
+    key = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(key)
+    return key
+
+
+def urls(host: str, port: int) -> list[str]:
+    """The addresses a phone can open (the LAN addresses when listening on all)."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}/"]
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    except OSError:
+        pass
+    return [f"http://{a}:{port}/" for a in found] or [f"http://127.0.0.1:{port}/"]
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    feed: PadFeed | None = None
+    try:
+        cfg = settings(args)
+        folder = data_dir(cfg["data"])
+        pads = cfg.get("pads")
+        pad_map, sources = (None, None)
+        if pads is not None:
+            base = args.config.parent if args.config else Path.cwd()
+            pad_map, sources = open_sources(pads, base)
+        box = Box(
+            EventLog(folder / "buzzerbox.db"),
+            countdown_us=int(float(cfg["countdown_s"]) * 1_000_000),
+            simulated=pad_map is None,
+            pad_map=box_pads(pad_map) if pad_map else (),
+        )
+        if sources is not None:
+            feed = PadFeed(sources, box)
+            feed.start()
+    except (OSError, ValueError, tomllib.TOMLDecodeError, BuzzerboxError) as exc:
+        print(f"buzzerbox serve: {exc}", file=sys.stderr)
+        return 2
+    pin = str(cfg["pin"] or new_pin())
+    max_phones = int(cfg["max_phones"])
+    try:
+        sock = bind(str(cfg["host"]), int(cfg["port"]))
+    except OSError as exc:
+        print(
+            f"buzzerbox serve: cannot listen on {cfg['host']}:{cfg['port']}: {exc}", file=sys.stderr
+        )
+        box.close()
+        return 2
+    addresses = urls(str(cfg["host"]), int(sock.getsockname()[1]))
+    app = create_app(
+        box,
+        {
+            "SECRET_KEY": secret_key(folder),
+            "ADMIN_PIN": pin,
+            "URLS": addresses,
+            "OPEN_PADS": bool(cfg["open_pads"]),
+            "WIFI_SSID": cfg["wifi_ssid"],
+            "WIFI_PASSWORD": cfg["wifi_password"],
+            "SSE_MAX_CLIENTS": max_phones,
+            "SSE_FANOUT": True,
+        },
+    )
+    raise_file_limit(2 * max_phones + 256)
+    server = make_server(app, sock, max_phones)
+    signal.signal(signal.SIGTERM, on_sigterm)
+    mode = "simulated box (virtual pads)" if box.is_simulated else f"{len(box.pad_map)} pads"
+    print(f"buzzerbox: {mode}; log {folder / 'buzzerbox.db'}", flush=True)
+    for address in addresses:
+        print(f"buzzerbox: open {address}", flush=True)
+    print(f"buzzerbox: admin PIN {pin}", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        close(feed, box)
+    return 0
+
+
+def close(feed: PadFeed | None, box: Box) -> None:
+    if feed is not None:
+        feed.close()
+    box.close()
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # the same tidy end as Ctrl-C
+
+
+def raise_file_limit(wanted: int) -> None:
+    """Every phone's stream is an open socket: lift the soft limit (1024 on Pi OS)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        top = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m buzzerbox.web.commands serve ...`: this area alone, without the others."""
+    parser = argparse.ArgumentParser(prog="buzzerbox")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

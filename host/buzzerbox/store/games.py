@@ -1,0 +1,63 @@
+"""A game read back from the log: its state, and its exports (log, CSV, BG Stats)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
+from buzzerbox.store.log import EventLog, StoredEvent
+from buzzerbox.store.replay import replay_stored
+
+
+class NoGameError(BuzzerboxError, LookupError):
+    """There is no game yet."""
+
+
+class GameNotFoundError(NoGameError):
+    """No game with that id is in the log."""
+
+
+class NotFinishedError(BuzzerboxError, ValueError):
+    """The game is not finished, and what was asked needs a finished game."""
+
+
+def check_game(log: EventLog, game_id: int | None) -> int:
+    """`game_id` if the log has it; NoGameError / GameNotFoundError otherwise."""
+    if game_id is None:
+        raise NoGameError("no game has been played on this box yet")
+    if log.game(game_id) is None:
+        raise GameNotFoundError(f"game {game_id} is not in the log: see the list of games")
+    return game_id
+
+
+def export_log(log: EventLog, game_id: int) -> str:
+    return to_jsonl(e.body for e in log.events(game_id))
+
+
+def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEvent]]:
+    """The state of a finished game and its events; NotFinishedError if it is not."""
+    events = log.events(game_id)
+    state = replay_stored([(e.seq, e.body) for e in events])[0].state()
+    if state["phase"] != "finished":
+        raise NotFinishedError(
+            f"game {game_id} is not finished ({state['phase']}): finish it to export its scores"
+        )
+    return state, events
+
+
+def export_csv(log: EventLog, game_id: int) -> str:
+    return to_csv(finished(log, game_id)[0])
+
+
+def export_bgstats(log: EventLog, game_id: int) -> dict[str, Any]:
+    """The BG Stats play of a finished game, and the link that imports it."""
+    state, events = finished(log, game_id)
+    play = to_bgstats(
+        state,
+        play_id=f"buzzerbox-{game_id}",
+        started=events[0].at,
+        ended=events[-1].at,
+        variants=events[0].body.get("variants", []),
+    )
+    return {"play": play, "link": bgstats_link(play)}

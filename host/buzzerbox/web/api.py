@@ -1,0 +1,105 @@
+"""The JSON API of the game: its state, new games, table entries, virtual pads, imports.
+
+Viewers read; every change needs the admin session (see auth.py), except virtual pad
+presses when the box was started with --open-pads. A refusal is a 4xx with the rules'
+own words and changes nothing (see errors.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from buzzerbox.box import Box
+from buzzerbox.web.auth import Auth, refuse
+
+GAME_FIELDS = ("game", "players", "target", "rounds", "variants")
+MAX_NAME = 40
+
+#: public(state, is_admin) -> the state object a phone gets
+Public = Callable[[dict[str, Any], bool], dict[str, Any]]
+
+
+def body_object(what: str) -> dict[str, Any]:
+    """The request's JSON object, or a 400 (via ValueError) saying what was expected."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadBody(f"{what} is a JSON object (Content-Type: application/json)")
+    return body
+
+
+class BadBody(ValueError):
+    """The request body is not what the endpoint takes: answered with 400."""
+
+
+def state_response(state: dict[str, Any]) -> Response:
+    response = Response(json.dumps(state, ensure_ascii=False), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> Blueprint:
+    bp = Blueprint("api", __name__, url_prefix="/api")
+
+    def reply() -> Response:
+        return state_response(public(box.state(), auth.is_admin()))
+
+    @bp.get("/state")
+    def state() -> ResponseReturnValue:
+        return reply()
+
+    @bp.get("/games")
+    def games() -> ResponseReturnValue:
+        return jsonify(box.games())
+
+    @bp.post("/game")
+    @auth.admin_only
+    def new_game() -> ResponseReturnValue:
+        body = body_object("a new game")
+        names = body.get("players")
+        if isinstance(names, list) and any(isinstance(n, str) and len(n) > MAX_NAME for n in names):
+            return refuse(
+                400, f"a name is too long: at most {MAX_NAME} characters", field="players"
+            )
+        box.new_game({k: body[k] for k in GAME_FIELDS if k in body})
+        return reply()
+
+    @bp.post("/event")
+    @auth.admin_only
+    def event() -> ResponseReturnValue:
+        box.submit(body_object("a table entry"))
+        return reply()
+
+    def pad_edge(released: bool) -> ResponseReturnValue:
+        t_us = box.now_us()  # the press time is the request's arrival
+        if not open_pads:
+            refusal = auth.check_admin()
+            if refusal is not None:
+                return refusal
+        if not box.is_simulated:
+            return refuse(409, "this box reads real pads: virtual pads are for a simulated box")
+        body = body_object("a pad press")
+        pile = body.get("pile")
+        box.press(body.get("seat"), body.get("pad"), pile, t_us, released=released)  # type: ignore[arg-type]
+        return reply()
+
+    @bp.post("/pads/press")
+    def press() -> ResponseReturnValue:
+        return pad_edge(released=False)
+
+    @bp.post("/pads/release")
+    def release() -> ResponseReturnValue:
+        return pad_edge(released=True)
+
+    @bp.post("/import")
+    @auth.admin_only
+    def import_log() -> ResponseReturnValue:
+        text = request.get_data(cache=False, as_text=True)
+        box.import_log(text)
+        return reply()
+
+    return bp

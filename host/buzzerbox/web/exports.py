@@ -1,0 +1,82 @@
+"""What leaves the box: game logs, score sheets, BG Stats plays, and QR codes.
+
+All read-only, so viewers may fetch them. `?game=<id>` picks a game from
+GET /api/games; without it, the current game.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import segno
+from flask import Blueprint, Response, request
+from flask.typing import ResponseReturnValue
+from segno import helpers
+
+from buzzerbox.box import Box
+from buzzerbox.web.api import BadBody
+from buzzerbox.web.auth import refuse
+
+
+def game_param() -> int | None:
+    raw = request.args.get("game")
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise BadBody(f"game {raw!r} is not a game id: see GET /api/games")
+    return int(raw)
+
+
+def attachment(body: str, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def svg(qr: segno.QRCode) -> Response:
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=8, border=2, xmldecl=False)
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def exports_blueprint(
+    box: Box, *, urls: list[str], wifi_ssid: str | None, wifi_password: str | None
+) -> Blueprint:
+    bp = Blueprint("exports", __name__, url_prefix="/api")
+
+    def name(game_id: int | None, ext: str) -> str:
+        return f"buzzerbox-game-{game_id or box.game_id}.{ext}"
+
+    @bp.get("/export/log")
+    def export_log() -> ResponseReturnValue:
+        game_id = game_param()
+        text = box.export_log(game_id)
+        return attachment(text, "application/x-ndjson", name(game_id, "jsonl"))
+
+    @bp.get("/export/csv")
+    def export_csv() -> ResponseReturnValue:
+        game_id = game_param()
+        return attachment(box.export_csv(game_id), "text/csv", name(game_id, "csv"))
+
+    @bp.get("/export/bgstats")
+    def export_bgstats() -> ResponseReturnValue:
+        play = box.export_bgstats(game_param())
+        return Response(json.dumps(play, ensure_ascii=False), mimetype="application/json")
+
+    @bp.get("/qr/scoreboard.svg")
+    def qr_scoreboard() -> ResponseReturnValue:
+        if not urls:
+            return refuse(404, "the box knows no address of its own: start it with --host")
+        return svg(segno.make(urls[0], error="m"))
+
+    @bp.get("/qr/wifi.svg")
+    def qr_wifi() -> ResponseReturnValue:
+        if not wifi_ssid:
+            return refuse(404, "no Wi-Fi is configured: start the box with --wifi-ssid")
+        security = "WPA" if wifi_password else None
+        return svg(helpers.make_wifi(ssid=wifi_ssid, password=wifi_password, security=security))
+
+    return bp

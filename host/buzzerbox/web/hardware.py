@@ -1,0 +1,96 @@
+"""Real pads for `buzzerbox serve --config`: the pads layer feeding the box.
+
+The serve config's `[pads]` table names the pad map (a TOML file, see
+host/buzzerbox/pads/) and optionally the board URLs and whether to use GPIO:
+
+    [pads]
+    map = "twist-boards.toml"     # relative to the config file
+    boards = ["/dev/ttyACM0"]     # optional: else the URLs in the pad map
+    gpio = true                   # optional: default, when the map has GPIO pads
+
+A `PadFeed` thread takes the final, time-ordered edges from `PadSources.poll` and
+hands each to `Box.pad_edge` (which maps it to a press or release of a seat and
+never raises); it lights the pads the box asks for (the first presser's pad,
+blocked piles), where the pad map gives them a light.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from buzzerbox.box import Box, Pad
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
+from buzzerbox.pads.padmap import PadMap, load_pad_map
+from buzzerbox.pads.pifactory import open_pi_factory
+from buzzerbox.pads.sources import PadSources
+
+log = logging.getLogger(__name__)
+
+
+def box_pads(pad_map: PadMap) -> list[Pad]:
+    """The pad map's pads as the box and its pages know them."""
+    return [Pad(p.id, p.role, p.seat, p.pile, p.describe()) for p in pad_map.pads]
+
+
+def open_sources(settings: Mapping[str, Any], base: Path) -> tuple[PadMap, PadSources]:
+    """The pad map and the pad sources a `[pads]` table asks for (not started yet)."""
+    if "map" not in settings:
+        raise ValueError('[pads] needs map = "<pad map file>"')
+    unknown = sorted(set(settings) - {"map", "boards", "gpio"})
+    if unknown:
+        raise ValueError(f"[pads]: unknown keys {', '.join(unknown)}: it takes map, boards, gpio")
+    pad_map = load_pad_map(base / str(settings["map"]))
+    use_gpio = settings.get("gpio", bool(pad_map.gpio_pads))
+    factory = open_pi_factory() if use_gpio else None
+    boards = [str(b) for b in settings.get("boards", [])]
+    return pad_map, PadSources(pad_map, boards=boards, gpio_factory=factory)
+
+
+class PadFeed:
+    """The thread between the pad sources and the box, and the box's pad lights."""
+
+    def __init__(self, sources: PadSources, box: Box) -> None:
+        self.sources = sources
+        self.box = box
+        self.edges = 0
+        self._lit: set[str] = set()
+        self._lights = (
+            {p.id for p in sources.pad_map.pads if p.light != "-"} if sources.pad_map else set()
+        )
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="pad-feed", daemon=True)
+        box.when_lit.append(self.light)
+
+    def start(self) -> None:
+        self.sources.start()
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.sources.close()
+
+    def _run(self) -> None:
+        for event in self.sources.events(self._stop):
+            if isinstance(event, Edge):
+                self.edges += 1
+                self.box.pad_edge(event.pad, event.is_press, event.t_us)
+            elif isinstance(event, BoardStatusChanged):
+                log.info("pad board %s is %s", event.board, event.status)
+            elif isinstance(event, FramesLost):
+                log.warning("pad frames lost: %s", event)
+
+    def light(self, lit: list[str]) -> None:
+        """Set the lights that changed (pads without a light are left out)."""
+        wanted = set(lit) & self._lights
+        for pad_id in sorted(wanted ^ self._lit):
+            try:
+                self.sources.set_light(pad_id, pad_id in wanted)
+            except BuzzerboxError as exc:
+                log.warning("pad light %s: %s", pad_id, exc)
+        self._lit = wanted

@@ -1,0 +1,116 @@
+"""The phone pages: scoreboard, photo finish, table view, virtual pads, QR codes.
+
+A template gives only the frame of its page; the page's JS module (static/) fetches
+/api/state, follows /api/events and draws everything from the state object. So
+this blueprint reads no game and holds no state: the JSON API is the one source.
+
+Everything is served by the box itself (it runs offline): plain JS modules and one
+CSS file, no build step, no CDN. The pages send a strict Content-Security-Policy:
+scripts, styles, images and connections come from the box only.
+
+static/, one module per concern (a page imports what it needs):
+    api.js        fetch + CSRF, the admin session, the live state (EventSource)
+    common.js     every page: the live dot, the 3 – 2 – 1 countdown, the addresses
+    dom.js        h()/s() element builders (text only, never HTML), formats
+    game.js       what a game says: course, ranking, takes, claim news
+    chart.js      the SVG chart of totals per round
+    photo.js      the photo finish: presses, leads, false starts
+    forms.js      count fields, refusals placed at their field
+    login.js      the PIN form
+    newgame.js    the new-game form
+    scoring.js    the table's entries: caller, stall, stacks, middle, left, claims
+    scoreboard.js, finish.js, table.js, pads.js, join.js: one per page
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from flask import Blueprint, Response, render_template
+
+bp = Blueprint(
+    "pages",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    # not /static: the app may keep its own static route; ours stays apart
+    static_url_path="/assets",
+)
+
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+class Page(NamedTuple):
+    """One page: its address, the tab label in the top bar and its template."""
+
+    endpoint: str
+    path: str
+    label: str
+    title: str
+
+
+#: the pages, in the order of the tabs in the top bar
+PAGES = (
+    Page("scoreboard", "/", "Score", "Scoreboard"),
+    Page("finish", "/finish", "Photo", "Photo finish"),
+    Page("table", "/table", "Table", "Table view"),
+    Page("pads", "/pads", "Pads", "Virtual pads"),
+    Page("join", "/join", "Join", "Join the scoreboard"),
+)
+
+
+def _render(endpoint: str) -> str:
+    page = next(p for p in PAGES if p.endpoint == endpoint)
+    return render_template(f"{endpoint}.html", page=page, pages=PAGES)
+
+
+@bp.get("/")
+def scoreboard() -> str:
+    """Totals, round, caller, target or rounds left, winners, chart, history."""
+    return _render("scoreboard")
+
+
+@bp.get("/finish")
+def finish() -> str:
+    """The photo finish of the last race: every press with its lead, false starts."""
+    return _render("finish")
+
+
+@bp.get("/table")
+def table() -> str:
+    """The table view behind the admin PIN: new game, seats, rounds, scoring."""
+    return _render("table")
+
+
+@bp.get("/pads")
+def pads() -> str:
+    """Virtual pads for the simulated box: big buttons and keyboard keys."""
+    return _render("pads")
+
+
+@bp.get("/join")
+def join() -> str:
+    """The QR codes: the scoreboard's address and, when the box has one, its wifi."""
+    return _render("join")
+
+
+@bp.after_request
+def _headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    if response.mimetype == "text/html":
+        # the page frames are tiny; a phone must never show yesterday's
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response

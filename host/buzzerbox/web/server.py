@@ -1,0 +1,59 @@
+"""The HTTP server the box runs on: waitress, sized for every phone at the table.
+
+Each open live stream holds one of waitress's worker threads, so the pool is sized
+for the phones (`max_phones` streams) plus a reserve for ordinary requests, and the
+live stream refuses connections beyond `max_phones` (see sse.py) so the reserve stays
+free. poll() instead of select() lifts the 1024 file descriptor limit; a low output
+watermark keeps a phone that stopped reading from piling up the box's memory (its
+stream thread waits; the stream skips to the latest state when the phone reads again).
+See tests/bench/phones.py for the measured latencies.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from typing import Any
+
+from waitress.server import create_server
+
+#: threads beyond the live streams, for the API, the pages and the exports
+RESERVE_THREADS = 32
+STACK_BYTES = 512 * 1024
+
+
+def server_options(max_phones: int) -> dict[str, Any]:
+    threads = max_phones + RESERVE_THREADS
+    return {
+        "threads": threads,
+        "connection_limit": threads + 64,
+        "backlog": 2048,
+        "asyncore_use_poll": True,
+        "channel_timeout": 120,
+        "outbuf_high_watermark": 256 * 1024,
+        "outbuf_overflow": 512 * 1024,
+        "ident": "buzzerbox",
+        "expose_tracebacks": False,
+    }
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (port 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def make_server(app: Any, sock: socket.socket, max_phones: int) -> Any:
+    """A waitress server on a bound socket, for `max_phones` live streams."""
+    previous = threading.stack_size(STACK_BYTES)  # a thousand small stacks, not 8 MiB each
+    try:
+        return create_server(app, sockets=[sock], **server_options(max_phones))
+    finally:
+        threading.stack_size(previous)

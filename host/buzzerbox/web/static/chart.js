@@ -1,0 +1,112 @@
+// The chart of totals per round: inline SVG drawn from the state's history.
+import { h, s, seatClass } from "./dom.js";
+
+const W = 360;
+const H = 230;
+const PAD = { left: 34, right: 78, top: 14, bottom: 26 };
+
+function niceStep(range, ticks = 4) {
+  const raw = range / ticks;
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+/** Spread labels apart vertically so no two overlap (keeps their order). */
+function spread(items, gap, lo, hi) {
+  items.sort((a, b) => a.y - b.y);
+  for (let i = 1; i < items.length; i++) {
+    if (items[i].y - items[i - 1].y < gap) items[i].y = items[i - 1].y + gap;
+  }
+  const over = items.length ? items[items.length - 1].y - hi : 0;
+  if (over > 0) {
+    items[items.length - 1].y -= over;
+    for (let i = items.length - 2; i >= 0; i--) {
+      if (items[i + 1].y - items[i].y < gap) items[i].y = items[i + 1].y - gap;
+    }
+  }
+  for (const it of items) it.y = Math.max(it.y, lo);
+  return items;
+}
+
+/** The SVG of the totals, or a friendly placeholder before round 1 is scored. */
+export function totalsChart(state) {
+  const history = state.history || [];
+  const players = state.players || [];
+  if (!history.length) {
+    return h(
+      "p",
+      { class: "muted placeholder", "data-testid": "chart-empty" },
+      "The chart grows with every round scored.",
+    );
+  }
+  const series = players.map((p) => [0, ...history.map((r) => r.totals?.[p.name] ?? 0)]);
+  const all = series.flat();
+  const target = state.target || null;
+  let lo = Math.min(0, ...all);
+  let hi = Math.max(1, ...all, target && target <= Math.max(...all) * 1.6 + 10 ? target : 0);
+  const step = niceStep(hi - lo);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const n = history.length;
+  const x = (i) => PAD.left + (i / n) * (W - PAD.left - PAD.right);
+  const y = (v) => PAD.top + ((hi - v) / (hi - lo || 1)) * (H - PAD.top - PAD.bottom);
+
+  const grid = [];
+  for (let v = lo; v <= hi + 1e-9; v += step) {
+    grid.push(
+      s("line", { class: v === 0 ? "axis" : "grid", x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
+      s("text", { class: "tick", x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v)),
+    );
+  }
+  const every = Math.ceil(n / 10);
+  const xs = [];
+  for (let i = 1; i <= n; i++) {
+    if (i % every && i !== n) continue;
+    xs.push(s("text", { class: "tick", x: x(i), y: H - 8, "text-anchor": "middle" }, `R${i}`));
+  }
+  const targetLine =
+    target && target <= hi
+      ? [
+          s("line", { class: "target", x1: PAD.left, x2: W - PAD.right, y1: y(target), y2: y(target) }),
+          s("text", { class: "tick target-label", x: PAD.left + 4, y: y(target) - 5 }, `target ${target}`),
+        ]
+      : [];
+  const lines = series.map((vals, seat) =>
+    s(
+      "g",
+      { class: `series ${seatClass(seat)}`, "data-testid": `chart-line-${seat}` },
+      s("polyline", { points: vals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
+      vals.slice(1).map((v, i) => s("circle", { cx: x(i + 1), cy: y(v), r: 3.2 })),
+    ),
+  );
+  const labels = spread(
+    series.map((vals, seat) => ({ seat, y: y(vals[n]) + 4, v: vals[n] })),
+    13,
+    PAD.top + 4,
+    H - PAD.bottom,
+  ).map(({ seat, y: ly, v }) =>
+    s(
+      "text",
+      { class: `end-label ${seatClass(seat)}`, x: x(n) + 8, y: ly },
+      s("tspan", { class: "end-total" }, String(v)),
+      ` ${players[seat].name.length > 7 ? `${players[seat].name.slice(0, 6)}…` : players[seat].name}`,
+    ),
+  );
+  return s(
+    "svg",
+    {
+      viewBox: `0 0 ${W} ${H}`,
+      class: "totals-chart",
+      role: "img",
+      "aria-label": `Totals after ${n} ${n === 1 ? "round" : "rounds"}: ${players
+        .map((p) => `${p.name} ${p.total}`)
+        .join(", ")}`,
+    },
+    grid,
+    xs,
+    targetLine,
+    lines,
+    labels,
+  );
+}

@@ -1,0 +1,161 @@
+// What every page shares: the live dot, the countdown, the box's addresses.
+import { follow } from "./api.js";
+import { $, fill, h } from "./dom.js";
+
+const STATUS_TEXT = {
+  connecting: "connecting to the box",
+  live: "live",
+  reconnecting: "reconnecting…",
+  offline: "the box is not answering",
+};
+
+function setStatus(status) {
+  const el = $("#live");
+  if (!el) return;
+  el.dataset.status = status;
+  el.title = STATUS_TEXT[status] || status;
+}
+
+/** "3 – 2 – 1 Ligretto Twist!": the start call of a game. */
+export function startCall(title) {
+  return `${(title || "Ligretto").replace(/!$/, "")}!`;
+}
+
+/**
+ * The 3 – 2 – 1 overlay. Driven by the state (phase countdown, the box's
+ * countdown_ends_us against its now_us) or started by hand (a Twin It! split).
+ * It never takes a tap: the page under it stays usable.
+ */
+class Countdown {
+  constructor(el) {
+    this.el = el;
+    this.endAt = null; // performance.now() at which the count reaches zero
+    this.call = "";
+    this.goUntil = 0;
+    this.frame = null;
+  }
+
+  start(ms, call) {
+    this.endAt = performance.now() + Math.max(ms, 0);
+    this.call = call;
+    this.goUntil = 0;
+    this.tick();
+  }
+
+  go(call) {
+    if (this.endAt === null && !this.goUntil) return;
+    this.endAt = null;
+    this.call = call || this.call;
+    this.goUntil = performance.now() + 1200;
+    this.tick();
+  }
+
+  stop() {
+    this.endAt = null;
+    this.goUntil = 0;
+    this.tick();
+  }
+
+  draw(current) {
+    const parts = ["3", "2", "1", this.call];
+    fill(
+      this.el,
+      h(
+        "div",
+        { class: "countdown-box" },
+        h("div", { class: `countdown-big${current === 3 ? " go" : ""}`, "data-testid": "countdown-big" }, parts[current]),
+        h(
+          "div",
+          { class: "countdown-call" },
+          parts.map((p, i) => [
+            i ? h("span", { class: "sep" }, i < 3 ? " – " : " ") : null,
+            h("span", { class: i === current ? "now" : i < current ? "done" : "" }, p),
+          ]),
+        ),
+      ),
+    );
+  }
+
+  tick() {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = null;
+    const now = performance.now();
+    if (this.endAt !== null) {
+      const left = this.endAt - now;
+      if (left > 0) {
+        const n = Math.min(3, Math.ceil(left / 1000));
+        this.show(3 - n);
+      } else {
+        this.endAt = null;
+        this.goUntil = now + 1200;
+        this.show(3);
+      }
+    } else if (this.goUntil > now) {
+      this.show(3);
+    } else {
+      this.goUntil = 0;
+      this.el.hidden = true;
+      this.el.dataset.shown = "";
+      return;
+    }
+    this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  show(current) {
+    if (this.el.dataset.shown !== String(current) || this.el.hidden) {
+      this.el.hidden = false;
+      this.el.dataset.shown = String(current);
+      this.draw(current);
+    }
+  }
+
+  /**
+   * Follow the state: count while the box counts (the start of a round, or a
+   * Twin It! split: "3 – 2 – 1" and the pair is turned over), then show the call.
+   */
+  update(state) {
+    const box = state.box || {};
+    const split = box.countdown === "split";
+    const call = split ? "Turn over!" : startCall(state.title);
+    if (box.countdown_ends_us != null && box.now_us != null) {
+      const ms = (box.countdown_ends_us - box.now_us) / 1000;
+      // re-sync on every state, but do not restart a count already running
+      if (this.endAt === null || Math.abs(this.endAt - (performance.now() + ms)) > 250) {
+        this.start(ms, call);
+      }
+    } else if (state.phase === "playing") {
+      this.go(this.call || call);
+    } else {
+      this.stop();
+    }
+  }
+}
+
+export const countdown = new Countdown($("#countdown"));
+
+/** The box's addresses, as links. */
+export function showUrls(state) {
+  const el = $("#urls");
+  if (!el) return;
+  const urls = (state.box && state.box.urls) || [];
+  const key = urls.join(" ");
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  fill(
+    el,
+    urls.map((u) => h("a", { href: u, class: "url" }, u.replace(/^https?:\/\//, ""))),
+  );
+}
+
+/** Start a page: follow the state and hand each one to `render`. */
+export function run(render) {
+  return follow((state) => {
+    try {
+      render(state);
+    } finally {
+      if (state && state.game) countdown.update(state);
+      else countdown.stop();
+      showUrls(state || {});
+    }
+  }, setStatus);
+}

@@ -1,0 +1,101 @@
+// Small DOM helpers shared by every page. Text always goes in as text (never HTML):
+// player names are typed at the table.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(el, props, children) {
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") el.textContent = value;
+    else if (key === "class") el.setAttribute("class", value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "value" || key === "checked" || key === "disabled") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** An HTML element: h("p", {class: "x", "data-testid": "y"}, "text", child...). */
+export function h(tag, props = {}, ...children) {
+  return build(document.createElement(tag), props, children);
+}
+
+/** An SVG element, same calling convention as h(). */
+export function s(tag, props = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), props, children);
+}
+
+/** Replace the children of `el`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  return build(el, {}, children);
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** The class giving a seat its colour (12 colours, then they repeat). */
+export const seatClass = (seat) => `p${seat % 12}`;
+
+/** A coloured dot for a seat. */
+export const dot = (seat) => h("span", { class: `dot ${seatClass(seat)}`, "aria-hidden": "true" });
+
+/** A lead over the first press: µs below 1 ms, then ms to the µs, then s. */
+export function lead(us) {
+  if (us === null || us === undefined) return "";
+  const sign = us < 0 ? "−" : "+";
+  const a = Math.abs(us);
+  if (a < 1000) return `${sign}${a} µs`;
+  if (a < 1_000_000) return `${sign}${(a / 1000).toFixed(3)} ms`;
+  return `${sign}${(a / 1_000_000).toFixed(3)} s`;
+}
+
+/** A duration said in words for people: "0.42 s", "35 ms". */
+export function span(us) {
+  const a = Math.abs(us);
+  if (a < 1000) return `${a} µs`;
+  if (a < 1_000_000) return `${Math.round(a / 1000)} ms`;
+  return `${(a / 1_000_000).toFixed(2)} s`;
+}
+
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** A signed number for round points: +8, −3, 0. */
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+/** Keep `el`'s content while `key` is unchanged, else rebuild it with `make()`. */
+export function keyed(el, key, make) {
+  if (el.dataset.key === key) return false;
+  el.dataset.key = key;
+  el.replaceChildren();
+  build(el, {}, [make()]);
+  return true;
+}
+
+/** A button that asks for a second tap before it acts (no confirm() dialogs). */
+export function confirmButton(props, label, ask, act) {
+  let armed = null;
+  const btn = h("button", { type: "button", ...props }, label);
+  btn.addEventListener("click", () => {
+    if (armed) {
+      clearTimeout(armed);
+      armed = null;
+      btn.textContent = label;
+      btn.classList.remove("armed");
+      act();
+      return;
+    }
+    btn.textContent = ask;
+    btn.classList.add("armed");
+    armed = setTimeout(() => {
+      armed = null;
+      btn.textContent = label;
+      btn.classList.remove("armed");
+    }, 4000);
+  });
+  return btn;
+}

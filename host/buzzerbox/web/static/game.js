@@ -1,0 +1,89 @@
+// What the pages say about a game: its course, who leads, what each player shows.
+import { h, plural, s } from "./dom.js";
+
+export const TITLES = {
+  ligretto: "Ligretto",
+  twist: "Ligretto Twist",
+  kids: "Ligretto Kids",
+  twinit: "Twin It!",
+};
+
+export const TAKES_TO_WIN = 5;
+
+/** Ligretto Kids counts cards left: the fewest win. Everything else: the most. */
+export const fewestWins = (state) => state.game === "kids";
+
+/** Where the game goes: "to 99", "round 2 of 5", "first to 5 takes". */
+export function course(state) {
+  if (state.game === "twinit") return `first to ${state.takes_to_win || TAKES_TO_WIN} takes`;
+  if (state.target) return `to ${state.target} points`;
+  if (state.rounds) {
+    const left = state.rounds - (state.phase === "scored" || state.phase === "finished" ? state.round : Math.max(state.round - 1, 0));
+    return state.phase === "finished"
+      ? `${plural(state.rounds, "round")} played`
+      : `${plural(state.rounds, "round")} · ${left} to play`;
+  }
+  return "";
+}
+
+/** Seats in ranking order, with shared places: [{seat, player, place}]. */
+export function ranking(state) {
+  const players = state.players || [];
+  const value = (p) => (state.game === "twinit" ? (p.takes || []).length : p.total);
+  const sign = fewestWins(state) ? 1 : -1;
+  const order = players
+    .map((player, seat) => ({ seat, player, v: value(player) }))
+    .sort((a, b) => sign * (a.v - b.v) || a.seat - b.seat);
+  let place = 0;
+  order.forEach((o, i) => {
+    if (i === 0 || o.v !== order[i - 1].v) place = i + 1;
+    o.place = place;
+  });
+  return order;
+}
+
+/** The last scored round's points for `name`, or null. */
+export function lastPoints(state, name) {
+  const h0 = (state.history || []).at(-1);
+  return h0 && h0.points && name in h0.points ? h0.points[name] : null;
+}
+
+/** Twin It!: what the last settled claim did, in words. */
+export function claimNews(state) {
+  const c = state.last_claim;
+  if (!c) return null;
+  switch (c.result) {
+    case "pair":
+      return `${c.claimant} took a pair`;
+    case "steal":
+      return c.victim === c.claimant
+        ? `${c.claimant}'s pair grew to three`
+        : `${c.claimant} stole ${c.victim}'s pair`;
+    case "error":
+      return `${c.claimant} was wrong: no pair`;
+    case "split":
+      return "A split: the pair was turned over";
+    default:
+      return null;
+  }
+}
+
+/** A small crown for the winners. */
+export function crown(cls = "crown") {
+  return s(
+    "svg",
+    { class: cls, viewBox: "0 0 24 24", "aria-hidden": "true" },
+    s("path", { d: "M3 8l4.5 4L12 5l4.5 7L21 8l-2 11H5z" }),
+  );
+}
+
+/** Twin It! takes as little card fans: a take of 2 or of 3. */
+export function takes(list) {
+  return h(
+    "span",
+    { class: "takes", "aria-label": plural(list.length, "take") },
+    list.map((n) =>
+      h("span", { class: `take take-${n}`, title: `a take of ${n}` }, Array.from({ length: n }, () => h("i"))),
+    ),
+  );
+}

@@ -1,0 +1,254 @@
+// Virtual pads for the simulated box: every pad a big button, and keys.
+// 1–9, 0: the stop (Twin It!: slap) pad of seats 1–10. Twist piles: q w e r t y u i
+// for piles 1–8 of the chosen seat (tap a seat's name to choose it).
+import { post, session, whenAuthLost } from "./api.js";
+import { run } from "./common.js";
+import { $, dot, fill, h, lead, seatClass } from "./dom.js";
+import { pinForm } from "./login.js";
+
+const SEAT_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+const PILE_KEYS = ["q", "w", "e", "r", "t", "y", "u", "i"];
+
+let state = null;
+let chosen = 0; // the seat the pile keys play for
+const held = new Map(); // "seat/pad/pile" -> the button, while it is down
+
+const idOf = (seat, pad, pile) => `${seat}/${pad}/${pile ?? ""}`;
+
+// presses and releases go out one after the other: a release never overtakes its press
+let queue = Promise.resolve();
+function sendPad(kind, seat, pad, pile) {
+  const body = { seat, pad };
+  if (pile !== null && pile !== undefined) body.pile = pile;
+  queue = queue.then(() =>
+    post(`/api/pads/${kind}`, body).then(() => report({ message: "" }), report),
+  );
+  return queue;
+}
+
+function mainPad(st) {
+  return st.game === "twinit" ? "slap" : "stop";
+}
+
+function report(err) {
+  const el = $("#pad-error");
+  if (el) el.textContent = err.message;
+}
+
+function press(seat, pad, pile, button) {
+  const id = idOf(seat, pad, pile);
+  if (held.has(id)) return;
+  held.set(id, button);
+  button?.classList.add("down");
+  sendPad("press", seat, pad, pile);
+}
+
+function release(seat, pad, pile) {
+  const id = idOf(seat, pad, pile);
+  if (!held.has(id)) return;
+  const button = held.get(id);
+  held.delete(id);
+  button?.classList.remove("down");
+  sendPad("release", seat, pad, pile);
+}
+
+/** A pad button: pressed while a finger (or the mouse) is on it. */
+function padButton(seat, pad, pile, label, key, props = {}) {
+  const b = h(
+    "button",
+    {
+      type: "button",
+      class: `pad pad-${pad} ${seatClass(seat)}`,
+      "data-testid": pile === null ? `pad-${pad}-${seat}` : `pad-pile-${seat}-${pile}`,
+      "data-seat": seat,
+      ...props,
+    },
+    h("span", { class: "pad-label" }, label),
+    key ? h("kbd", {}, key.toUpperCase()) : null,
+  );
+  b.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    b.setPointerCapture?.(e.pointerId);
+    press(seat, pad, pile, b);
+  });
+  const up = () => release(seat, pad, pile);
+  b.addEventListener("pointerup", up);
+  b.addEventListener("pointercancel", up);
+  b.addEventListener("lostpointercapture", up);
+  b.addEventListener("contextmenu", (e) => e.preventDefault());
+  // keyboard users: Enter or Space on a focused pad is a short press
+  b.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && !e.repeat) {
+      e.preventDefault();
+      e.stopPropagation();
+      press(seat, pad, pile, b);
+    }
+  });
+  b.addEventListener("keyup", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.stopPropagation();
+      release(seat, pad, pile);
+    }
+  });
+  return b;
+}
+
+/** A seat's card: its name, its stop (or slap) pad and, in Twist, its pile pads. */
+function seatCard(st, p, seat) {
+  const pad = mainPad(st);
+  const name = [dot(seat), h("span", { class: "name" }, p.name)];
+  const choose =
+    st.game === "twist"
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "seat-name",
+            "aria-pressed": "false",
+            title: "Choose this seat for the pile keys",
+            onclick: () => {
+              chosen = seat;
+              update(state);
+            },
+          },
+          name,
+        )
+      : h("span", { class: "seat-name" }, name);
+  return h(
+    "article",
+    { class: `seat-card ${seatClass(seat)}`, "data-testid": `seat-card-${seat}`, "data-seat": seat },
+    h("header", {}, choose, h("span", { class: "seat-news" })),
+    padButton(seat, pad, null, pad === "slap" ? "Slap" : "Stop", SEAT_KEYS[seat]),
+    st.game === "twist"
+      ? h(
+          "div",
+          { class: "piles" },
+          Array.from({ length: st.piles || 0 }, (_, pile) =>
+            padButton(seat, "pile", pile, String(pile + 1), PILE_KEYS[pile], {
+              "aria-label": `${p.name}: pile ${pile + 1}`,
+            }),
+          ),
+        )
+      : null,
+  );
+}
+
+/** What changes while the buttons stay: first, late, false starts, piles held, keys. */
+function update(st) {
+  if (!st || !st.game) return;
+  const blocked = new Set(st.blocked || []);
+  st.players.forEach((p, seat) => {
+    const card = document.querySelector(`[data-testid="seat-card-${seat}"]`);
+    if (!card) return;
+    const first = Boolean(st.race && st.race.length && st.race[0].seat === seat);
+    const late = (st.late || []).find((x) => x.seat === seat);
+    const falseStart = (st.false_starts || []).some((x) => x.seat === seat);
+    card.classList.toggle("first", first);
+    const chooser = card.querySelector("button.seat-name");
+    if (chooser) {
+      chooser.classList.toggle("chosen", chosen === seat);
+      chooser.setAttribute("aria-pressed", String(chosen === seat));
+    }
+    fill(
+      card.querySelector(".seat-news"),
+      first ? h("span", { class: "badge ok", "data-testid": `first-${seat}` }, "first!") : null,
+      late && late.lead_us != null ? h("span", { class: "badge" }, `late ${lead(late.lead_us)}`) : null,
+      falseStart ? h("span", { class: "badge bad", "data-testid": `false-${seat}` }, "false start") : null,
+      st.game === "twist" ? h("span", { class: "muted small" }, `${p.left} left`) : null,
+    );
+    const holding = new Set(p.holding || []);
+    card.querySelectorAll(".pad-pile").forEach((b, pile) => {
+      b.classList.toggle("holding", holding.has(pile));
+      b.classList.toggle("blocked", !holding.has(pile) && blocked.has(pile));
+      const kbd = b.querySelector("kbd");
+      if (kbd) kbd.hidden = chosen !== seat;
+    });
+  });
+}
+
+function statusLine(st) {
+  if (!st.game) return "No game yet: make one on the table view.";
+  const text = {
+    lobby: "Waiting for round 1: presses now are false starts.",
+    countdown: "Counting down: wait for the go!",
+    playing: st.game === "twinit" ? "Playing: slap when you see a pair." : "Playing: press stop to call.",
+    scoring: "Round over: the table is counting.",
+    scored: "Round scored: the next one starts on the table view.",
+    finished: "The game is over.",
+  }[st.phase];
+  return `${st.title} · round ${st.round} · ${text}`;
+}
+
+function draw(st) {
+  const box = st.box || {};
+  fill(
+    $("#status"),
+    h("p", { "data-testid": "pads-phase", "data-phase": st.phase || "" }, statusLine(st)),
+    box.simulated === false
+      ? h("p", { class: "badge warn" }, "This box has real pads: the virtual ones only work on a simulated box.")
+      : null,
+  );
+  const el = $("#pads");
+  if (!st.game) {
+    el.replaceChildren();
+    return;
+  }
+  // the buttons stay while the game and its seats do: a held pad is never rebuilt
+  const key = `${st.box?.game_id}|${st.game}|${st.players.map((p) => p.name).join("|")}|${st.piles || 0}`;
+  if (el.dataset.key !== key) {
+    el.dataset.key = key;
+    el.classList.toggle("twist", st.game === "twist");
+    for (const [id, button] of held) {
+      held.delete(id);
+      button?.classList.remove("down");
+    }
+    fill(el, st.players.map((p, seat) => seatCard(st, p, seat)));
+  }
+  update(st);
+  $("#keys-help").textContent =
+    st.game === "twist"
+      ? "Keys: 1–9, 0 stop for seats 1–10; Q W E R T Y U I piles 1–8 of the chosen seat."
+      : `Keys: 1–9, 0 ${mainPad(st)} for seats 1–10. Hold a key to hold the pad.`;
+}
+
+function keyTarget(e) {
+  if (!state || !state.game) return null;
+  const k = e.key.toLowerCase();
+  const seat = SEAT_KEYS.indexOf(k);
+  if (seat >= 0 && seat < state.players.length) return [seat, mainPad(state), null];
+  const pile = PILE_KEYS.indexOf(k);
+  if (state.game === "twist" && pile >= 0 && pile < (state.piles || 0)) return [chosen, "pile", pile];
+  return null;
+}
+
+function buttonFor(seat, pad, pile) {
+  const id = pile === null ? `pad-${pad}-${seat}` : `pad-pile-${seat}-${pile}`;
+  return document.querySelector(`[data-testid="${id}"]`);
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target instanceof HTMLInputElement) return;
+  const t = keyTarget(e);
+  if (!t) return;
+  e.preventDefault();
+  press(...t, buttonFor(...t));
+});
+document.addEventListener("keyup", (e) => {
+  const t = keyTarget(e);
+  if (t) release(...t);
+});
+window.addEventListener("blur", () => {
+  for (const id of [...held.keys()]) {
+    const [seat, pad, pile] = id.split("/");
+    release(Number(seat), pad, pile === "" ? null : Number(pile));
+  }
+});
+
+whenAuthLost((err) => pinForm($("#login"), () => ($("#login").hidden = true), err.message));
+
+session().catch(() => null);
+run((st) => {
+  state = st;
+  draw(st);
+});

@@ -1,0 +1,157 @@
+// The photo finish: every press of the last race with its lead over the first,
+// later presses (late, after the call) and false starts (before the go).
+import { dot, fill, h, lead, seatClass, span } from "./dom.js";
+
+const PAD_NAMES = { stop: "stop", slap: "slap", pile: "pile" };
+
+/** The presses to show, first first: [{seat, name, pad, t_us, lead_us, kind}]. */
+export function presses(state) {
+  const out = [];
+  const claim = state.claim;
+  if (claim && claim.slaps && claim.slaps.length) {
+    claim.slaps.forEach((p, i) =>
+      out.push({ ...p, seat: seatOf(state, p), pad: "slap", kind: i ? "race" : "first" }),
+    );
+  } else {
+    (state.race || []).forEach((p, i) => out.push({ ...p, kind: i ? "race" : "first" }));
+  }
+  const first = out.length ? out[0].t_us : null;
+  for (const p of state.late || []) {
+    const leadUs = p.lead_us ?? (first !== null ? p.t_us - first : null);
+    out.push({ ...p, lead_us: leadUs, kind: "late" });
+  }
+  out.sort((a, b) => (a.kind === "first" ? -1 : b.kind === "first" ? 1 : (a.lead_us ?? 0) - (b.lead_us ?? 0)));
+  return out;
+}
+
+function seatOf(state, p) {
+  if (p.seat !== undefined) return p.seat;
+  return (state.players || []).findIndex((q) => q.name === p.name);
+}
+
+function falseStarts(state) {
+  const go = state.go_t_us;
+  return (state.false_starts || []).map((p) => ({
+    ...p,
+    before_us: go !== null && go !== undefined && p.t_us <= go ? go - p.t_us : null,
+  }));
+}
+
+function headline(state, list) {
+  if (!list.length) return null;
+  const first = list[0];
+  const runner = list.find((p) => p !== first && p.lead_us !== null);
+  return h(
+    "div",
+    { class: `photo-winner ${seatClass(first.seat)}`, "data-testid": "photo-first" },
+    h("span", { class: "photo-flag", "aria-hidden": "true" }, "1"),
+    h(
+      "div",
+      {},
+      h("strong", { class: "photo-name" }, first.name),
+      h(
+        "span",
+        { class: "muted" },
+        first.pad === "slap" ? " slapped first" : ` was first${first.pad === "pile" ? " on a pile" : " on stop"}`,
+      ),
+      runner
+        ? h("div", { class: "photo-margin" }, `by ${lead(runner.lead_us).slice(1)} over ${runner.name}`)
+        : null,
+    ),
+  );
+}
+
+/** A track per press: the finish line at the left, each mark placed by its lead. */
+function track(p, maxLead) {
+  const frac = p.kind === "first" || !maxLead ? 0 : Math.max(0.03, (p.lead_us || 0) / maxLead);
+  const mark = h("span", { class: "mark" });
+  // the mark's left edge runs from 0 to 100% less its own width: it stays on the track
+  mark.style.left = `calc(${(frac * 100).toFixed(2)}% - ${(frac * 14).toFixed(1)}px)`;
+  return h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: "line" }), mark);
+}
+
+/** The photo finish in `el`; compact shows at most 4 presses. */
+export function renderPhoto(el, state, { compact = false } = {}) {
+  const list = presses(state);
+  const fouls = falseStarts(state);
+  if (!state.game) {
+    fill(el, h("p", { class: "muted placeholder" }, "No game yet."));
+    return;
+  }
+  if (!list.length && !fouls.length) {
+    const waiting =
+      state.phase === "playing" ? "The round is on: the first press ends up here." : "No race yet in this round.";
+    fill(el, h("p", { class: "muted placeholder", "data-testid": "photo-empty" }, waiting));
+    return;
+  }
+  const maxLead = Math.max(0, ...list.map((p) => p.lead_us || 0));
+  const shown = compact ? list.slice(0, 4) : list;
+  fill(
+    el,
+    headline(state, list) || h("p", { class: "muted" }, "No press since the go yet."),
+    shown.length
+      ? h(
+          "ol",
+          { class: "presses", "data-testid": "presses" },
+          shown.map((p, i) =>
+            h(
+              "li",
+              {
+                class: `press ${seatClass(p.seat)} ${p.kind}`,
+                "data-testid": `press-${i}`,
+                "data-kind": p.kind,
+              },
+              h("span", { class: "rank" }, String(i + 1)),
+              dot(p.seat),
+              h(
+                "span",
+                { class: "who" },
+                h("span", { class: "name" }, p.name),
+                h(
+                  "span",
+                  { class: "pad-name muted small" },
+                  PAD_NAMES[p.pad] || p.pad,
+                  p.pile !== undefined && p.pile !== null ? ` ${p.pile + 1}` : "",
+                  p.kind === "late" ? " · after the call" : "",
+                ),
+              ),
+              h(
+                "span",
+                { class: "lead", "data-testid": `lead-${i}` },
+                p.kind === "first" ? "first" : lead(p.lead_us),
+              ),
+              track(p, maxLead),
+            ),
+          ),
+        )
+      : null,
+    compact && list.length > shown.length
+      ? h("p", { class: "muted small" }, `and ${list.length - shown.length} more`)
+      : null,
+    fouls.length
+      ? h(
+          "div",
+          { class: "false-starts", "data-testid": "false-starts" },
+          h("h3", {}, "False starts"),
+          h(
+            "ul",
+            {},
+            fouls.map((p, i) =>
+              h(
+                "li",
+                { class: `press false ${seatClass(p.seat)}`, "data-testid": `false-start-${i}` },
+                h("span", { class: "badge bad" }, "false start"),
+                dot(p.seat),
+                h("span", { class: "name" }, p.name),
+                h(
+                  "span",
+                  { class: "lead muted" },
+                  p.before_us !== null ? `${span(p.before_us)} early` : "before the go",
+                ),
+              ),
+            ),
+          ),
+        )
+      : null,
+  );
+}

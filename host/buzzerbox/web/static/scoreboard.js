@@ -1,0 +1,265 @@
+// The scoreboard for everyone: standings, course, caller, winners, chart, history.
+import { totalsChart } from "./chart.js";
+import { run } from "./common.js";
+import { $, dot, fill, h, plural, seatClass, signed } from "./dom.js";
+import { claimNews, course, crown, fewestWins, lastPoints, ranking, takes } from "./game.js";
+import { renderPhoto } from "./photo.js";
+
+const VARIANT_NAMES = {
+  "row-storage": "row as storage",
+  "one-card": "one card at a time",
+  beginners: "beginners",
+};
+
+/** Round points as the game counts them: Ligretto Kids counts cards, not points. */
+const points = (state, n) => (state.game === "kids" ? plural(n, "card") : signed(n));
+
+function heroLines(state) {
+  const r = state.round;
+  switch (state.phase) {
+    case "lobby":
+      return [`${plural(state.players.length, "player")} at the table`, "Waiting for round 1"];
+    case "countdown":
+      return [`Round ${r}`, "Get ready…"];
+    case "playing":
+      if (state.claim) return [`${state.claim.claimant} claims a pair!`, "The table settles it"];
+      if (state.game === "twinit") return [claimNews(state) || "Game on", "Slap when you see a pair"];
+      return [`Round ${r} is on`, state.game === "twinit" ? "Watch for pairs" : "First to call stop ends it"];
+    case "scoring":
+      if (state.caller) return [`${state.caller} called stop`, `Round ${r} is being counted`];
+      if (state.stalled) return [`Round ${r} stalled`, "Nobody could play: it is counted as it lies"];
+      return [`Round ${r} is over`, "Being counted"];
+    case "scored": {
+      const line = state.tie_at_top ? "Tie at the top: play on until one leads" : `Round ${r + 1} is next`;
+      const last = (state.history || []).at(-1) || {};
+      if (state.game === "kids" && last.winners) return [`Round ${r}: ${last.winners.join(" & ")} won it`, line];
+      const lastRound = state.players.map((p) => ({ ...p, total: lastPoints(state, p.name) ?? 0 }));
+      const best = ranking({ ...state, players: lastRound })[0];
+      return [best ? `Round ${r}: best ${best.player.name} ${signed(best.v)}` : `Round ${r} scored`, line];
+    }
+    default:
+      return ["", ""];
+  }
+}
+
+function renderHero(state) {
+  const el = $("#hero");
+  if (!state.game) {
+    fill(
+      el,
+      h("h1", {}, "No game yet"),
+      h("p", { class: "muted" }, "Start one on the ", h("a", { href: "/table" }, "table view"), "."),
+    );
+    return;
+  }
+  const meta = h(
+    "p",
+    { class: "hero-meta", "data-testid": "meta" },
+    h("span", { class: "chip" }, state.title),
+    state.round && state.game !== "twinit"
+      ? h("span", { class: "chip", "data-testid": "round" }, `Round ${state.round}`)
+      : null,
+    course(state) ? h("span", { class: "chip", "data-testid": "course" }, course(state)) : null,
+    ((state.box && state.box.variants) || []).map((v) => h("span", { class: "chip variant" }, VARIANT_NAMES[v] || v)),
+  );
+  if (state.phase === "finished") {
+    const names = state.winners || [];
+    const scoreOf = (n) => state.players.find((p) => p.name === n);
+    el.classList.add("won");
+    fill(
+      el,
+      meta,
+      h(
+        "div",
+        { class: "winners", "data-testid": "winners" },
+        crown("crown big"),
+        h("h1", {}, names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`),
+        h(
+          "p",
+          { class: "muted" },
+          names.length
+            ? state.game === "twinit"
+              ? `with ${plural((scoreOf(names[0])?.takes || []).length, "take")}`
+              : `with ${scoreOf(names[0])?.total} ${fewestWins(state) ? "cards" : "points"}${names.length > 1 ? " each" : ""}`
+            : "",
+          ` after ${plural(state.round, "round")}`,
+        ),
+      ),
+    );
+    return;
+  }
+  el.classList.remove("won");
+  const [big, small] = heroLines(state);
+  fill(
+    el,
+    meta,
+    h("h1", { "data-testid": "headline", class: `phase-${state.phase}` }, big),
+    h("p", { class: "muted", "data-testid": "subline" }, small),
+  );
+}
+
+function extra(state, p) {
+  const bits = [];
+  if (state.game === "ligretto" && (p.stack !== null && p.stack !== undefined)) {
+    bits.push(`stack ${p.stack}`);
+    if (p.middle !== null && p.middle !== undefined) bits.push(`middle ${p.middle}`);
+  }
+  if (state.game === "twist") {
+    if (state.phase === "playing" || state.phase === "scoring") bits.push(`${p.left} cards left`);
+    if (p.fouls) bits.push(plural(p.fouls, "foul"));
+  }
+  return bits;
+}
+
+function barFraction(state, p) {
+  if (state.game === "twinit") return (p.takes || []).length / (state.takes_to_win || 5);
+  if (state.target) return p.total / state.target;
+  if (state.game === "twist" || state.game === "kids") {
+    // fewest cards (or minus points) lead: the leader's bar is full
+    const fewest = Math.min(...state.players.map((q) => Math.abs(q.total)));
+    return (fewest + 1) / (Math.abs(p.total) + 1);
+  }
+  const max = Math.max(1, ...state.players.map((q) => Math.abs(q.total)));
+  return Math.abs(p.total) / max;
+}
+
+/**
+ * One row per seat, kept from state to state: the bars grow, a changed total
+ * pops, and rows glide to their new places when the ranking changes.
+ */
+function standingRow(seat) {
+  const fillEl = h("span", { class: "bar-fill" });
+  const row = h(
+    "li",
+    { "data-testid": `player-${seat}` },
+    h("span", { class: "place" }),
+    h(
+      "span",
+      { class: "who" },
+      h("span", { class: "name-line" }),
+      h("span", { class: "sub muted small" }),
+      h("span", { class: `bar ${seatClass(seat)}`, "aria-hidden": "true" }, fillEl),
+      h("span", { class: "takes-slot" }),
+    ),
+    h("span", { class: "total", "data-testid": `total-${seat}` }),
+  );
+  return row;
+}
+
+function renderStandings(state) {
+  const el = $("#standings");
+  $("#standings-card").hidden = !state.game;
+  if (!state.game) return;
+  const key = `${state.box?.game_id}|${state.players.map((p) => p.name).join("|")}`;
+  if (el.dataset.key !== key) {
+    el.dataset.key = key;
+    fill(el, state.players.map((_, seat) => standingRow(seat)));
+  }
+  const winners = new Set(state.winners || []);
+  const n = state.history?.length || (state.players.some((p) => (p.takes || []).length) ? 1 : 0);
+  const rows = [...el.children];
+  const before = new Map(rows.map((row) => [row, row.getBoundingClientRect().top]));
+  const order = ranking(state);
+  for (const { seat, player: p, place } of order) {
+    const row = rows[seat];
+    const last = lastPoints(state, p.name);
+    const called = state.caller === p.name && ["scoring", "scored"].includes(state.phase);
+    row.className = `standing ${seatClass(seat)}${winners.has(p.name) ? " winner" : ""}${called ? " called" : ""}`;
+    row.dataset.name = p.name;
+    row.querySelector(".place").textContent = n ? String(place) : "·";
+    fill(
+      row.querySelector(".name-line"),
+      dot(seat),
+      h("span", { class: "name" }, p.name),
+      winners.has(p.name) ? crown() : null,
+      called ? h("span", { class: "badge", "data-testid": "called" }, "called") : null,
+    );
+    row.querySelector(".sub").textContent =
+      [last !== null && n ? `last round ${points(state, last)}` : null, ...extra(state, p)]
+        .filter(Boolean)
+        .join(" · ") || "\u00a0";
+    const twinit = state.game === "twinit";
+    row.querySelector(".bar").hidden = twinit;
+    row.querySelector(".bar-fill").style.width = `${Math.max(0, Math.min(1, barFraction(state, p))) * 100}%`;
+    fill(row.querySelector(".takes-slot"), twinit ? takes(p.takes || []) : null);
+    const total = row.querySelector(".total");
+    const text = twinit ? String((p.takes || []).length) : String(p.total);
+    if (total.textContent !== text) {
+      if (total.textContent !== "") {
+        total.classList.remove("bump");
+        void total.offsetWidth; // restart the animation
+        total.classList.add("bump");
+      }
+      total.textContent = text;
+    }
+    el.append(row); // in ranking order
+  }
+  // glide from the old places to the new ones
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  for (const row of rows) {
+    const dy = before.get(row) - row.getBoundingClientRect().top;
+    if (!dy) continue;
+    row.animate?.([{ transform: `translateY(${dy}px)` }, { transform: "none" }], {
+      duration: 450,
+      easing: "cubic-bezier(0.2, 0.8, 0.2, 1)",
+    });
+  }
+}
+
+function renderHistory(state) {
+  const card = $("#history-card");
+  const history = state.history || [];
+  card.hidden = !state.game || !history.length;
+  if (card.hidden) return;
+  const players = state.players;
+  const cell = (r, p, seat) => {
+    const pts = r.points?.[p.name];
+    const detail =
+      state.game === "ligretto" && r.middle && r.stacks ? `${r.middle[p.name]} − 2×${r.stacks[p.name]}` : "";
+    const won = r.caller === p.name || (r.winners || []).includes(p.name);
+    return h(
+      "td",
+      { class: `${won ? "caller" : ""} ${seatClass(seat)}`, "data-testid": `cell-${r.round}-${seat}` },
+      h("span", { class: "pts" }, pts === undefined ? "–" : state.game === "kids" ? String(pts) : signed(pts)),
+      won ? h("span", { class: "star", title: r.caller === p.name ? "called stop" : "won the round" }, "★") : null,
+      detail ? h("span", { class: "detail" }, detail) : null,
+    );
+  };
+  fill(
+    $("#history"),
+    h(
+      "table",
+      { class: "history" },
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", { scope: "col" }, "#"), players.map((p, seat) => h("th", { scope: "col" }, dot(seat), " ", p.name))),
+      ),
+      h(
+        "tbody",
+        {},
+        [...history].reverse().map((r) =>
+          h("tr", {}, h("th", { scope: "row" }, String(r.round)), players.map((p, seat) => cell(r, p, seat))),
+        ),
+      ),
+      h(
+        "tfoot",
+        {},
+        h("tr", {}, h("th", { scope: "row" }, "Σ"), players.map((p) => h("td", { class: "sum" }, String(p.total)))),
+      ),
+    ),
+  );
+}
+
+function render(state) {
+  renderHero(state);
+  renderStandings(state);
+  const chartCard = $("#chart-card");
+  chartCard.hidden = !state.game || state.game === "twinit";
+  if (!chartCard.hidden) fill($("#chart"), totalsChart(state));
+  $("#photo-card").hidden = !state.game;
+  if (state.game) renderPhoto($("#photo"), state, { compact: true });
+  renderHistory(state);
+}
+
+run(render);

@@ -1,0 +1,259 @@
+// The table's entries for a round: naming the caller, stall, the Ligretto stacks
+// and middle, cards left (Twist, Kids), Twin It! claims. The box's rules judge
+// every entry; their refusals are shown at the field they concern.
+import { send } from "./api.js";
+import { confirmButton, dot, fill, h, lead, plural, seatClass, signed } from "./dom.js";
+import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
+import { claimNews, takes } from "./game.js";
+
+const STACK = 10;
+const SET = 40;
+const KIDS_CARDS = 30;
+
+/** A form of one count per player, posted as one table entry. */
+function countsForm({ state, type, title, intro, max, value, hint, submitLabel, testid, after }) {
+  const formError = h("p", { class: "form-error", role: "alert", "data-testid": `${type}-error` });
+  const fields = {};
+  const rows = state.players.map((p, seat) => {
+    const f = counter({
+      seat,
+      name: p.name,
+      value: value(p, seat),
+      max,
+      badge: state.caller === p.name ? "called" : null,
+      hint: hint ? hint(p, seat) : null,
+      testid: `${testid}-${seat}`,
+    });
+    fields[p.name] = f;
+    return f.row;
+  });
+  const submit = h("button", { type: "submit", class: "primary big", "data-testid": `${type}-submit` }, submitLabel);
+  const form = h(
+    "form",
+    { class: "counts", novalidate: true, "data-testid": `${type}-form` },
+    h("h1", {}, title),
+    h("p", { class: "muted" }, intro),
+    rows,
+    after ? after(fields) : null,
+    formError,
+    submit,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    await busy(submit, async () => {
+      try {
+        await send(type, { counts: countsOf(fields) });
+      } catch (err) {
+        showError(form, err, fields, formError);
+      }
+    });
+  });
+  return form;
+}
+
+function stacksForm(state) {
+  const caller = state.caller;
+  return countsForm({
+    state,
+    type: "stacks",
+    testid: "stack",
+    title: `Round ${state.round}: Ligretto stacks`,
+    intro: caller
+      ? `Cards left in each Ligretto stack (0–${STACK}). ${caller} called, so ${caller} has 0.`
+      : `Nobody called: cards left in each Ligretto stack (1–${STACK}).`,
+    max: STACK,
+    value: (p) => (p.name === caller ? 0 : ""),
+    submitLabel: "Save the stacks",
+  });
+}
+
+function middleForm(state) {
+  const points = (fields) => {
+    const out = h("p", { class: "muted small", "data-testid": "middle-preview" });
+    const update = () => {
+      const parts = state.players.map((p) => {
+        const v = fields[p.name].input.value;
+        return v === "" ? `${p.name} ?` : `${p.name} ${signed(Number(v) - 2 * p.stack)}`;
+      });
+      out.textContent = `This round: ${parts.join(" · ")}`;
+    };
+    for (const f of Object.values(fields)) f.input.addEventListener("input", update);
+    update();
+    return out;
+  };
+  return countsForm({
+    state,
+    type: "middle",
+    testid: "middle",
+    title: `Round ${state.round}: the middle`,
+    intro: `Each player's own cards in the middle (0–${SET}). Points = middle − 2 × stack.`,
+    max: SET,
+    value: () => "",
+    hint: (p) => `stack ${p.stack}`,
+    submitLabel: "Save the middle",
+    after: points,
+  });
+}
+
+function leftForm(state) {
+  const twist = state.game === "twist";
+  const dealt = twist ? state.dealt || SET : KIDS_CARDS;
+  return countsForm({
+    state,
+    type: "left",
+    testid: "left",
+    title: `Round ${state.round}: cards left`,
+    intro: twist
+      ? `Counted by the pile pads: check and correct (1–${dealt}, 0 for the caller). Each card is a minus point.`
+      : `Cards in hand and on the discard pile (0–${dealt}, 0 only for the caller). Fewest wins.`,
+    max: dealt,
+    value: (p) => (p.name === state.caller ? 0 : twist ? p.left : ""),
+    hint: twist ? (p) => (p.round_fouls ? plural(p.round_fouls, "foul") : null) : null,
+    submitLabel: "Save the cards left",
+  });
+}
+
+function entryButton(label, act, props = {}) {
+  const b = h("button", { type: "button", ...props }, label);
+  b.addEventListener("click", () => busy(b, act));
+  return b;
+}
+
+/** While a round plays: the table names the caller, or says it stalled. */
+function playingPanel(state, report) {
+  const canStall = state.game === "ligretto" || state.game === "kids";
+  return h(
+    "div",
+    { class: "playing" },
+    h("h1", {}, `Round ${state.round} is on`),
+    state.game === "twist"
+      ? h(
+          "ul",
+          { class: "live-left", "data-testid": "live-left" },
+          state.players.map((p, seat) =>
+            h(
+              "li",
+              { class: seatClass(seat) },
+              dot(seat),
+              h("span", { class: "name" }, p.name),
+              h("strong", {}, String(p.left)),
+              h("span", { class: "muted small" }, p.round_fouls ? ` ${plural(p.round_fouls, "foul")}` : " left"),
+            ),
+          ),
+        )
+      : null,
+    h("p", { class: "muted" }, "The first stop pad ends the round. Called by voice, and no pad caught it? Tap who called:"),
+    h(
+      "div",
+      { class: "grid-buttons", "data-testid": "name-caller" },
+      state.players.map((p, seat) =>
+        entryButton(
+          [dot(seat), ` ${p.name}`],
+          () => send("caller", { seat }).catch(report),
+          { class: `seat-button ${seatClass(seat)}`, "data-testid": `caller-${seat}` },
+        ),
+      ),
+    ),
+    canStall
+      ? confirmButton(
+          { class: "ghost", "data-testid": "stall" },
+          "Stalled: nobody can play",
+          "Tap again: end the round without a caller",
+          () => send("stall").catch(report),
+        )
+      : null,
+  );
+}
+
+/** Twin It!: an open claim, settled by the table. */
+function claimPanel(state, report) {
+  const claim = state.claim;
+  const slaps = claim.slaps || [];
+  const victims = h("div", { class: "grid-buttons", hidden: true, "data-testid": "steal-victims" });
+  const steal = h("button", { type: "button", "data-testid": "claim-steal" }, "Steal…");
+  steal.addEventListener("click", () => {
+    victims.hidden = !victims.hidden;
+  });
+  const owners = state.players.filter((p) => (p.takes || []).includes(2));
+  fill(victims,
+    h("p", { class: "muted small" }, "Whose take does the pattern steal?"),
+    ...(owners.length ? owners : state.players).map((p) =>
+      entryButton(
+        [dot(state.players.indexOf(p)), ` ${p.name}`, p.takes ? takes(p.takes) : null],
+        () => send("claim", { result: "steal", victim: p.name }).catch(report),
+        { class: "seat-button", "data-testid": `victim-${state.players.indexOf(p)}` },
+      ),
+    ),
+  );
+  return h(
+    "div",
+    { class: "claim", "data-testid": "claim" },
+    h("h1", {}, `${claim.claimant} claims a pair`),
+    h(
+      "ol",
+      { class: "slaps" },
+      slaps.map((sl, i) => h("li", {}, h("span", { class: "name" }, sl.name), h("span", { class: "lead" }, i ? lead(sl.lead_us) : "first"))),
+    ),
+    h(
+      "div",
+      { class: "grid-buttons two" },
+      entryButton("Pair: takes 2", () => send("claim", { result: "pair" }).catch(report), {
+        class: "primary",
+        "data-testid": "claim-pair",
+      }),
+      steal,
+      entryButton("Error: no pair", () => send("claim", { result: "error" }).catch(report), {
+        class: "danger",
+        "data-testid": "claim-error",
+      }),
+      // the box counts "3 – 2 – 1" on every phone, then the pair is turned over
+      entryButton("Split: 3 – 2 – 1", () => send("claim", { result: "split" }).catch(report), {
+        "data-testid": "claim-split",
+      }),
+    ),
+    victims,
+  );
+}
+
+/**
+ * The stage for the state's phase: {key, build()}. The key changes only when
+ * the stage must be rebuilt, so a form being typed in survives live updates.
+ */
+export function scoringStage(state, report) {
+  const names = state.players.map((p) => p.name).join("|");
+  const base = `${state.game}|${state.round}|${state.phase}|${names}`;
+  if (state.phase === "playing") {
+    if (state.claim) {
+      const key = `${base}|claim|${state.claim.claimant}|${(state.claim.slaps || []).length}`;
+      return { key, build: () => claimPanel(state, report) };
+    }
+    if (state.game === "twinit") {
+      return {
+        key: `${base}|wait|${state.players.map((p) => (p.takes || []).join(",")).join("/")}|${state.last_claim?.slaps?.[0]?.t_us}`,
+        build: () =>
+          h(
+            "div",
+            {},
+            h("h1", {}, "Watching for pairs"),
+            claimNews(state) ? h("p", { class: "news", "data-testid": "claim-news" }, claimNews(state)) : null,
+            h("p", { class: "muted" }, "The first slap opens a claim; the table settles it here."),
+          ),
+      };
+    }
+    const live = state.game === "twist" ? state.players.map((p) => `${p.left}/${p.round_fouls}`).join(",") : "";
+    return { key: `${base}|${live}`, build: () => playingPanel(state, report) };
+  }
+  if (state.phase === "scoring") {
+    if (state.game === "ligretto") {
+      const stacksIn = state.players.every((p) => p.stack !== null && p.stack !== undefined);
+      return stacksIn
+        ? { key: `${base}|middle`, build: () => middleForm(state) }
+        : { key: `${base}|stacks|${state.caller}`, build: () => stacksForm(state) };
+    }
+    if (state.game === "twist" || state.game === "kids") {
+      return { key: `${base}|left|${state.caller}`, build: () => leftForm(state) };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,392 @@
+// The table view, behind the admin PIN: a new game, seats and pads, rounds,
+// the scoring entries, undo and finish.
+import { logout, post, send, session, whenAuthLost } from "./api.js";
+import { run, startCall } from "./common.js";
+import { $, confirmButton, dot, fill, h, keyed, plural, seatClass, signed } from "./dom.js";
+import { busy } from "./forms.js";
+import { course, crown, lastPoints, ranking } from "./game.js";
+import { pinForm } from "./login.js";
+import { newGameForm } from "./newgame.js";
+import { scoringStage } from "./scoring.js";
+
+let admin = false;
+let state = null;
+let newGame = false; // the new-game form was asked for while a game goes on
+let starter = null; // Twin It!: the player the box drew to start
+let gameId = null;
+const enrolling = new Map(); // seat -> pads of that seat when enrolment began
+
+const UNDO = {
+  stacks: "Undo the stacks",
+  middle: "Undo the middle",
+  left: "Undo the cards left",
+  claim: "Undo the last claim",
+  caller: "Undo the named caller",
+  stall: "Undo the stall",
+  finish: "Undo the finish",
+};
+
+const notice = h("p", { class: "form-error", role: "alert", "data-testid": "table-error" });
+
+/** Show a refusal that has no field of its own. */
+function report(err) {
+  notice.textContent = err.message;
+}
+
+function lock(why) {
+  admin = false;
+  $("#admin").hidden = true;
+  pinForm($("#login"), unlock, why);
+}
+
+function unlock() {
+  admin = true;
+  $("#login").hidden = true;
+  $("#admin").hidden = false;
+  if (state) render(state);
+}
+
+whenAuthLost((err) => {
+  if (admin) lock(err.message || "The box asks for the PIN again.");
+});
+
+function renderStatus(st) {
+  const el = $("#status");
+  if (!st.game) {
+    fill(el, h("h2", {}, "No game yet"), h("p", { class: "muted" }, "Make one below: the scoreboard follows it."));
+    return;
+  }
+  const phaseText = {
+    lobby: "Ready for round 1",
+    countdown: "counting down",
+    playing: "playing",
+    scoring: "being scored",
+    scored: "scored",
+    finished: "finished",
+  }[st.phase];
+  fill(
+    el,
+    h(
+      "p",
+      { class: "hero-meta" },
+      h("span", { class: "chip" }, st.title),
+      st.round && st.game !== "twinit" ? h("span", { class: "chip" }, `Round ${st.round}`) : null,
+      course(st) ? h("span", { class: "chip" }, course(st)) : null,
+    ),
+    h(
+      "p",
+      { class: "phase-line", "data-testid": "phase", "data-phase": st.phase },
+      h("span", { class: `phase-dot phase-${st.phase}` }),
+      st.round && st.game !== "twinit" ? `Round ${st.round} ${phaseText}` : phaseText[0].toUpperCase() + phaseText.slice(1),
+      st.caller ? ` · ${st.caller} called` : st.stalled ? " · stalled" : "",
+    ),
+    h(
+      "ul",
+      { class: "mini-totals", "data-testid": "mini-totals" },
+      ranking(st).map(({ seat, player }) =>
+        h(
+          "li",
+          { class: seatClass(seat) },
+          dot(seat),
+          h("span", { class: "name" }, player.name),
+          h("strong", {}, st.game === "twinit" ? String((player.takes || []).length) : String(player.total)),
+        ),
+      ),
+    ),
+  );
+}
+
+function startButton(st) {
+  const label =
+    st.game === "twinit" ? "Start the game" : st.round ? `Start round ${st.round + 1}` : "Start round 1";
+  const b = h("button", { type: "button", class: "primary big go", "data-testid": "start-round" }, label);
+  b.addEventListener("click", () => busy(b, () => send("round").catch(report)));
+  return b;
+}
+
+function drawStarter(st) {
+  const out = h("p", { class: "starter", "data-testid": "starter" }, starter ? `${starter} starts.` : "");
+  const b = h("button", { type: "button", class: "ghost" }, "Draw who starts");
+  b.addEventListener("click", () => {
+    const pick = new Uint32Array(1);
+    crypto.getRandomValues(pick);
+    starter = st.players[pick[0] % st.players.length].name;
+    out.textContent = `${starter} starts.`;
+  });
+  return h(
+    "div",
+    { class: "twinit-start" },
+    h("p", { class: "muted" }, "The player wearing the most colours starts, or the box draws:"),
+    h("div", { class: "row" }, b, out),
+  );
+}
+
+function lobbyStage(st) {
+  return h(
+    "div",
+    {},
+    h("h1", {}, `${st.title}: ready`),
+    h(
+      "p",
+      { class: "muted" },
+      `${plural(st.players.length, "player")}: ${st.players.map((p) => p.name).join(", ")}. `,
+      "Check each seat's pad below, then start: the box counts ",
+      `“3 – 2 – 1 ${startCall(st.title)}”`,
+    ),
+    st.game === "twinit" ? drawStarter(st) : null,
+    startButton(st),
+  );
+}
+
+function scoredStage(st) {
+  const last = (st.history || []).at(-1);
+  return h(
+    "div",
+    {},
+    h("h1", {}, `Round ${st.round} is scored`),
+    st.tie_at_top ? h("p", { class: "badge warn" }, "A tie at the top: play on until one leads") : null,
+    last
+      ? h(
+          "ul",
+          { class: "round-points", "data-testid": "round-points" },
+          st.players.map((p, seat) =>
+            h(
+              "li",
+              { class: seatClass(seat) },
+              dot(seat),
+              h("span", { class: "name" }, p.name),
+              h(
+                "span",
+                { class: "pts" },
+                st.game === "kids"
+                  ? plural(lastPoints(st, p.name) ?? 0, "card")
+                  : signed(lastPoints(st, p.name) ?? 0),
+              ),
+              h("span", { class: "muted small" }, `= ${p.total}`),
+            ),
+          ),
+        )
+      : null,
+    startButton(st),
+  );
+}
+
+function finishedStage(st) {
+  const names = st.winners || [];
+  return h(
+    "div",
+    { class: "finished" },
+    h(
+      "div",
+      { class: "winners", "data-testid": "table-winners" },
+      crown("crown big"),
+      h("h1", {}, names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`),
+    ),
+    exports(),
+    h("hr"),
+    newGameForm(() => {}),
+  );
+}
+
+/** Downloads: the game log any time; CSV and BG Stats once the game is finished. */
+function exports(finished = true) {
+  return h(
+    "p",
+    { class: "exports" },
+    "Download: ",
+    h("a", { href: "/api/export/log", download: "", "data-testid": "export-log" }, "game log"),
+    finished
+      ? [
+          " · ",
+          h("a", { href: "/api/export/csv", download: "", "data-testid": "export-csv" }, "CSV"),
+          " · ",
+          h("a", { href: "/api/export/bgstats", download: "", "data-testid": "export-bgstats" }, "BG Stats"),
+        ]
+      : null,
+  );
+}
+
+function stageOf(st) {
+  if (!st.game) return { key: "new", build: () => newGameForm(() => {}) };
+  const names = st.players.map((p) => p.name).join("|");
+  if (newGame) {
+    return {
+      key: `new|${names}`,
+      build: () =>
+        newGameForm(
+          () => {
+            newGame = false;
+            render(state);
+          },
+          () => {
+            newGame = false;
+            render(state);
+          },
+        ),
+    };
+  }
+  const base = `${st.game}|${st.round}|${st.phase}|${names}`;
+  switch (st.phase) {
+    case "lobby":
+      return { key: `${base}|${starter}`, build: () => lobbyStage(st) };
+    case "countdown":
+      return {
+        key: base,
+        build: () =>
+          h("div", {}, h("h1", {}, `Round ${st.round}`), h("p", { class: "muted" }, `3 – 2 – 1 ${startCall(st.title)}`)),
+      };
+    case "scored":
+      return { key: `${base}|${st.history.length}|${st.tie_at_top}`, build: () => scoredStage(st) };
+    case "finished":
+      return { key: `${base}|${(st.winners || []).join("|")}`, build: () => finishedStage(st) };
+    default:
+      return (
+        scoringStage(st, report) || {
+          key: base,
+          build: () => h("p", { class: "muted" }, `Round ${st.round} is ${st.phase}.`),
+        }
+      );
+  }
+}
+
+function renderStage(st) {
+  const { key, build } = stageOf(st);
+  if (keyed($("#stage"), key, build)) notice.textContent = "";
+  if (!notice.isConnected) $("#stage").after(notice);
+}
+
+function padsOf(st, seat) {
+  return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
+}
+
+function renderSeats(st) {
+  const card = $("#seats-card");
+  card.hidden = !st.game || !["lobby", "scored"].includes(st.phase) || newGame;
+  if (card.hidden) return;
+  const box = st.box || {};
+  const free = (box.pads || []).filter((p) => p.seat === null || p.seat === undefined).length;
+  fill(
+    $("#seats"),
+    st.players.map((p, seat) => {
+      const pads = padsOf(st, seat);
+      const waiting = enrolling.has(seat) && pads.length <= enrolling.get(seat);
+      if (!waiting) enrolling.delete(seat);
+      const enrol = h(
+        "button",
+        { type: "button", class: "ghost small-btn", "data-testid": `enrol-${seat}` },
+        waiting ? "Cancel" : pads.length ? "Add a pad" : "Enrol a pad",
+      );
+      enrol.addEventListener("click", () => {
+        if (waiting) {
+          enrolling.delete(seat);
+          renderSeats(state);
+          return;
+        }
+        busy(enrol, () =>
+          post("/api/enrol", { seat })
+            .then(() => {
+              enrolling.set(seat, pads.length);
+              renderSeats(state);
+            })
+            .catch(report),
+        );
+      });
+      return h(
+        "li",
+        { class: `seat ${seatClass(seat)}${waiting ? " waiting" : ""}`, "data-testid": `seat-${seat}` },
+        dot(seat),
+        h(
+          "span",
+          { class: "who" },
+          h("span", { class: "name" }, p.name),
+          h(
+            "span",
+            { class: "muted small" },
+            waiting
+              ? `Press ${p.name}'s pad now…`
+              : pads.length
+                ? pads.map((pad) => pad.label || `${pad.role} ${pad.id}`).join(", ")
+                : "no pad yet",
+          ),
+        ),
+        box.simulated ? null : enrol,
+      );
+    }),
+    box.simulated
+      ? h("li", { class: "muted small note" }, "A simulated box: its virtual pads are on ", h("a", { href: "/pads" }, "Pads"), ".")
+      : free
+        ? h("li", { class: "muted small note" }, `${plural(free, "pad")} not enrolled yet.`)
+        : null,
+  );
+}
+
+function renderTools(st) {
+  const el = $("#tools");
+  const key = `${st.game}|${st.phase}|${st.undoable}|${newGame}`;
+  keyed(el, key, () => {
+    const items = [];
+    if (st.undoable) {
+      const b = h("button", { type: "button", class: "ghost", "data-testid": "undo" }, UNDO[st.undoable] || "Undo");
+      b.addEventListener("click", () => busy(b, () => send("undo").catch(report)));
+      items.push(b);
+    }
+    if (st.game && st.phase !== "finished") {
+      items.push(
+        confirmButton(
+          { class: "ghost danger", "data-testid": "finish" },
+          "Finish and score now",
+          "Tap again: the game ends now",
+          () => send("finish").catch(report),
+        ),
+      );
+      if (!newGame) {
+        items.push(
+          confirmButton({ class: "ghost", "data-testid": "new-game" }, "New game…", "Tap again: leave this game", () => {
+            newGame = true;
+            render(state);
+          }),
+        );
+      }
+    }
+    if (st.game && st.phase !== "finished") items.push(exports(false));
+    items.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "ghost small-btn",
+          "data-testid": "logout",
+          onclick: () => logout().finally(() => lock("Locked.")),
+        },
+        "Lock the table view",
+      ),
+    );
+    return h("div", { class: "tools" }, h("h2", {}, "Tools"), items);
+  });
+}
+
+function render(st) {
+  if (!admin) return;
+  const id = st.box ? st.box.game_id : null;
+  if (id !== gameId) {
+    gameId = id;
+    starter = null;
+    enrolling.clear();
+  }
+  renderStatus(st);
+  renderStage(st);
+  renderSeats(st);
+  renderTools(st);
+}
+
+async function boot() {
+  const s = await session().catch(() => ({ admin: false }));
+  if (s.admin) unlock();
+  else lock();
+  run((st) => {
+    state = st;
+    render(st);
+  });
+}
+
+boot();

@@ -1,0 +1,93 @@
+"""The export formats: game log lines, the CSV score sheet, the BG Stats play and link."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import urllib.parse
+from typing import Any
+
+from buzzerbox.rules.log import replay_state
+from buzzerbox.store.export import bgstats_link, ranks, to_bgstats, to_csv, to_jsonl
+from buzzerbox.store.replay import load_lines, replay_stored
+
+KIDS: list[dict[str, Any]] = [
+    {"type": "game", "game": "kids", "players": ["Ann", "Ben", "Cem"], "rounds": 1},
+    {"type": "round"},
+    {"type": "go", "t_us": 10},
+    {"type": "press", "seat": 1, "pad": "stop", "t_us": 20},
+    {"type": "left", "counts": {"Ann": 4, "Ben": 0, "Cem": 4}},
+]
+
+
+def finished_kids() -> dict[str, Any]:
+    state = replay_state(to_jsonl(KIDS).splitlines())
+    assert state["phase"] == "finished", state
+    return state
+
+
+def test_the_game_log_is_one_json_object_per_line() -> None:
+    text = to_jsonl(KIDS)
+    assert text.endswith("\n")
+    assert [json.loads(line) for line in text.splitlines()] == KIDS
+
+
+def test_an_exported_log_replays_to_the_same_state() -> None:
+    engine, accepted, rejected = replay_stored(load_lines(to_jsonl(KIDS)))
+    assert rejected == []
+    assert accepted == KIDS[1:]
+    assert engine.state()["winners"] == ["Ben"]
+
+
+def test_a_line_that_is_not_json_is_rejected_with_its_number() -> None:
+    lines = load_lines(to_jsonl(KIDS[:2]) + "\n{oops\n")
+    _, accepted, rejected = replay_stored(lines)
+    assert accepted == [{"type": "round"}]
+    assert rejected == [{"line": 4, "reason": "this line is not JSON"}]
+
+
+def test_fewest_cards_rank_first_in_kids_and_ties_share() -> None:
+    state = finished_kids()
+    assert ranks(state) == [2, 1, 2]
+
+
+def test_the_score_sheet_has_a_row_per_round_then_totals_and_ranks() -> None:
+    rows = list(csv.reader(io.StringIO(to_csv(finished_kids()))))
+    assert rows == [
+        ["round", "caller", "Ann", "Ben", "Cem"],
+        ["1", "Ben", "4", "0", "4"],
+        ["total", "", "4", "0", "4"],
+        ["rank", "", "2", "1", "2"],
+    ]
+
+
+def test_a_bg_stats_play_follows_the_push_link_format() -> None:
+    play = to_bgstats(
+        finished_kids(), play_id="buzzerbox-1", started=0.0, ended=1500.0, variants=["beginners"]
+    )
+    assert play["sourceName"] == "buzzerbox"
+    assert play["sourcePlayId"] == "buzzerbox-1"
+    assert play["durationMin"] == 25
+    assert play["board"] == "beginners"
+    assert play["game"] == {
+        "name": "Ligretto Kids",
+        "sourceGameId": "kids",
+        "highestWins": False,
+        "noPoints": False,
+    }
+    assert [(p["name"], p["score"], p["rank"], p["winner"]) for p in play["players"]] == [
+        ("Ann", 4, 2, False),
+        ("Ben", 0, 1, True),
+        ("Cem", 4, 2, False),
+    ]
+    assert len(play["playDate"]) == len("2020-10-23 19:16:58")
+
+
+def test_the_link_carries_the_play_url_encoded() -> None:
+    play = {"game": {"name": "Twin It!"}, "players": [{"name": "Zoë & Ann"}]}
+    link = bgstats_link(play)
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    data = link.split("data=", 1)[1]
+    assert "&" not in data and " " not in data
+    assert json.loads(urllib.parse.unquote(data)) == play

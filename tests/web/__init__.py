@@ -1,0 +1,1 @@
+"""The web side: API, live stream, the box, a real `buzzerbox serve`."""

@@ -1,0 +1,230 @@
+"""The JSON API through Flask's test client: reading, the admin session, table entries,
+virtual pads, games, imports and exports. Refusals are 4xx with the rules' words."""
+
+from __future__ import annotations
+
+import json
+
+from buzzerbox.box import Box
+from flask.testing import FlaskClient
+
+from .web_fakes import PIN, ManualClock, Seconds, new_game, play
+
+
+def test_a_fresh_box_serves_the_idle_state_and_what_the_pages_need(client: FlaskClient) -> None:
+    state = client.get("/api/state").json
+    assert state is not None
+    assert state["phase"] == "idle"
+    assert state["players"] == []
+    box = state["box"]
+    assert box["simulated"] is True
+    assert box["admin"] is False
+    assert box["urls"] == ["http://box.local:8000/"]
+    assert box["pads"] == [] and box["countdown_ends_us"] is None
+    assert isinstance(box["now_us"], int)
+
+
+def test_the_pin_is_never_served(client: FlaskClient, admin: FlaskClient) -> None:
+    new_game(admin)
+    for path in ("/api/state", "/api/session", "/api/openapi.json", "/api/games"):
+        assert PIN not in client.get(path).get_data(as_text=True)
+        assert PIN not in admin.get(path).get_data(as_text=True)
+
+
+def test_logging_in_gives_a_csrf_token_and_the_admin_session(client: FlaskClient) -> None:
+    assert client.get("/api/session").json == {"admin": False, "csrf": None}
+    reply = client.post("/api/login", json={"pin": PIN})
+    assert reply.status_code == 200
+    token = reply.json["csrf"]  # type: ignore[index]
+    assert client.get("/api/session").json == {"admin": True, "csrf": token}
+    assert client.get("/api/state").json["box"]["admin"] is True  # type: ignore[index]
+    assert client.post("/api/logout").status_code == 200
+    assert client.get("/api/session").json == {"admin": False, "csrf": None}
+
+
+def test_a_wrong_pin_is_refused_and_tries_are_limited(
+    client: FlaskClient, seconds: Seconds
+) -> None:
+    for _ in range(3):
+        reply = client.post("/api/login", json={"pin": "0000"})
+        assert reply.status_code == 403
+        assert "wrong PIN" in reply.json["error"]  # type: ignore[index]
+    reply = client.post("/api/login", json={"pin": PIN})
+    assert reply.status_code == 429
+    assert reply.headers["Retry-After"] == "60"
+    seconds.now += 61
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+
+
+def test_all_clients_together_have_a_limit_too(app_config: dict[str, object], box: Box) -> None:
+    from buzzerbox.web import create_app
+
+    client = create_app(box, app_config).test_client()
+    for n in range(10):
+        client.environ_base["REMOTE_ADDR"] = f"10.0.0.{n}"
+        assert client.post("/api/login", json={"pin": "0"}).status_code == 403
+    client.environ_base["REMOTE_ADDR"] = "10.0.0.99"
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 429
+
+
+def test_a_login_without_a_pin_is_a_400(client: FlaskClient) -> None:
+    assert client.post("/api/login", data="1234").status_code == 400
+    assert client.post("/api/login", json={"pin": 1234}).status_code == 403
+
+
+def test_viewers_change_nothing(client: FlaskClient, admin: FlaskClient) -> None:
+    new_game(admin)
+    for path, body in [
+        ("/api/game", {"game": "kids", "players": ["A", "B"]}),
+        ("/api/event", {"type": "round"}),
+        ("/api/pads/press", {"seat": 0, "pad": "stop"}),
+        ("/api/import", {}),
+    ]:
+        reply = client.post(path, json=body)
+        assert reply.status_code == 403, path
+        assert "admin" in reply.json["error"]  # type: ignore[index]
+    assert client.get("/api/state").json["phase"] == "lobby"  # type: ignore[index]
+
+
+def test_every_change_needs_the_csrf_header(app: object, admin: FlaskClient) -> None:
+    del admin.environ_base["HTTP_X_CSRF_TOKEN"]
+    reply = admin.post("/api/game", json={"game": "kids", "players": ["A", "B"]})
+    assert reply.status_code == 403
+    assert "X-CSRF-Token" in reply.json["error"]  # type: ignore[index]
+    reply = admin.post("/api/event", json={"type": "round"}, headers={"X-CSRF-Token": "nope"})
+    assert reply.status_code == 403
+
+
+def test_a_new_game_refused_by_the_rules_says_why(admin: FlaskClient) -> None:
+    reply = admin.post("/api/game", json={"game": "ligretto", "players": ["Ann"], "target": 70})
+    assert reply.status_code == 400
+    assert "2 to 12 players" in reply.json["error"]  # type: ignore[index]
+    reply = admin.post("/api/game", json={"game": "kids", "players": ["Ann", "x" * 41]})
+    assert reply.json == {"error": "a name is too long: at most 40 characters", "field": "players"}
+
+
+def test_a_refused_entry_names_the_player_it_concerns(
+    admin: FlaskClient, clock: ManualClock
+) -> None:
+    new_game(admin)
+    play(admin, {"type": "round"})
+    clock.advance(3_000_000)
+    assert admin.post("/api/pads/press", json={"seat": 1, "pad": "stop"}).status_code == 200
+    reply = admin.post(
+        "/api/event", json={"type": "stacks", "counts": {"Ann": 0, "Ben": 0, "Cem": 4}}
+    )
+    assert reply.status_code == 409
+    assert reply.json == {
+        "error": "two empty Ligretto stacks: 0 cards is only possible for the caller, Ben; "
+        "Ann has 1 to 10 cards left",
+        "field": "Ann",
+    }
+    reply = admin.post("/api/event", json={"type": "stacks", "counts": {"Ann": 11, "Ben": 0}})
+    assert reply.status_code == 400
+    assert reply.json == {
+        "error": "the Ligretto stack for Cem missing: give a count for every player",
+        "field": "Cem",
+    }
+    state = play(admin, {"type": "stacks", "counts": {"Ann": 2, "Ben": 0, "Cem": 4}})
+    assert state["undoable"] == "stacks"
+
+
+def test_the_box_alone_gives_the_start_signal(admin: FlaskClient) -> None:
+    new_game(admin)
+    reply = admin.post("/api/event", json={"type": "go", "t_us": 1})
+    assert reply.status_code == 400
+    assert "go, press and release come from the box" in reply.json["error"]  # type: ignore[index]
+
+
+def test_bad_bodies_are_400s(admin: FlaskClient) -> None:
+    new_game(admin)
+    for body in ["[]", "not json", '"round"', "null"]:
+        reply = admin.post("/api/event", data=body, content_type="application/json")
+        assert reply.status_code == 400, body
+        assert "JSON object" in reply.json["error"]  # type: ignore[index]
+    reply = admin.post("/api/pads/press", json={"seat": "zero", "pad": "stop"})
+    assert reply.status_code == 400
+
+
+def test_unknown_paths_and_methods_answer_json(client: FlaskClient) -> None:
+    assert client.get("/api/nothing").json == {
+        "error": "The requested URL was not found on the server. If you entered the URL "
+        "manually please check your spelling and try again."
+    }
+    assert client.get("/api/event").status_code == 405
+    assert "error" in client.get("/api/event").json  # type: ignore[operator]
+
+
+def test_virtual_pads_press_at_the_time_they_arrive(admin: FlaskClient, clock: ManualClock) -> None:
+    new_game(admin, "kids")
+    play(admin, {"type": "round"})
+    clock.advance(3_000_000)
+    clock.now += 1234
+    state = admin.post("/api/pads/press", json={"seat": 2, "pad": "stop"}).json
+    assert state is not None
+    assert state["caller"] == "Cem"
+    assert state["race"][0]["t_us"] == clock.now
+    assert admin.post("/api/pads/release", json={"seat": 2, "pad": "stop"}).status_code == 200
+
+
+def test_open_pads_let_anyone_press(box: Box, app_config: dict[str, object]) -> None:
+    from buzzerbox.web import create_app
+
+    app = create_app(box, {**app_config, "OPEN_PADS": True})
+    box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+    viewer = app.test_client()
+    assert viewer.post("/api/pads/press", json={"seat": 0, "pad": "stop"}).status_code == 200
+    assert viewer.get("/api/state").json["box"]["open_pads"] is True  # type: ignore[index]
+    assert viewer.post("/api/event", json={"type": "round"}).status_code == 403
+
+
+def test_the_games_list_and_a_log_exported_and_imported(admin: FlaskClient) -> None:
+    new_game(admin, "kids", players=["Ann", "Ben"], variants=["beginners"])
+    play(admin, {"type": "round"}, {"type": "finish"})
+    exported = admin.get("/api/export/log")
+    assert exported.mimetype == "application/x-ndjson"
+    assert "attachment" in exported.headers["Content-Disposition"]
+    lines = [json.loads(line) for line in exported.get_data(as_text=True).splitlines()]
+    assert lines[0] == {
+        "type": "game", "game": "kids", "players": ["Ann", "Ben"], "variants": ["beginners"]
+    }  # fmt: skip
+    state = admin.post("/api/import", data=exported.get_data()).json
+    assert state is not None and state["phase"] == "finished" and state["rejected"] == []
+    games = admin.get("/api/games").json
+    assert [(g["id"], g["finished"], g["winners"]) for g in games] == [  # type: ignore[union-attr]
+        (4, True, ["Ann", "Ben"]),
+        (1, True, ["Ann", "Ben"]),
+    ]
+    assert admin.get("/api/export/log?game=1").get_data() == exported.get_data()
+
+
+def test_an_import_that_is_no_game_log_is_a_400(admin: FlaskClient) -> None:
+    reply = admin.post("/api/import", data=b"\xff\xfe")
+    assert reply.status_code == 400
+    assert admin.post("/api/import", data=b"").status_code == 400
+
+
+def test_score_exports_of_a_finished_game(client: FlaskClient, admin: FlaskClient) -> None:
+    assert client.get("/api/export/csv").status_code == 409
+    new_game(admin, "kids", players=["Ann", "Ben"])
+    assert client.get("/api/export/bgstats").status_code == 409
+    play(admin, {"type": "finish"})
+    csv = client.get("/api/export/csv")
+    assert csv.mimetype == "text/csv"
+    assert csv.get_data(as_text=True).startswith("round,caller,Ann,Ben\r\n")
+    bgstats = client.get("/api/export/bgstats").json
+    assert bgstats is not None and bgstats["play"]["game"]["name"] == "Ligretto Kids"
+    assert client.get("/api/export/csv?game=77").status_code == 404
+    assert client.get("/api/export/csv?game=x").status_code == 400
+
+
+def test_qr_codes(client: FlaskClient, box: Box, app_config: dict[str, object]) -> None:
+    from buzzerbox.web import create_app
+
+    svg = client.get("/api/qr/scoreboard.svg")
+    assert svg.mimetype == "image/svg+xml" and b"<svg" in svg.data
+    assert client.get("/api/qr/wifi.svg").status_code == 404
+    wifi = create_app(box, {**app_config, "WIFI_SSID": "Table", "WIFI_PASSWORD": "p"})
+    assert wifi.test_client().get("/api/qr/wifi.svg").status_code == 200
+    no_urls = create_app(box, {**app_config, "URLS": []})
+    assert no_urls.test_client().get("/api/qr/scoreboard.svg").status_code == 404

@@ -1,0 +1,97 @@
+"""Real pads into the box: edges from the pads layer become presses of seats, and the
+box's lights go to the pads that have one."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from buzzerbox.box import Box
+from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.padmap import PadMap, parse_pad_map
+from buzzerbox.store.log import EventLog
+from buzzerbox.web.hardware import PadFeed, box_pads, open_sources
+
+from .web_fakes import ManualClock
+
+MAP = """
+seats = 2
+[[pad]]
+id = "north"
+role = "stop"
+seat = 0
+gpio = 17
+light_gpio = 5
+[[pad]]
+id = "south"
+role = "stop"
+seat = 1
+gpio = 27
+"""
+
+
+class FakeSources:
+    """What PadFeed needs of PadSources: events in, lights out."""
+
+    def __init__(self, pad_map: PadMap) -> None:
+        self.pad_map = pad_map
+        self.queue: queue.Queue[PadEvent | None] = queue.Queue()
+        self.lights: list[tuple[str, bool]] = []
+
+    def start(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.queue.put(None)
+
+    def events(self, stop: threading.Event) -> Iterator[PadEvent]:
+        while (event := self.queue.get(timeout=10)) is not None:
+            yield event
+
+    def set_light(self, pad_id: str, on: bool) -> None:
+        self.lights.append((pad_id, on))
+
+
+@pytest.fixture
+def pad_map() -> PadMap:
+    return parse_pad_map(MAP)
+
+
+def test_edges_of_real_pads_are_presses_of_their_seats(
+    pad_map: PadMap, tmp_path: Path, clock: ManualClock
+) -> None:
+    box = Box(
+        EventLog(tmp_path / "box.db"), clock=clock, simulated=False, pad_map=box_pads(pad_map)
+    )
+    assert box.pads()[0].to_json() == {
+        "id": "north", "role": "stop", "seat": 0, "pile": None, "label": "stop of seat 0"
+    }  # fmt: skip
+    box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+    box.submit({"type": "round"})
+    clock.advance(3_000_000)
+    changed: queue.Queue[dict[str, Any]] = queue.Queue()
+    box.when_changed.append(changed.put)
+    sources = FakeSources(pad_map)
+    feed = PadFeed(sources, box)  # type: ignore[arg-type]
+    feed.start()
+    sources.queue.put(BoardStatusChanged("gpio", "online"))
+    sources.queue.put(Edge("gpio", 99, "gpio:99", 1, clock.now))  # not in the map: refused
+    sources.queue.put(Edge("gpio", 17, "north", 1, clock.now + 5))
+    state = changed.get(timeout=10)
+    assert state["caller"] == "Ann"
+    assert state["race"][0]["t_us"] == clock.now + 5
+    feed.close()
+    assert box.pad_refusals == 1
+    assert sources.lights == [("north", True)]  # south has no light
+    box.close()
+
+
+def test_a_pads_table_needs_a_map(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="needs map"):
+        open_sources({}, tmp_path)
+    with pytest.raises(ValueError, match="unknown keys"):
+        open_sources({"map": "x.toml", "colour": "red"}, tmp_path)

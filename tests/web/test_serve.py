@@ -1,0 +1,212 @@
+"""A real `buzzerbox serve`: kill -9 at any moment loses nothing acknowledged and
+doubles nothing; the live stream (the fanout under waitress) follows the game."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PIN = "2580"
+START_TIMEOUT_S = 30
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen[str]
+    port: int = 0
+    lines: queue.Queue[str] = field(default_factory=queue.Queue)
+    reader: threading.Thread | None = None
+
+    def kill(self) -> None:
+        """kill -9, and tidy up after it."""
+        self.process.kill()
+        self.process.wait(10)
+        if self.reader is not None:
+            self.reader.join(10)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def serve(data: Path) -> Served:
+    config = data / "box.toml"
+    config.write_text("countdown_s = 0.05\n")
+    command = [sys.executable, "-m", "buzzerbox", "serve", "--config", str(config),
+               "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--pin", PIN,
+               "--max-phones", "20"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    served = Served(process)
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            served.lines.put(line)
+        served.lines.put("")
+
+    served.reader = threading.Thread(target=read, daemon=True)
+    served.reader.start()
+    while True:
+        line = served.lines.get(timeout=START_TIMEOUT_S)
+        assert line, "buzzerbox serve ended before it printed its address"
+        if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
+            served.port = int(found.group(1))
+        if f"admin PIN {PIN}" in line:
+            return served
+
+
+class Admin:
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.headers = {"Content-Type": "application/json"}
+        self.conn.request("POST", "/api/login", json.dumps({"pin": PIN}), self.headers)
+        response = self.conn.getresponse()
+        token = json.loads(response.read())["csrf"]
+        cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
+        self.headers.update({"Cookie": cookie, "X-CSRF-Token": token})
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        self.conn.request("POST", path, json.dumps(body), self.headers)
+        response = self.conn.getresponse()
+        data: dict[str, Any] = json.loads(response.read())
+        assert response.status == 200, (path, body, data)
+        return data
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def state(self) -> dict[str, Any]:
+        self.conn.request("GET", "/api/state", headers=self.headers)
+        data: dict[str, Any] = json.loads(self.conn.getresponse().read())
+        return data
+
+
+def live(port: int, last_id: int | None = None) -> Iterator[dict[str, Any]]:
+    """The states of a live stream (HTTP/1.1, chunked: as a browser reads it)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    head = "GET /api/events HTTP/1.1\r\nHost: box\r\nAccept: text/event-stream\r\n"
+    if last_id is not None:
+        head += f"Last-Event-ID: {last_id}\r\n"
+    sock.sendall((head + "\r\n").encode())
+    reader = sock.makefile("rb")
+    try:
+        while True:
+            line = reader.readline()
+            assert line, "the stream ended"
+            if line.startswith(b"data: "):
+                yield json.loads(line[6:])
+    finally:
+        reader.close()
+        sock.close()
+
+
+def until(stream: Iterator[dict[str, Any]], phase: str) -> dict[str, Any]:
+    return next(state for state in stream if state["phase"] == phase)
+
+
+def game_of(state: dict[str, Any]) -> dict[str, Any]:
+    """The state without what changes with time and session."""
+    return {k: v for k, v in state.items() if k != "box"}
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+@pytest.fixture
+def tidy() -> Iterator[list[Any]]:
+    """What a test opened (boxes, admins, streams), closed or killed at its end."""
+    opened: list[Any] = []
+    yield opened
+    for thing in reversed(opened):
+        if isinstance(thing, Served):
+            thing.kill()
+        else:
+            thing.close()
+
+
+def test_kill_9_loses_nothing_acknowledged_and_doubles_nothing(data: Path, tidy: list[Any]) -> None:
+    served = serve(data)
+    admin = Admin(served.port)
+    stream = live(served.port)
+    tidy += [served, admin, stream]
+    admin.post("/api/game", {"game": "twist", "players": ["Ann", "Ben", "Cem"]})
+    admin.post("/api/event", {"type": "round"})
+    until(stream, "playing")
+    acked: list[int] = []
+    for i in range(40):
+        path = "/api/pads/press" if i % 2 == 0 else "/api/pads/release"
+        acked.append(admin.post(path, {"seat": 1, "pad": "pile", "pile": 3})["box"]["seq"])
+    quiet = admin.state()
+    served.kill()  # kill -9 with the game at rest
+
+    served = serve(data)
+    admin = Admin(served.port)
+    tidy += [served, admin]
+    again = admin.state()
+    assert game_of(again) == game_of(quiet)
+    assert again["box"]["seq"] == acked[-1]
+    assert again["players"][1]["laid"] == 20
+
+    # kill -9 again, while presses are in flight
+    stop = threading.Event()
+    in_flight: list[int] = []
+
+    def press() -> None:
+        try:
+            for i in range(10_000):
+                path = "/api/pads/press" if i % 2 == 0 else "/api/pads/release"
+                reply = admin.post(path, {"seat": 0, "pad": "pile", "pile": 1})
+                in_flight.append(reply["box"]["seq"])
+                if len(in_flight) == 25:
+                    stop.set()
+        except (OSError, http.client.HTTPException, ValueError):
+            pass  # the box died under us
+
+    presser = threading.Thread(target=press)
+    presser.start()
+    assert stop.wait(30)
+    served.kill()
+    presser.join(30)
+
+    served = serve(data)
+    admin = Admin(served.port)
+    tidy += [served, admin]
+    after = admin.state()
+    assert after["box"]["seq"] >= in_flight[-1]  # every acknowledged event is there
+    admin.conn.request("GET", "/api/export/log")
+    lines = [json.loads(x) for x in admin.conn.getresponse().read().decode().splitlines()]
+    edges = [e for e in lines if e["type"] in ("press", "release")]
+    pads = [(e["type"], e["seat"], e["t_us"]) for e in edges]
+    assert len(pads) == len(set(pads))  # nothing doubled
+    laid = sum(1 for kind, seat, _ in pads if kind == "press" and seat == 0)
+    assert after["players"][0]["laid"] == laid >= 13
+
+
+def test_the_live_stream_of_a_real_box_follows_and_resumes(data: Path, tidy: list[Any]) -> None:
+    served = serve(data)
+    admin = Admin(served.port)
+    viewer = live(served.port)
+    tidy += [served, admin, viewer]
+    assert next(viewer)["phase"] == "idle"
+    admin.post("/api/game", {"game": "kids", "players": ["Ann", "Ben"]})
+    assert next(viewer)["phase"] == "lobby"
+    admin.post("/api/event", {"type": "round"})
+    playing = until(viewer, "playing")
+    assert playing["box"]["admin"] is False
+    seq = admin.post("/api/pads/press", {"seat": 1, "pad": "stop"})["box"]["seq"]
+    assert next(viewer)["caller"] == "Ben"
+    resumed = live(served.port, last_id=seq - 1)  # a phone back from sleep
+    tidy.append(resumed)
+    assert next(resumed)["box"]["seq"] == seq
