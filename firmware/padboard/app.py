@@ -1,0 +1,248 @@
+"""The hardware glue: pins, the edge timer, its DMA ring, the USB serial link.
+
+Everything that touches machine, rp2 or the REPL's stdin/stdout is here; the
+logic it drives (core.PadBoard) is pure. Under test the same code runs in the
+MicroPython unix port with stand-in machine and rp2 modules.
+
+The loop never blocks: input is read a byte at a time while select.poll says a
+byte is there, and output is written a byte at a time while it says the host
+can take one (a MicroPython stdout write waits up to 500 ms when the USB
+buffer is fuller than the write). When there is nothing to do it waits for
+host input for at most 1 ms.
+"""
+
+import array
+import select
+import sys
+import time
+
+import machine
+import rp2
+import uctypes
+
+from padboard import config
+from padboard.core import PadBoard
+from padboard.pio import LOOP_CYCLES, edge_timer
+
+_SM_ID = 0  # PIO 0, state machine 0
+_DREQ_PIO0_RX0 = 4  # the DMA request line of that state machine's RX FIFO
+_PADS_BANK0 = 0x4001C000  # RP2040 pad control registers
+_PAD_IE = 1 << 6  # a pad's input enable bit
+_DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
+_ONE_BYTE = tuple(bytes((i,)) for i in range(256))  # writes without allocating
+
+
+class EdgeRing:
+    """DMA from the edge timer's RX FIFO into a RAM ring of `words` (a power of 2).
+
+    The DMA wraps its write address on the ring's size, so the ring must be
+    aligned to it: it is carved out of a buffer twice as large. The words
+    written so far are counted from the DMA's remaining transfer count, so the
+    reader knows when it fell a whole ring behind (those pairs are lost).
+    """
+
+    def __init__(self, sm, words):
+        nbytes = 4 * words
+        self._words = words
+        self._buf = array.array("I", bytes(2 * nbytes))
+        skip = (-uctypes.addressof(self._buf)) % nbytes
+        self._ring = memoryview(self._buf)[skip // 4 : skip // 4 + words]
+        self._sm = sm
+        self._dma = rp2.DMA()
+        ring_size = 0
+        while 1 << ring_size < nbytes:
+            ring_size += 1
+        self._ctrl = self._dma.pack_ctrl(
+            size=2,
+            inc_read=False,
+            inc_write=True,
+            ring_size=ring_size,
+            ring_sel=True,
+            treq_sel=_DREQ_PIO0_RX0 + _SM_ID,
+        )
+        self._base = 0  # words written by earlier DMA sequences
+        self._read = 0  # words read
+        self._arm()
+
+    def _arm(self):
+        at = self._base % self._words
+        self._dma.config(
+            read=self._sm,
+            write=self._ring[at:],
+            count=_DMA_COUNT,
+            ctrl=self._ctrl,
+            trigger=True,
+        )
+
+    def written(self):
+        remaining = self._dma.count
+        if remaining == 0 and not self._dma.active():
+            self._base += _DMA_COUNT
+            self._arm()
+            remaining = _DMA_COUNT
+        return self._base + _DMA_COUNT - remaining
+
+    def drain(self, board, most):
+        """Feed up to `most` pairs to `board`; returns the number fed."""
+        start = self._read
+        behind = self.written() - start
+        if behind > self._words:
+            self._lose(board)
+            return 0
+        ring = self._ring
+        n = self._words
+        at = start % n
+        batch = []
+        for _ in range(min(behind // 2, most)):
+            batch.append((ring[at], ring[at + 1]))
+            at = (at + 2) % n
+        if self.written() - start > n:  # the DMA lapped the words being read
+            self._lose(board)
+            return 0
+        for pins, counter in batch:
+            board.feed(pins, counter)
+        self._read = start + 2 * len(batch)
+        return len(batch)
+
+    def _lose(self, board):
+        skip = (self.written() - self._read) // 2
+        self._read += 2 * skip
+        board.lost_pairs(skip)
+
+
+class Pins:
+    """The board's GPIOs: pads in, lights and the clock probe out."""
+
+    def __init__(self, layout):
+        self.pads = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in layout["pads"]]
+        self.leds = [machine.Pin(n, machine.Pin.OUT, value=0) for n in layout["leds"]]
+        self._probe = machine.Pin(config.PROBE_GPIO, machine.Pin.OUT, value=0)
+        self._probe_us = time.ticks_us()
+        for n in config.QUIET_GPIOS:
+            machine.mem32[_PADS_BANK0 + 4 + 4 * n] &= ~_PAD_IE
+
+    def probe(self):
+        # Two toggles closer than the PIO's two-tick pass could merge into none.
+        while time.ticks_diff(time.ticks_us(), self._probe_us) < 4:
+            pass
+        self._probe.toggle()
+        self._probe_us = time.ticks_us()
+
+    def set_led(self, output, level):
+        self.leds[output].value(level)
+
+
+class HostLink:
+    """The USB serial link (the REPL's stdin/stdout), polled, never waited on."""
+
+    def __init__(self):
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self._rd = select.poll()
+        self._rd.register(sys.stdin, select.POLLIN)
+        self._wr = select.poll()
+        self._wr.register(sys.stdout, select.POLLOUT)
+        self._frame = None
+        self._at = 0
+        self._closed = False
+
+    def read(self, board, most):
+        """Give `board` up to `most` bytes the host sent; returns the number."""
+        n = 0
+        while n < most and not self._closed and self._rd.poll(0):
+            try:
+                data = self._in.read(1)
+            except OSError:
+                data = b""
+            if not data:  # the host end is gone for good (a closed pty under test)
+                self._closed = True
+                break
+            board.rx(data[0])
+            n += 1
+        return n
+
+    def write(self, board, most):
+        """Send up to `most` bytes of `board`'s frames; returns the number."""
+        n = 0
+        while n < most:
+            frame = self._frame
+            if frame is None:
+                frame = self._frame = board.next_frame()
+                self._at = 0
+                if frame is None:
+                    return n
+            if not self._wr.poll(0):
+                return n
+            self._out.write(_ONE_BYTE[frame[self._at]])
+            self._at += 1
+            n += 1
+            if self._at == len(frame):
+                self._frame = None
+        return n
+
+    def wait(self, ms):
+        if self._closed:
+            time.sleep_ms(ms)
+        else:
+            self._rd.poll(ms)
+
+
+def board_id():
+    return "pico-" + "".join("%02x" % b for b in machine.unique_id())
+
+
+def tick_hz(sm_hz):
+    """The tick rate the PIO really runs at: its clock divider is a multiple of 1/256."""
+    sys_hz = machine.freq()
+    div256 = sys_hz * 256 // sm_hz
+    return (sys_hz * 256 + div256 * LOOP_CYCLES // 2) // (div256 * LOOP_CYCLES)
+
+
+def run():
+    layout = config.LAYOUTS[config.LAYOUT]
+    pins = Pins(layout)
+    sm_hz = config.TICK_HZ * LOOP_CYCLES
+    sm = rp2.StateMachine(_SM_ID, edge_timer, freq=sm_hz, in_base=machine.Pin(0))
+    ring = EdgeRing(sm, config.RING_WORDS)
+    board = PadBoard(
+        board_id(),
+        layout["pads"],
+        config.PROBE_GPIO,
+        pins.probe,
+        set_led=pins.set_led,
+        led_count=len(pins.leds),
+        tick_hz=tick_hz(sm_hz),
+        debounce_us=config.DEBOUNCE_US,
+        queue_max=config.QUEUE_FRAMES,
+        max_probes=config.MAX_PENDING_PROBES,
+    )
+    link = HostLink()
+    sm.active(1)
+
+    ms = 0
+    last = time.ticks_ms()
+    next_tick = config.TICK_MS
+    fault_ms = -1000
+    while True:
+        now = time.ticks_ms()
+        ms += time.ticks_diff(now, last)
+        last = now
+        busy = 0
+        try:
+            busy += ring.drain(board, 32)
+            busy += link.read(board, 64)
+            if ms >= next_tick:
+                board.tick(ms)
+                next_tick += config.TICK_MS
+                if next_tick <= ms:  # fell behind: skip, do not burst
+                    next_tick = ms + config.TICK_MS
+            busy += link.write(board, 64)
+        except Exception as e:  # a fault of ours: report it (once a second), carry on
+            if sys.platform == "linux":  # the unix port, under test: stderr is free
+                sys.print_exception(e, sys.stderr)
+            if ms - fault_ms >= 1000:
+                fault_ms = ms
+                board.fault(type(e).__name__)
+            busy = 1
+        if not busy:
+            link.wait(1)

