@@ -123,12 +123,14 @@ class Game:
         if unknown:
             raise InvalidEventError(
                 f"{unknown[0]} does not play in this game: the players are "
-                f"{', '.join(self.players)}"
+                f"{', '.join(self.players)}",
+                subject=unknown[0],
             )
         missing = [name for name in self.players if name not in counts]
         if missing:
             raise InvalidEventError(
-                f"{what} for {', '.join(missing)} missing: give a count for every player"
+                f"{what} for {', '.join(missing)} missing: give a count for every player",
+                subject=missing[0],
             )
         return [counts[name] for name in self.players]
 
@@ -141,21 +143,25 @@ class Game:
             name = self.name(seat)
             if not 0 <= n <= dealt:
                 raise IllegalEventError(
-                    f"{name}: {n} cards left is impossible: a player has 0 to {dealt}"
+                    f"{name}: {n} cards left is impossible: a player has 0 to {dealt}",
+                    subject=name,
                 )
             if seat == self.caller and n != 0:
                 raise IllegalEventError(
-                    f"{name} called stop with no cards left: enter 0 for {name}"
+                    f"{name} called stop with no cards left: enter 0 for {name}",
+                    subject=name,
                 )
             if n == 0 and seat != self.caller:
                 if self.caller is None:
                     raise IllegalEventError(
                         f"{name}: 0 cards is only possible for a caller, and nobody called "
-                        f"in round {self.round}: enter 1 to {dealt}"
+                        f"in round {self.round}: enter 1 to {dealt}",
+                        subject=name,
                     )
                 raise IllegalEventError(
                     f"{name}: 0 cards is only possible for the caller, "
-                    f"{self.name(self.caller)}: enter 1 to {dealt} for {name}"
+                    f"{self.name(self.caller)}: enter 1 to {dealt} for {name}",
+                    subject=name,
                 )
         return counts
 

@@ -8,7 +8,15 @@ what is allowed, so it can be shown to a player as it is.
 
 
 class BuzzerboxError(Exception):
-    """The root of every error buzzerbox raises on purpose."""
+    """The root of every error buzzerbox raises on purpose.
+
+    `subject` names what the refusal is about where that is one thing a page can
+    point at: a player's name for a count, or a field of the event.
+    """
+
+    def __init__(self, message: str = "", *, subject: str | None = None) -> None:
+        super().__init__(message)
+        self.subject = subject
 
 
 class InvalidEventError(BuzzerboxError, ValueError):

@@ -80,21 +80,25 @@ class Ligretto(Game):
             name = self.name(seat)
             if not 0 <= n <= STACK:
                 raise IllegalEventError(
-                    f"{name}: {n} cards in the Ligretto stack is impossible: it holds 0 to {STACK}"
+                    f"{name}: {n} cards in the Ligretto stack is impossible: it holds 0 to {STACK}",
+                    subject=name,
                 )
             if seat == caller and n != 0:
                 raise IllegalEventError(
-                    f"{name} called Ligretto Stop, so {name}'s stack is empty: enter 0 for {name}"
+                    f"{name} called Ligretto Stop, so {name}'s stack is empty: enter 0 for {name}",
+                    subject=name,
                 )
             if n == 0 and seat != caller:
                 if caller is None:
                     raise IllegalEventError(
                         f"{name}: 0 cards is only possible for the caller, and nobody called "
-                        f"in round {self.round}: enter 1 to {STACK}, or undo and name the caller"
+                        f"in round {self.round}: enter 1 to {STACK}, or undo and name the caller",
+                        subject=name,
                     )
                 raise IllegalEventError(
                     f"two empty Ligretto stacks: 0 cards is only possible for the caller, "
-                    f"{self.name(caller)}; {name} has 1 to {STACK} cards left"
+                    f"{self.name(caller)}; {name} has 1 to {STACK} cards left",
+                    subject=name,
                 )
         self.stacks = counts
 
@@ -110,13 +114,15 @@ class Ligretto(Game):
             name = self.name(seat)
             if not 0 <= n <= SET:
                 raise IllegalEventError(
-                    f"{name}: {n} cards in the middle is impossible: a player has 0 to {SET}"
+                    f"{name}: {n} cards in the middle is impossible: a player has 0 to {SET}",
+                    subject=name,
                 )
             stack = self.stacks[seat]
             if n + stack > SET:
                 raise IllegalEventError(
                     f"{name}: {n} in the middle and {stack} in the stack make {n + stack} cards: "
-                    f"a set has {SET}, so at most {SET - stack} in the middle"
+                    f"a set has {SET}, so at most {SET - stack} in the middle",
+                    subject=name,
                 )
         self.middle = counts
         stacks = self.stacks

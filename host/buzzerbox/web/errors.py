@@ -67,7 +67,7 @@ def register_errors(app: Flask, players: Callable[[], list[str]]) -> None:
     def refused(exc: BuzzerboxError) -> ResponseReturnValue:
         message = str(exc)
         if isinstance(exc, InvalidEventError | IllegalEventError):
-            field = refusal_field(message, players())
+            field = exc.subject or refusal_field(message, players())
             if field is not None:
                 return refuse(status_of(exc), message, field=field)
         if isinstance(exc, StoreError):

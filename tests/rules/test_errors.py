@@ -1,0 +1,45 @@
+"""Refusals name the player they concern, so a page can show them at that field."""
+
+import pytest
+from buzzerbox.rules import Engine, IllegalEventError, InvalidEventError
+
+
+def scoring_game() -> Engine:
+    engine = Engine.from_dict(
+        {"type": "game", "game": "ligretto", "players": ["Ann", "Ben", "Cem"]}
+    )
+    for event in ({"type": "round"}, {"type": "go", "t_us": 10}):
+        engine.apply_dict(event)
+    engine.apply_dict({"type": "press", "seat": 1, "pad": "stop", "t_us": 20})
+    return engine
+
+
+def test_two_empty_stacks_name_the_player_to_correct() -> None:
+    engine = scoring_game()
+    with pytest.raises(IllegalEventError) as refusal:
+        engine.apply_dict({"type": "stacks", "counts": {"Ann": 0, "Ben": 0, "Cem": 4}})
+    assert refusal.value.subject == "Ann"
+    assert "only possible for the caller, Ben" in str(refusal.value)
+
+
+def test_a_missing_count_names_the_player() -> None:
+    engine = scoring_game()
+    with pytest.raises(InvalidEventError) as refusal:
+        engine.apply_dict({"type": "stacks", "counts": {"Ann": 3, "Ben": 0}})
+    assert refusal.value.subject == "Cem"
+
+
+def test_a_middle_too_big_names_the_player() -> None:
+    engine = scoring_game()
+    engine.apply_dict({"type": "stacks", "counts": {"Ann": 3, "Ben": 0, "Cem": 4}})
+    with pytest.raises(IllegalEventError) as refusal:
+        engine.apply_dict({"type": "middle", "counts": {"Ann": 10, "Ben": 20, "Cem": 37}})
+    assert refusal.value.subject == "Cem"
+    assert "at most 36 in the middle" in str(refusal.value)
+
+
+def test_a_refusal_without_a_player_has_no_subject() -> None:
+    engine = scoring_game()
+    with pytest.raises(IllegalEventError) as refusal:
+        engine.apply_dict({"type": "round"})
+    assert refusal.value.subject is None
