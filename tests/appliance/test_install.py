@@ -225,3 +225,23 @@ def test_the_script_passes_shellcheck() -> None:
         [shellcheck, str(SCRIPT)], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stdout
+
+
+def test_the_settings_it_writes_start_serve_with_the_pad_map(tmp_path: Path) -> None:
+    from buzzerbox.web.commands import settings
+    from buzzerbox.web.hardware import open_sources
+
+    box = written(dry_run("--pads", "pads.toml").stdout, "/etc/buzzerbox/box.toml")
+    config = tmp_path / "box.toml"
+    config.write_text(box.replace("/etc/buzzerbox/", f"{tmp_path}/"), encoding="utf-8")
+    shutil.copy(
+        Path(__file__).resolve().parents[2] / "hardware/builds/ligretto12/pads.toml",
+        tmp_path / "pads.toml",
+    )
+    args = build_parser().parse_args(["serve", "--config", str(config)])
+    cfg = settings(args)
+    assert cfg["port"] == 80
+    pad_map, sources = open_sources(cfg["pads"], tmp_path)
+    assert len(pad_map.pads) == 12
+    assert {p.role for p in pad_map.pads} == {"stop"}
+    sources.close()

@@ -8,6 +8,8 @@ host/buzzerbox/pads/) and optionally the board URLs and whether to use GPIO:
     boards = ["/dev/ttyACM0"]     # optional: else the URLs in the pad map
     gpio = true                   # optional: default, when the map has GPIO pads
 
+or, for a pad map alone, the short form `pads = "twist-boards.toml"`.
+
 A `PadFeed` thread takes the final, time-ordered edges from `PadSources.poll` and
 hands each to `Box.pad_edge` (which maps it to a press or release of a seat and
 never raises); it lights the pads the box asks for (the first presser's pad,
@@ -37,8 +39,12 @@ def box_pads(pad_map: PadMap) -> list[Pad]:
     return [Pad(p.id, p.role, p.seat, p.pile, p.describe()) for p in pad_map.pads]
 
 
-def open_sources(settings: Mapping[str, Any], base: Path) -> tuple[PadMap, PadSources]:
+def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap, PadSources]:
     """The pad map and the pad sources a `[pads]` table asks for (not started yet)."""
+    if isinstance(settings, str):
+        settings = {"map": settings}
+    if not isinstance(settings, Mapping):
+        raise ValueError('pads is a table ([pads] map = "...") or the pad map file\'s name')
     if "map" not in settings:
         raise ValueError('[pads] needs map = "<pad map file>"')
     unknown = sorted(set(settings) - {"map", "boards", "gpio"})
