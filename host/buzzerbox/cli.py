@@ -17,6 +17,7 @@ AREAS = [
     "buzzerbox.web.commands",
     "buzzerbox.flash",
     "buzzerbox.appliance.commands",
+    "buzzerbox.mqtt.commands",
 ]
 
 

@@ -28,6 +28,7 @@ import platformdirs
 
 from buzzerbox.box import Box
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.mqtt import add_serve_options, attach
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import new_pin
@@ -44,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "wifi_password": None,
     "max_phones": 1000,
     "countdown_s": 3.0,
+    "mqtt": None,
+    "box_name": None,
 }
 
 
@@ -68,6 +71,7 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     serve.add_argument("--wifi-ssid", help="the table's Wi-Fi, for its QR code")
     serve.add_argument("--wifi-password", help="the Wi-Fi's password, for its QR code")
     serve.add_argument("--max-phones", type=int, help="live streams served at once (1000)")
+    add_serve_options(serve)
     serve.set_defaults(func=run_serve)
 
 
@@ -138,6 +142,8 @@ def run_serve(args: argparse.Namespace) -> int:
             simulated=pad_map is None,
             pad_map=box_pads(pad_map) if pad_map else (),
         )
+        if cfg["mqtt"]:
+            attach(box, str(cfg["mqtt"]), cfg["box_name"], folder)
         if sources is not None:
             feed = PadFeed(sources, box)
             feed.start()

@@ -1,0 +1,129 @@
+// The event leaderboard: draws the board from the hub's live stream (/api/events).
+// Every update replaces the thing it names (a table, a photo finish, the tournament),
+// so a redelivered or repeated update changes nothing. Text only: names are the
+// players', never parsed as HTML.
+
+const state = { tables: new Map(), finishes: [], tournament: [] };
+const MAX_FINISHES = 12;
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+function duration(us) {
+  if (us == null) return "–";
+  if (us < 1000) return `${us} µs`;
+  if (us < 1_000_000) return `${(us / 1000).toFixed(us < 10_000 ? 1 : 0)} ms`;
+  return `${(us / 1_000_000).toFixed(2)} s`;
+}
+
+const PHASES = {
+  idle: "no game", lobby: "waiting", countdown: "get ready", playing: "playing",
+  scoring: "scoring", scored: "scored", finished: "finished",
+};
+
+function tableCard(t) {
+  const lowWins = t.game === "kids";
+  const players = [...t.players].sort((a, b) => (lowWins ? a.total - b.total : b.total - a.total));
+  const winners = new Set(t.winners);
+  const leaders = new Set((t.leader || "").split(", ").filter(Boolean));
+  const round = t.round ? `round ${t.round}${t.rounds ? ` of ${t.rounds}` : ""}` : "";
+  const list = el("ol", { class: "players" });
+  for (const p of players) {
+    const mark = winners.has(p.name) ? "winner" : leaders.has(p.name) ? "leader" : "";
+    list.append(el("li", { class: mark },
+      el("span", { class: "name", text: p.name }),
+      el("span", { class: "total", text: String(p.total ?? "") })));
+  }
+  return el("article", { class: `card phase-${t.phase}${t.online === false ? " offline" : ""}`,
+                         "data-box": t.box, "data-seq": String(t.seq ?? "") },
+    el("header", {},
+      el("span", { class: `dot ${t.online === false ? "off" : "on"}`,
+                   title: t.online === false ? "offline" : "online" }),
+      el("h3", { text: t.box }),
+      el("span", { class: "phase", text: PHASES[t.phase] || t.phase })),
+    el("p", { class: "game muted", text: [t.title, round].filter(Boolean).join(" · ") || "no game yet" }),
+    t.players.length ? list : null,
+    t.first ? el("p", { class: "first", text: `⚡ ${t.first}` }) : null);
+}
+
+function drawTables() {
+  const grid = document.getElementById("tables");
+  const boxes = [...state.tables.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  grid.replaceChildren(...boxes.map((b) => tableCard(state.tables.get(b))));
+  document.getElementById("no-tables").hidden = boxes.length > 0;
+  const online = [...state.tables.values()].filter((t) => t.online !== false).length;
+  const playing = [...state.tables.values()].filter((t) => t.phase === "playing").length;
+  document.getElementById("summary").textContent =
+    `${online} of ${boxes.length} tables online · ${playing} playing`;
+}
+
+function drawTournament() {
+  const body = document.getElementById("tournament");
+  body.replaceChildren(...state.tournament.slice(0, 30).map((r, i) =>
+    el("tr", {},
+      el("td", { text: String(i + 1) }),
+      el("td", { class: "name", text: r.name, title: r.tables.join(", ") }),
+      el("td", { text: String(r.wins) }),
+      el("td", { text: String(r.points) }),
+      el("td", { text: duration(r.fastest_us) }),
+      el("td", { text: duration(r.closest_us) }))));
+}
+
+function drawFinishes() {
+  const list = document.getElementById("finishes");
+  list.replaceChildren(...state.finishes.map((f) => {
+    const runners = (f.presses || []).slice(1, 4).map((p) => `${p.name} +${duration(p.lead_us)}`);
+    for (const p of (f.late || []).slice(0, 2)) runners.push(`${p.name} +${duration(p.lead_us)}`);
+    return el("li", {},
+      el("span", { class: "who", text: f.first }),
+      el("span", { class: "where muted", text: `${f.box} · ${f.title || ""} · round ${f.round}` }),
+      el("span", { class: "how", text: [
+        f.reaction_us != null ? `${duration(f.reaction_us)} after go` : null,
+        f.margin_us != null ? `by ${duration(f.margin_us)}` : null,
+      ].filter(Boolean).join(" · ") }),
+      runners.length ? el("span", { class: "runners muted", text: runners.join("  ") }) : null);
+  }));
+}
+
+function addFinish(f) {
+  state.finishes = [f, ...state.finishes.filter((x) => x.key !== f.key)].slice(0, MAX_FINISHES);
+}
+
+function setLive(status) {
+  const dot = document.getElementById("live");
+  dot.dataset.status = status;
+  dot.title = status;
+}
+
+function connect() {
+  const source = new EventSource("/api/events");
+  source.addEventListener("open", () => setLive("live"));
+  source.addEventListener("error", () => setLive("reconnecting"));
+  source.addEventListener("board", (e) => {
+    const board = JSON.parse(e.data);
+    state.tables = new Map(board.tables.map((t) => [t.box, t]));
+    state.tournament = board.tournament;
+    state.finishes = board.finishes;
+    drawTables(); drawTournament(); drawFinishes();
+  });
+  source.addEventListener("table", (e) => {
+    const t = JSON.parse(e.data);
+    state.tables.set(t.box, t);
+    drawTables();
+  });
+  source.addEventListener("race", (e) => { addFinish(JSON.parse(e.data)); drawFinishes(); });
+  source.addEventListener("tournament", (e) => {
+    state.tournament = JSON.parse(e.data);
+    drawTournament();
+  });
+}
+
+connect();

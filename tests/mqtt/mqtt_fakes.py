@@ -1,0 +1,235 @@
+"""Helpers of the MQTT tests: a real mosquitto on loopback, a recorder, a clock, games.
+
+A module of its own: test modules import from it (conftest.py holds the fixtures).
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import queue
+import shutil
+import socket
+import subprocess
+import threading
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from buzzerbox.box import Box
+from buzzerbox.hub.board import Board, Update
+from buzzerbox.mqtt.connect import stop_client
+from paho.mqtt.enums import CallbackAPIVersion
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+TIMEOUT_S = 15.0
+COUNTDOWN_US = 1_000_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Mosquitto:
+    """A mosquitto of its own on a free loopback port, with persistence, restartable."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.process: subprocess.Popen[str] | None = None
+        self.lines: queue.Queue[str] = queue.Queue()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.config = folder / "mosquitto.conf"
+        self.config.write_text(
+            f"listener {self.port} 127.0.0.1\n"
+            "allow_anonymous true\n"
+            "persistence true\n"
+            f"persistence_location {folder}/\n"
+            "max_queued_messages 100000\n"
+            "log_dest stderr\n"
+            "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
+            + (f"user {getpass.getuser()}\n" if os.geteuid() == 0 else "")
+        )
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        process = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.config)],  # logs to stderr: unbuffered
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.process = process
+        lines: queue.Queue[str] = queue.Queue()
+        self.lines = lines
+
+        def read() -> None:
+            assert process.stderr is not None
+            for line in process.stderr:
+                lines.put(line)
+            lines.put("")
+
+        threading.Thread(target=read, daemon=True).start()
+        try:
+            while " running" not in (line := lines.get(timeout=TIMEOUT_S)):
+                assert line, "mosquitto ended before it was running"
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """SIGTERM: mosquitto saves its retained messages and sessions, then ends."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(TIMEOUT_S)
+            assert self.process.stderr is not None
+            self.process.stderr.close()
+            self.process = None
+
+
+class Recorder:
+    """A client that records every message under `topics` (QoS 1, retained too)."""
+
+    def __init__(self, url: str, topics: list[str], *, client_id: str = "", clean: bool = True):
+        port = int(url.rsplit(":", 1)[1])
+        self.messages: list[mqtt.MQTTMessage] = []
+        self.cond = threading.Condition()
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean
+        )
+        self.client.reconnect_delay_set(1, 1)
+
+        def on_connect(client: mqtt.Client, *args: Any) -> None:
+            client.subscribe([(t, 1) for t in topics])
+
+        def on_subscribe(*args: Any) -> None:
+            self.subscribed.set()
+
+        def on_message(client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+            with self.cond:
+                self.messages.append(message)
+                self.cond.notify_all()
+
+        self.client.on_connect = on_connect
+        self.client.on_subscribe = on_subscribe
+        self.client.on_message = on_message
+        self.client.connect_async("127.0.0.1", port, 15)
+        self.client.loop_start()
+        assert self.subscribed.wait(TIMEOUT_S), "the recorder could not subscribe"
+
+    def wait(self, predicate: Callable[[list[mqtt.MQTTMessage]], bool]) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: predicate(self.messages), TIMEOUT_S)
+
+    def on(self, topic: str) -> list[mqtt.MQTTMessage]:
+        with self.cond:
+            return [m for m in self.messages if m.topic == topic]
+
+    def close(self) -> None:
+        stop_client(self.client)
+
+
+@dataclass
+class Watcher:
+    """What a hub's board passes on, recorded for the test to wait on: the events it
+    accepts (per box, in order) and the updates for the page."""
+
+    board: Board
+    cond: threading.Condition = field(default_factory=threading.Condition)
+    events: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tournament: list[dict[str, Any]] = field(default_factory=list)
+    races: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.board.when_event.append(self._event)
+
+    def _event(self, box: str, data: dict[str, Any]) -> None:
+        with self.cond:
+            self.events[box].append(int(data["seq"]))
+            self.cond.notify_all()
+
+    def updates(self, updates: list[Update]) -> None:
+        with self.cond:
+            for kind, data in updates:
+                if kind == "table":
+                    self.tables[data["box"]] = data
+                elif kind == "tournament":
+                    self.tournament = data
+                elif kind == "race":
+                    self.races.append(data)
+            self.cond.notify_all()
+
+    def wait(self, predicate: Callable[[], bool], timeout: float = TIMEOUT_S) -> bool:
+        with self.cond:
+            return self.cond.wait_for(predicate, timeout)
+
+
+@dataclass
+class Timer:
+    due: int
+    fn: Callable[[], None]
+    is_cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.is_cancelled = True
+
+
+@dataclass
+class ManualClock:
+    """The box's clock, driven by the test: `advance` runs the callbacks that fall due."""
+
+    now: int = 1_000_000
+    timers: list[Timer] = field(default_factory=list)
+
+    def ticks(self) -> int:
+        return self.now
+
+    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Timer:
+        timer = Timer(self.now + delay_us, fn)
+        self.timers.append(timer)
+        return timer
+
+    def advance(self, us: int) -> None:
+        self.now += us
+        due = [t for t in self.timers if t.due <= self.now and not t.is_cancelled]
+        self.timers = [t for t in self.timers if t not in due and not t.is_cancelled]
+        for timer in sorted(due, key=lambda t: t.due):
+            timer.fn()
+
+
+def log_seqs(box: Box) -> list[int]:
+    """Every seq in the box's log, in order."""
+    return [e.seq for g in reversed(box.log.games()) for e in box.log.events(g.id)]
+
+
+def kids_round(box: Box, clock: ManualClock, winner: int, after_us: int = 850_000) -> None:
+    """One Ligretto Kids round: the countdown, `winner` presses stop, the cards left."""
+    box.submit({"type": "round"})
+    clock.advance(COUNTDOWN_US)
+    clock.advance(after_us)
+    box.press(winner, "stop", None, box.now_us())
+    players = box.state()["players"]
+    left = {p["name"]: (0 if seat == winner else 3 + seat) for seat, p in enumerate(players)}
+    box.submit({"type": "left", "counts": left})
+
+
+def twinit_claim(box: Box, clock: ManualClock, first: int, second: int, lead_us: int) -> None:
+    """A Twin It! claim: `first` slaps, `second` `lead_us` later; the table says pair."""
+    if box.state()["phase"] == "lobby":
+        box.submit({"type": "round"})
+        clock.advance(COUNTDOWN_US)
+    clock.advance(600_000)
+    box.press(first, "slap", None, box.now_us())
+    clock.advance(lead_us)
+    box.press(second, "slap", None, box.now_us())
+    box.submit({"type": "claim", "result": "pair"})
