@@ -178,11 +178,11 @@ def run_serve(args: argparse.Namespace) -> int:
     server = make_server(app, sock, max_phones)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = "simulated box (virtual pads)" if box.is_simulated else f"{len(box.pad_map)} pads"
-    print(f"buzzerbox: {mode}; log {folder / 'buzzerbox.db'}", flush=True)
-    for address in addresses:
-        print(f"buzzerbox: open {address}", flush=True)
-    print(f"buzzerbox: admin PIN {pin}", flush=True)
-    try:
+    try:  # a signal from here on ends in the same tidy close
+        print(f"buzzerbox: {mode}; log {folder / 'buzzerbox.db'}", flush=True)
+        for address in addresses:
+            print(f"buzzerbox: open {address}", flush=True)
+        print(f"buzzerbox: admin PIN {pin}", flush=True)
         server.run()
     except KeyboardInterrupt:
         pass
