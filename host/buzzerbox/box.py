@@ -5,7 +5,8 @@ Every change goes through it under one lock: an event is applied to the engine
 (which refuses it and changes nothing, or accepts it), appended to the log (durable
 when `append` returns), and only then announced to the listeners (`when_changed`:
 the live stream) and the pad lights (`when_lit`). On start the box replays the log
-and resumes the last game where it stood.
+and resumes the last game where it stood. Which pad is whose (the pad map, enrolment)
+and the pad test's last edges are enrol.py's.
 
 Time enters only here, through an injected `Clock` (host monotonic µs, the clock the
 pads use): the start signal `go` when a countdown ends, and the press time of a
@@ -20,11 +21,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from buzzerbox.enrol import ENROL_PHASES, Pad, PadSeats, lit_pads, virtual_pads
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError, InvalidEventError
+from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
 from buzzerbox.store import games
 from buzzerbox.store.games import GameNotFoundError, NoGameError, NotFinishedError
@@ -66,60 +67,6 @@ class SystemClock:
         return timer
 
 
-@dataclass(frozen=True, slots=True)
-class Pad:
-    """A pad of the box: its id, what it is (role), whose it is (seat) and which pile."""
-
-    id: str
-    role: str
-    seat: int
-    pile: int | None = None
-    label: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "role": self.role,
-            "seat": self.seat,
-            "pile": self.pile,
-            "label": self.label,
-        }
-
-
-def virtual_pads(engine: Engine | None) -> list[Pad]:
-    """The pads a simulated box shows for the game: per seat its stop/slap pad and piles."""
-    if engine is None:
-        return []
-    game = engine.game
-    pads: list[Pad] = []
-    for seat, name in enumerate(game.players):
-        for role in game.pads:
-            if role == "pile":
-                pads.extend(
-                    Pad(f"s{seat}-pile{p}", "pile", seat, p, f"{name} pile {p + 1}")
-                    for p in range(game.piles)
-                )
-            else:
-                pads.append(Pad(f"s{seat}-{role}", role, seat, None, f"{name} {role}"))
-    return pads
-
-
-def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
-    """The pads to light: the first presser's pad, and the piles others hold (blocked)."""
-    lit: set[str] = set()
-    first = state.get("race") or []
-    blocked: dict[int, int] = {}
-    for seat, player in enumerate(state.get("players", [])):
-        for pile in player.get("holding", []):
-            blocked[pile] = seat
-    for pad in pads:
-        if first and pad.seat == first[0]["seat"] and pad.role == first[0]["pad"]:
-            lit.add(pad.id)
-        if pad.role == "pile" and pad.pile in blocked and blocked[pad.pile] != pad.seat:
-            lit.add(pad.id)
-    return sorted(lit)
-
-
 def idle_state() -> dict[str, Any]:
     """The state object before the box has seen any game."""
     return {
@@ -152,6 +99,7 @@ class Box:
         self.is_simulated = simulated
         self.countdown_us = countdown_us
         self.pad_map = list(pad_map)
+        self._seats = PadSeats(self.pad_map)
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         self.pad_refusals = 0
@@ -206,13 +154,17 @@ class Box:
                     "game_id": self._game_id,
                     "variants": list(self._game_line.get("variants", [])),
                     "lit": list(self._lit),
+                    "enrolling": self._seats.enrolling,
+                    "pad_test": self._seats.edges(),
                 }
                 self._cache = state
             return self._cache
 
     def pads(self) -> list[Pad]:
         with self._lock:
-            return virtual_pads(self._engine) if self.is_simulated else list(self.pad_map)
+            return (
+                virtual_pads(self._engine) if self.is_simulated else self._seats.pads(self._engine)
+            )
 
     def games(self) -> list[dict[str, Any]]:
         return [g.to_json() for g in self.log.games()]
@@ -231,6 +183,7 @@ class Box:
             self._game_id = self.log.new_game(body, self._progress(engine))
             self.seq = self._game_id
             self._engine, self._game_line, self._rejected = engine, body, []
+            self._seats.load({})
             self._settle()
             return self.state()
 
@@ -268,28 +221,72 @@ class Box:
             obj["t_us"] = max(t_us, last, 0)
             if pad_id is not None:
                 obj["pad_id"] = pad_id
-            self._accept(obj)
+            edge = self._seats.edge_of(obj, pad_id)  # a malformed edge is refused, not shown
+            try:
+                self._accept(obj)
+            except BuzzerboxError as exc:
+                edge["note"] = f"refused: {exc}"
+                self._changed()
+                raise
             return self.state()
 
     def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> None:
-        """An edge from the pads layer (host timeline): mapped through the pad map.
+        """An edge from the pads layer (host timeline): mapped through the pad map and the
+        game's enrolments; while a seat enrols, a press enrols its pad and is not played.
         Never raises: an edge the box or the rules refuse is counted and logged."""
+        with self._lock:
+            t_us = self.host_to_box_us(host_t_us)
+            try:
+                if self._enrol_by(pad_id, pressed, t_us):
+                    return
+                pad = next((p for p in self.pads() if p.id == pad_id), None)
+                if pad is None:
+                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = "not in the pad map"
+                    self._changed()
+                    raise InvalidEventError(f"pad {pad_id} is not in the pad map")
+                where = (pad.seat, pad.role, pad.pile, t_us)
+                self.press(*where, released=not pressed, pad_id=pad_id, clamp=False)
+            except BuzzerboxError as exc:
+                self.pad_refusals += 1
+                log.info("pad %s %s refused: %s", pad_id, "press" if pressed else "release", exc)
+            else:
+                self._seats.echo(self.state()["phase"])
+
+    def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
+        """The next press of a pad enrols it for `seat` (None: stop waiting; `reset`: the
+        game's pads are the pad map's again). Real pads only, between rounds. Raises
+        InvalidEventError, IllegalEventError, NoGameError, StoreError."""
+        with self._lock:
+            if self.is_simulated:
+                raise IllegalEventError(
+                    "a simulated box has a virtual pad per seat: enrolment is for real pads"
+                )
+            if self._engine is None or self._game_id is None:
+                raise NoGameError("no game has started: pads are enrolled for a game")
+            if reset:
+                self.log.clear_enrolments(self._game_id)
+                self._seats.load({})
+            elif seat is None:
+                self._seats.enrolling = None
+            else:
+                self._seats.begin(seat, self._engine)
+            self._changed()
+            return self.state()
+
+    def _enrol_by(self, pad_id: str, pressed: bool, t_us: int) -> bool:
+        """Whether the enrolment takes this edge (the press that enrols, its release)."""
+        taken = self._seats.take(pad_id, pressed, self._engine)
+        if taken is None:
+            return False
+        note, seat = taken
+        if seat is not None and self._game_id is not None:
+            self.log.enrol(self._game_id, pad_id, seat)  # on disk before it counts
+            self._seats.commit(pad_id, seat)
+            log.info("pad %s %s", pad_id, note)
         pad = next((p for p in self.pads() if p.id == pad_id), None)
-        try:
-            if pad is None:
-                raise InvalidEventError(f"pad {pad_id} is not in the pad map")
-            self.press(
-                pad.seat,
-                pad.role,
-                pad.pile,
-                self.host_to_box_us(host_t_us),
-                released=not pressed,
-                pad_id=pad_id,
-                clamp=False,
-            )
-        except BuzzerboxError as exc:
-            self.pad_refusals += 1
-            log.info("pad %s %s refused: %s", pad_id, "press" if pressed else "release", exc)
+        self._seats.edge(pad_id, pad, pressed, t_us)["note"] = note
+        self._changed()
+        return True
 
     def import_log(self, text: str) -> dict[str, Any]:
         """A game log (v1) as a new game; returns its state with the lines rejected."""
@@ -300,6 +297,7 @@ class Box:
             self._game_id, self.seq = self.log.new_game_with(body, accepted, self._progress(engine))
             self._engine, self._game_line, self._rejected = engine, body, rejected
             self._offset_us = max(self._offset_us, _last_t(engine) + 1 - self.clock.ticks())
+            self._seats.load({})
             self._settle()
             return self.state()
 
@@ -344,11 +342,14 @@ class Box:
         engine, _, rejected = replay_stored([(e.seq, e.body) for e in events])
         self._engine, self._game_id, self._rejected = engine, game_id, rejected
         self._game_line = dict(events[0].body)
+        self._seats.load(self.log.enrolments(game_id))
         self._offset_us = max(self._offset_us, _last_t(engine) + 1 - self.clock.ticks())
 
     def _settle(self) -> None:
         """After a change: a countdown runs exactly while the game counts down; announce."""
         phase = self._engine.game.phase if self._engine else "idle"
+        if phase not in ENROL_PHASES:
+            self._seats.enrolling = None
         kind = self._countdown[1] if self._countdown else None
         if phase == "countdown" and kind != "go":
             self._start_countdown("go")

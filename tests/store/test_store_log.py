@@ -82,3 +82,23 @@ def test_a_file_that_is_no_log_is_refused(tmp_path: Path) -> None:
     path.write_text("shopping list\n" * 100)
     with pytest.raises(StoreError, match="cannot be opened"):
         EventLog(path)
+
+
+def test_enrolments_are_kept_per_game_apart_from_the_events(tmp_path: Path) -> None:
+    path = tmp_path / "log.db"
+    log = EventLog(path)
+    first = log.new_game(GAME, Progress("lobby"))
+    second = log.new_game(GAME, Progress("lobby"))
+    log.enrol(first, "north", 1)
+    log.enrol(first, "south", 0)
+    log.enrol(first, "north", 0)  # enrolled again: the latest wins
+    log.enrol(second, "east", 1)
+    assert log.enrolments(first) == {"north": 0, "south": 0}
+    assert [e.body["type"] for e in log.events(first)] == ["game"]  # the rules never see them
+    assert log.last_seq() == second
+    log.close()
+    again = EventLog(path)  # an existing log gets the table too, and keeps what it holds
+    assert again.enrolments(second) == {"east": 1}
+    again.clear_enrolments(first)
+    assert again.enrolments(first) == {}
+    assert again.enrolments(second) == {"east": 1}

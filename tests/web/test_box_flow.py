@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad, lit_pads
+from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad
+from buzzerbox.enrol import lit_pads
 from buzzerbox.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import EventLog, StoreError
 
@@ -20,6 +21,11 @@ def started(box: Box, clock: ManualClock, game: str = "ligretto", **fields: Any)
     box.submit({"type": "round"})
     clock.advance(box.countdown_us)
     assert box.state()["phase"] == "playing"
+
+
+def without_pad_test(state: dict[str, Any]) -> dict[str, Any]:
+    """The state but the pad test's edges (kept in memory: the last since the box started)."""
+    return {**state, "box": {k: v for k, v in state["box"].items() if k != "pad_test"}}
 
 
 def test_a_round_counts_down_then_the_box_gives_the_start_signal(
@@ -84,7 +90,7 @@ def test_a_restarted_box_resumes_the_game_where_it_stood(
     box.press(1, "stop", None, clock.now + 10)
     box.submit({"type": "stacks", "counts": {"Ann": 3, "Ben": 0, "Cem": 5}})
     again = Box(EventLog(db_path), clock=ManualClock(now=clock.now))
-    assert again.state() == box.state()
+    assert without_pad_test(again.state()) == without_pad_test(box.state())
     assert again.state()["undoable"] == "stacks"
 
 

@@ -4,200 +4,41 @@ A whole Ligretto game on a 390×844 phone: the table's phone logs in with the PI
 the box prints, makes the game, starts rounds, presses the virtual pads and enters
 the scores (one entry refused by the rules and shown at its field); a second phone
 (its own browser context, dark, not logged in) follows the scoreboard live.
+The other three games: test_browser_games.py; what they share: browser_support.py.
 
-Chromium is Debian's (/usr/bin/chromium); `playwright install` is never needed.
-The test is skipped when Playwright or Chromium is missing. Set BUZZERBOX_SHOTS to a
-folder to keep screenshots of the pages in light and dark.
+The tests are skipped when Playwright or Chromium is missing. Set BUZZERBOX_SHOTS to
+a folder to keep screenshots of the pages (light and dark, phone and TV).
 """
 
 from __future__ import annotations
 
-import collections
-import os
 import re
-import subprocess
-import sys
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import (
-    Browser,
-    BrowserContext,
-    Error,
-    Page,
-    Playwright,
-    Request,
-    ViewportSize,
-    expect,
-    sync_playwright,
+from playwright.sync_api import Browser, Error, Page, expect
+
+from . import browser_support as support
+from .browser_support import (
+    Served,
+    Watch,
+    enter,
+    log_in,
+    phone,
+    shoot,
+    standings_apart,
+    start_round,
+    targets_big_enough,
+    wait_for_go,
 )
 
-CHROMIUM = os.environ.get("BUZZERBOX_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE: ViewportSize = {"width": 390, "height": 844}
-#: the countdown is 3 s, then the start signal; this leaves room on a busy machine
-GO_TIMEOUT_MS = 12_000
-SHOTS = os.environ.get("BUZZERBOX_SHOTS")
-
-expect.set_options(timeout=10_000)  # live updates on a busy 2-core machine
-
-PIN_LINE = re.compile(r"admin PIN (\S+)")
-OPEN_LINE = re.compile(r"open (http://127\.0\.0\.1:\d+/)")
-
-
-# -- the box -------------------------------------------------------------------------------
-
-
-@dataclass
-class Served:
-    """A running `buzzerbox serve`: its address, its admin PIN and what it printed."""
-
-    process: subprocess.Popen[str]
-    url: str = ""
-    pin: str = ""
-    lines: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=200))
-
-    def output(self) -> str:
-        return "\n".join(self.lines)
-
-
-def _read(served: Served, ready: threading.Event) -> None:
-    """Drain the server's output (so it never blocks), noting its address and PIN."""
-    assert served.process.stdout is not None
-    for line in served.process.stdout:
-        served.lines.append(line.rstrip())
-        if not served.pin and (m := PIN_LINE.search(line)):
-            served.pin = m.group(1)
-        if not served.url and (m := OPEN_LINE.search(line)):
-            served.url = m.group(1).rstrip("/")
-        if served.pin and served.url:
-            ready.set()
-    ready.set()  # the server ended: the fixture sees what is missing
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`buzzerbox serve` on a free loopback port with a fresh data folder."""
-    data = tmp_path_factory.mktemp("box")
-    command = [sys.executable, "-m", "buzzerbox", "serve", "--host", "127.0.0.1"]
-    command += ["--port", "0", "--data", str(data)]
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    served = Served(process)
-    ready = threading.Event()
-    reader = threading.Thread(target=_read, args=(served, ready), daemon=True)
-    reader.start()
-    try:
-        if not ready.wait(30) or not (served.url and served.pin):
-            pytest.fail(f"buzzerbox serve gave no address and PIN:\n{served.output()}")
-        yield served
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-        reader.join(5)
-        if process.stdout is not None:
-            process.stdout.close()
-
-
-# -- the browser ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    browser = playwright.chromium.launch(
-        executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-    )
-    yield browser
-    browser.close()
-
-
-@dataclass
-class Watch:
-    """What the pages did wrong: script errors, and requests that left the box."""
-
-    base: str
-    errors: list[str] = field(default_factory=list)
-    outside: list[str] = field(default_factory=list)
-
-    def page(self, context: BrowserContext) -> Page:
-        page = context.new_page()
-        page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
-        page.on("request", self._request)
-        return page
-
-    def _request(self, request: Request) -> None:
-        if not request.url.startswith((self.base, "data:", "about:")):
-            self.outside.append(request.url)
-
-
-def phone(browser: Browser, scheme: Literal["light", "dark"] = "light") -> BrowserContext:
-    context = browser.new_context(
-        viewport=PHONE,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        color_scheme=scheme,
-    )
-    context.set_default_timeout(10_000)
-    return context
-
-
-def shoot(page: Page, name: str) -> None:
-    """Screenshots of the page in light and dark, when BUZZERBOX_SHOTS names a folder."""
-    if not SHOTS:
-        return
-    Path(SHOTS).mkdir(parents=True, exist_ok=True)
-    expect(page.get_by_test_id("countdown")).to_be_hidden()
-    page.evaluate("window.scrollTo(0, 0)")
-    page.emulate_media(color_scheme="light")
-    page.screenshot(path=str(Path(SHOTS) / f"{name}-light.png"), full_page=True)
-    page.emulate_media(color_scheme="dark")
-    page.screenshot(path=str(Path(SHOTS) / f"{name}-dark.png"), full_page=True)
-    page.emulate_media(color_scheme="null")  # back to the context's own
+# the shared fixtures, for this module (each module has its own box)
+playwright, browser, served = support.playwright, support.browser, support.served
 
 
 # -- steps of a game -------------------------------------------------------------------------
-
-
-def log_in(table: Page, pin: str) -> None:
-    table.get_by_test_id("pin-input").fill("0000" if pin != "0000" else "9999")
-    table.get_by_test_id("pin-submit").click()
-    expect(table.get_by_test_id("pin-error")).to_contain_text("wrong PIN")
-    table.get_by_test_id("pin-input").fill(pin)
-    table.get_by_test_id("pin-submit").click()
-    expect(table.get_by_test_id("login")).to_be_hidden()
 
 
 def new_ligretto(table: Page, names: list[str], target: int) -> None:
@@ -212,25 +53,6 @@ def new_ligretto(table: Page, names: list[str], target: int) -> None:
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
 
 
-def start_round(table: Page, pads: Page) -> None:
-    table.get_by_test_id("start-round").click()
-    expect(pads.get_by_test_id("pads-phase")).to_have_attribute("data-phase", "countdown")
-
-
-def wait_for_go(pads: Page) -> None:
-    expect(pads.get_by_test_id("pads-phase")).to_have_attribute(
-        "data-phase", "playing", timeout=GO_TIMEOUT_MS
-    )
-
-
-def enter(table: Page, step: str, counts: dict[int, int]) -> None:
-    expect(table.get_by_test_id(f"{step}-form")).to_be_visible()
-    prefix = "stack" if step == "stacks" else step
-    for seat, n in counts.items():
-        table.get_by_test_id(f"{prefix}-{seat}").fill(str(n))
-    table.get_by_test_id(f"{step}-submit").click()
-
-
 # -- the test ----------------------------------------------------------------------------------
 
 
@@ -242,6 +64,8 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         table = watch.page(table_phone)
         table.goto(f"{served.url}/table")
         log_in(table, served.pin)
+        expect(table.get_by_test_id("newgame-form")).to_be_visible()
+        targets_big_enough(table)
         new_ligretto(table, ["Ann", "Ben", "Cara"], target=50)
         expect(table.get_by_test_id("seat-0")).to_contain_text("Ann")
         expect(table.get_by_test_id("seats")).to_contain_text("Cara stop")
@@ -277,7 +101,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         expect(refusal).to_contain_text("two empty Ligretto stacks")
         expect(table.get_by_test_id("stack-0")).to_have_attribute("aria-invalid", "true")
         expect(table.get_by_test_id("stack-2-error")).to_be_empty()
-        shoot(table, "table-refusal")
+        shoot(table, "ligretto-table-refusal")
         enter(table, "stacks", {0: 3})
         expect(table.get_by_test_id("middle-form")).to_be_visible()
         table.get_by_test_id("middle-0").fill("14")
@@ -304,7 +128,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
             re.compile(r"^\+\d+(\.\d+)? (µs|ms|s)$")
         )
         expect(photo.get_by_test_id("false-start-0")).to_contain_text("Cara")
-        shoot(photo, "photo-finish")
+        shoot(photo, "ligretto-photo")
 
         # round 2: Ben taps his pad; a stacks entry is undone and entered again
         start_round(table, pads)
@@ -321,11 +145,10 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         expect(viewer.get_by_test_id("total-1")).to_have_text("55")
         expect(viewer.get_by_test_id("player-1")).to_contain_class("winner")
         expect(table.get_by_test_id("table-winners")).to_contain_text("Ben wins!")
-        shoot(viewer, "scoreboard")
-        shoot(table, "table")
-
-        assert not watch.errors, watch.errors
-        assert not watch.outside, f"the pages asked outside the box: {watch.outside}"
+        standings_apart(viewer)
+        shoot(viewer, "ligretto-scoreboard")
+        shoot(table, "ligretto-table")
+        watch.check()
     except (AssertionError, Error):
         print(served.output())
         raise

@@ -6,6 +6,9 @@ live stream). A game's id is the `seq` of its `game` line. A second table keeps 
 summary per game (kind, players, phase, winners) so the list of games needs no replay;
 it is written in the same transaction as the event, so the two never disagree.
 
+A third table keeps the box's own enrolments (which pad is whose in a game, see
+buzzerbox/enrol.py): outside the events, so the rules never see them.
+
 The database runs in WAL mode with `synchronous=FULL`: when `append` returns, the event
 is on disk and survives a kill -9 or a power cut. The store knows nothing of the rules:
 events are plain JSON objects.
@@ -42,6 +45,14 @@ CREATE TABLE IF NOT EXISTS games (
     phase   TEXT NOT NULL,
     winners TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS enrolments (
+    id   INTEGER PRIMARY KEY AUTOINCREMENT,
+    game INTEGER NOT NULL,
+    at   REAL    NOT NULL,
+    pad  TEXT    NOT NULL,
+    seat INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS enrolments_by_game ON enrolments (game, id);
 """
 
 
@@ -167,7 +178,25 @@ class EventLog:
             )
             return _rowid(cur)
 
+    def enrol(self, game_id: int, pad: str, seat: int) -> None:
+        """Log that `pad` is `seat`'s in a game (a later enrolment of the pad wins)."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO enrolments (game, at, pad, seat) VALUES (?, ?, ?, ?)",
+                (game_id, self._wall(), pad, seat),
+            )
+
+    def clear_enrolments(self, game_id: int) -> None:
+        """Forget a game's enrolments: its pads are the pad map's again."""
+        with self._write() as db:
+            db.execute("DELETE FROM enrolments WHERE game = ?", (game_id,))
+
     # -- reading ----------------------------------------------------------------------
+
+    def enrolments(self, game_id: int) -> dict[str, int]:
+        """A game's enrolments: pad id -> seat (the latest of each pad)."""
+        rows = self._read("SELECT pad, seat FROM enrolments WHERE game = ? ORDER BY id", (game_id,))
+        return {str(pad): int(seat) for pad, seat in rows}
 
     def events(self, game_id: int) -> list[StoredEvent]:
         """Every event of one game, in the order accepted (the `game` line first)."""

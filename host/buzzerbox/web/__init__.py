@@ -1,7 +1,8 @@
 """The box's web side: `create_app(box, config)`, one blueprint per area.
 
 - auth.py     /api/login, /api/logout, /api/session; the admin PIN, CSRF, rate limits
-- api.py      /api/state, /api/game, /api/event, /api/pads/*, /api/games, /api/import
+- api.py      /api/state, /api/game, /api/event, /api/pads/*, /api/enrol, /api/games,
+              /api/import
 - exports.py  /api/export/*, /api/qr/*
 - sse.py      /api/events, the live stream
 - openapi.py  /api/openapi.json

@@ -1,4 +1,5 @@
-"""The JSON API of the game: its state, new games, table entries, virtual pads, imports.
+"""The JSON API of the game: its state, new games, table entries, virtual pads, imports,
+and the enrolment of real pads (which pad is whose, see buzzerbox/enrol.py).
 
 Viewers read; every change needs the admin session (see auth.py), except virtual pad
 presses when the box was started with --open-pads. A refusal is a 4xx with the rules'
@@ -94,6 +95,18 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     @bp.post("/pads/release")
     def release() -> ResponseReturnValue:
         return pad_edge(released=True)
+
+    @bp.post("/enrol")
+    @auth.admin_only
+    def enrol() -> ResponseReturnValue:
+        body = body_object('an enrolment: {"seat": 0}, {"seat": null} or {"reset": true}')
+        if body.get("reset") is True:
+            box.enrol(None, reset=True)
+        elif "seat" not in body:
+            raise BadBody('an enrolment names the seat: {"seat": 0} ({"seat": null} cancels)')
+        else:
+            box.enrol(body["seat"])
+        return reply()
 
     @bp.post("/import")
     @auth.admin_only

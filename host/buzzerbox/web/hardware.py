@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.box import Box, Pad
+from buzzerbox.enrol import pad_label
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
 from buzzerbox.pads.padmap import PadMap, load_pad_map
@@ -36,7 +37,9 @@ log = logging.getLogger(__name__)
 
 def box_pads(pad_map: PadMap) -> list[Pad]:
     """The pad map's pads as the box and its pages know them."""
-    return [Pad(p.id, p.role, p.seat, p.pile, p.describe()) for p in pad_map.pads]
+    return [
+        Pad(p.id, p.role, p.seat, p.pile, pad_label(p.id, p.role, p.pile)) for p in pad_map.pads
+    ]
 
 
 def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap, PadSources]:

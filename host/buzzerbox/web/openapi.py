@@ -72,6 +72,39 @@ SCHEMAS: dict[str, Any] = {
             "seat": {"type": "integer", "minimum": 0},
             "pile": {"type": ["integer", "null"], "minimum": 0},
             "label": {"type": "string"},
+            "enrolled": {
+                "type": "boolean",
+                "description": "re-seated for this game by enrolment (else the pad map's seat)",
+            },
+        },
+    },
+    "PadTestEdge": {
+        "type": "object",
+        "description": "a raw pad edge, as the pad test shows it",
+        "required": ["n", "pad", "role", "seat", "pile", "edge", "t_us", "note"],
+        "properties": {
+            "n": {"type": "integer", "description": "counts the edges since the box started"},
+            "pad": {"type": "string", "description": "the pad id (a virtual pad: s<seat>-...)"},
+            "role": {"enum": ["stop", "slap", "pile", None]},
+            "seat": {"type": ["integer", "null"]},
+            "pile": {"type": ["integer", "null"]},
+            "edge": {"enum": ["press", "release"]},
+            "t_us": {"type": "integer", "description": "box timeline (µs)"},
+            "note": {
+                "type": ["string", "null"],
+                "description": "null: played; else why not (refused, enrolled, not in the map)",
+            },
+        },
+    },
+    "Enrolment": {
+        "type": "object",
+        "description": (
+            '{"seat": n}: the next press of a pad enrols it for seat n in this game; '
+            '{"seat": null}: stop waiting; {"reset": true}: back to the pad map'
+        ),
+        "properties": {
+            "seat": {"type": ["integer", "null"], "minimum": 0},
+            "reset": {"type": "boolean"},
         },
     },
     "Box": {
@@ -98,6 +131,15 @@ SCHEMAS: dict[str, Any] = {
             "lit": {"type": "array", "items": {"type": "string"}, "description": "pad ids lit"},
             "open_pads": {"type": "boolean", "description": "anyone may press virtual pads"},
             "wifi": {"type": "boolean", "description": "GET /api/qr/wifi.svg is available"},
+            "enrolling": {
+                "type": ["integer", "null"],
+                "description": "the seat whose pad the next press enrols (POST /api/enrol)",
+            },
+            "pad_test": {
+                "type": "array",
+                "items": _ref("PadTestEdge"),
+                "description": "the last raw pad edges, oldest first (at most 16)",
+            },
         },
     },
     "State": {
@@ -262,6 +304,15 @@ PATHS: dict[str, Any] = {
             "Release a virtual pad",
             {**STATE, **CHANGE_REFUSED},
             requestBody=_body(_ref("PadEdge")),
+            security=ADMIN,
+        )
+    },
+    "/api/enrol": {
+        "post": _op(
+            "Enrol a real pad for a seat by pressing it: the next press of a pad is the seat's "
+            "in this game (kept in the log; between rounds; a simulated box refuses: 409)",
+            {**STATE, **CHANGE_REFUSED},
+            requestBody=_body(_ref("Enrolment")),
             security=ADMIN,
         )
     },

@@ -1,4 +1,4 @@
-"""The phone pages: scoreboard, photo finish, table view, virtual pads, QR codes.
+"""The phone pages: scoreboard, photo finish, table view, pads and pad test, QR codes.
 
 A template gives only the frame of its page; the page's JS module (static/) fetches
 /api/state, follows /api/events and draws everything from the state object. So
@@ -19,6 +19,7 @@ static/, one module per concern (a page imports what it needs):
     login.js      the PIN form
     newgame.js    the new-game form
     scoring.js    the table's entries: caller, stall, stacks, middle, left, claims
+    padtest.js    the pad test: every pad edge as it comes, tiles of the real pads
     scoreboard.js, finish.js, table.js, pads.js, join.js: one per page
 """
 
@@ -65,7 +66,7 @@ PAGES = (
     Page("scoreboard", "/", "Score", "Scoreboard"),
     Page("finish", "/finish", "Photo", "Photo finish"),
     Page("table", "/table", "Table", "Table view"),
-    Page("pads", "/pads", "Pads", "Virtual pads"),
+    Page("pads", "/pads", "Pads", "Pads and pad test"),
     Page("join", "/join", "Join", "Join the scoreboard"),
 )
 

@@ -1,14 +1,16 @@
 // The chart of totals per round: inline SVG drawn from the state's history.
-import { h, s, seatClass } from "./dom.js";
+import { h, num, s, seatClass } from "./dom.js";
 
 const W = 360;
 const H = 230;
 const PAD = { left: 34, right: 78, top: 14, bottom: 26 };
 
+/** A step for about `ticks` grid lines: 1, 2, 2.5 or 5 times a power of ten, and
+ * whole (totals are whole numbers: no 2.5 or 7.5 on the axis). */
 function niceStep(range, ticks = 4) {
   const raw = range / ticks;
-  const mag = 10 ** Math.floor(Math.log10(raw || 1));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw) return m * mag;
+  const mag = Math.max(1, 10 ** Math.floor(Math.log10(raw || 1)));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw && Number.isInteger(m * mag)) return m * mag;
   return 10 * mag;
 }
 
@@ -44,7 +46,8 @@ export function totalsChart(state) {
   const all = series.flat();
   const target = state.target || null;
   let lo = Math.min(0, ...all);
-  let hi = Math.max(1, ...all, target && target <= Math.max(...all) * 1.6 + 10 ? target : 0);
+  // minus points only (Ligretto Twist): the chart ends at 0, with no empty band above
+  let hi = Math.max(lo < 0 ? 0 : 1, ...all, target && target <= Math.max(...all) * 1.6 + 10 ? target : 0);
   const step = niceStep(hi - lo);
   lo = Math.floor(lo / step) * step;
   hi = Math.ceil(hi / step) * step;
@@ -56,7 +59,7 @@ export function totalsChart(state) {
   for (let v = lo; v <= hi + 1e-9; v += step) {
     grid.push(
       s("line", { class: v === 0 ? "axis" : "grid", x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
-      s("text", { class: "tick", x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v)),
+      s("text", { class: "tick", x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end" }, num(v)),
     );
   }
   const every = Math.ceil(n / 10);
@@ -89,7 +92,7 @@ export function totalsChart(state) {
     s(
       "text",
       { class: `end-label ${seatClass(seat)}`, x: x(n) + 8, y: ly },
-      s("tspan", { class: "end-total" }, String(v)),
+      s("tspan", { class: "end-total" }, num(v)),
       ` ${players[seat].name.length > 7 ? `${players[seat].name.slice(0, 6)}…` : players[seat].name}`,
     ),
   );
@@ -100,7 +103,7 @@ export function totalsChart(state) {
       class: "totals-chart",
       role: "img",
       "aria-label": `Totals after ${n} ${n === 1 ? "round" : "rounds"}: ${players
-        .map((p) => `${p.name} ${p.total}`)
+        .map((p) => `${p.name} ${num(p.total)}`)
         .join(", ")}`,
     },
     grid,

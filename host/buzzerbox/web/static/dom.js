@@ -64,6 +64,9 @@ export function span(us) {
 
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** A number as people write it: a true minus sign for negatives (−38, never -38). */
+export const num = (n) => (n < 0 ? `−${-n}` : String(n));
+
 /** A signed number for round points: +8, −3, 0. */
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 

@@ -5,6 +5,7 @@ import { renderPhoto } from "./photo.js";
 
 run((state) => {
   const title = $("#photo-title");
-  title.textContent = state.game && state.round ? `Photo finish · round ${state.round}` : "Photo finish";
+  const rounds = state.game && state.game !== "twinit" && state.round;
+  title.textContent = rounds ? `Photo finish · round ${state.round}` : "Photo finish";
   renderPhoto($("#photo"), state);
 });

@@ -19,9 +19,9 @@ export function course(state) {
   if (state.target) return `to ${state.target} points`;
   if (state.rounds) {
     const left = state.rounds - (state.phase === "scored" || state.phase === "finished" ? state.round : Math.max(state.round - 1, 0));
-    return state.phase === "finished"
-      ? `${plural(state.rounds, "round")} played`
-      : `${plural(state.rounds, "round")} · ${left} to play`;
+    const played = (state.history || []).length;
+    if (state.phase !== "finished") return `${plural(state.rounds, "round")} · ${left} to play`;
+    return played < state.rounds ? `${played} of ${plural(state.rounds, "round")} played` : `${plural(state.rounds, "round")} played`;
   }
   return "";
 }
@@ -66,6 +66,14 @@ export function claimNews(state) {
     default:
       return null;
   }
+}
+
+/** Ligretto Twist: the last foul on a pile, in words. */
+export function foulNews(state) {
+  const f = state.last_foul;
+  if (!f) return null;
+  if (f.foul === "blocked") return `Foul: ${f.name} reached for pile ${f.pile + 1}, ${f.by || "another hand"} holds it`;
+  return `Foul: ${f.name} reached for pile ${f.pile + 1} with a third hand`;
 }
 
 /** A small crown for the winners. */

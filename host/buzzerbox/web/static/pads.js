@@ -1,10 +1,13 @@
-// Virtual pads for the simulated box: every pad a big button, and keys.
-// 1–9, 0: the stop (Twin It!: slap) pad of seats 1–10. Twist piles: q w e r t y u i
-// for piles 1–8 of the chosen seat (tap a seat's name to choose it).
+// The pads page. On a simulated box: the virtual pads, every pad a big button, and
+// keys: 1–9, 0 the stop (Twin It!: slap) pad of seats 1–10; Twist piles: q w e r t y
+// u i for piles 1–8 of the chosen seat (tap a seat's name to choose it). On every box:
+// the pad test (padtest.js), every pad edge as it comes.
 import { post, session, whenAuthLost } from "./api.js";
 import { run } from "./common.js";
 import { $, dot, fill, h, lead, seatClass } from "./dom.js";
+import { foulNews } from "./game.js";
 import { pinForm } from "./login.js";
+import { renderPadTest } from "./padtest.js";
 
 const SEAT_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
 const PILE_KEYS = ["q", "w", "e", "r", "t", "y", "u", "i"];
@@ -154,6 +157,9 @@ function update(st) {
       first ? h("span", { class: "badge ok", "data-testid": `first-${seat}` }, "first!") : null,
       late && late.lead_us != null ? h("span", { class: "badge" }, `late ${lead(late.lead_us)}`) : null,
       falseStart ? h("span", { class: "badge bad", "data-testid": `false-${seat}` }, "false start") : null,
+      st.phase === "playing" && st.last_foul && st.last_foul.seat === seat
+        ? h("span", { class: "badge bad", "data-testid": `foul-${seat}`, title: foulNews(st) }, st.last_foul.foul)
+        : null,
       st.game === "twist" ? h("span", { class: "muted small" }, `${p.left} left`) : null,
     );
     const holding = new Set(p.holding || []);
@@ -176,21 +182,25 @@ function statusLine(st) {
     scored: "Round scored: the next one starts on the table view.",
     finished: "The game is over.",
   }[st.phase];
-  return `${st.title} · round ${st.round} · ${text}`;
+  const round = st.round && st.game !== "twinit" ? ` · round ${st.round}` : "";
+  return `${st.title}${round} · ${text}`;
 }
 
 function draw(st) {
   const box = st.box || {};
+  const real = box.simulated === false;
   fill(
     $("#status"),
     h("p", { "data-testid": "pads-phase", "data-phase": st.phase || "" }, statusLine(st)),
-    box.simulated === false
-      ? h("p", { class: "badge warn" }, "This box has real pads: the virtual ones only work on a simulated box.")
-      : null,
+    real ? h("p", { class: "badge warn" }, "This box has real pads: press them, and see each one in the pad test below.") : null,
   );
+  renderPadTest($("#padtest"), st);
   const el = $("#pads");
-  if (!st.game) {
+  el.hidden = !st.game || real;
+  $("#keys-help").hidden = el.hidden;
+  if (el.hidden) {
     el.replaceChildren();
+    el.dataset.key = "";
     return;
   }
   // the buttons stay while the game and its seats do: a held pad is never rebuilt

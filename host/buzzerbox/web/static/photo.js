@@ -52,7 +52,9 @@ function headline(state, list) {
       h(
         "span",
         { class: "muted" },
-        first.pad === "slap" ? " slapped first" : ` was first${first.pad === "pile" ? " on a pile" : " on stop"}`,
+        first.pad === "slap"
+          ? ` slapped first${runner ? ": the lower hand" : ""}`
+          : ` was first${first.pad === "pile" ? " on a pile" : " on stop"}`,
       ),
       runner
         ? h("div", { class: "photo-margin" }, `by ${lead(runner.lead_us).slice(1)} over ${runner.name}`)

@@ -1,8 +1,8 @@
 // The scoreboard for everyone: standings, course, caller, winners, chart, history.
 import { totalsChart } from "./chart.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, plural, seatClass, signed } from "./dom.js";
-import { claimNews, course, crown, fewestWins, lastPoints, ranking, takes } from "./game.js";
+import { $, dot, fill, h, num, plural, seatClass, signed } from "./dom.js";
+import { claimNews, course, crown, fewestWins, foulNews, lastPoints, ranking, takes } from "./game.js";
 import { renderPhoto } from "./photo.js";
 
 const VARIANT_NAMES = {
@@ -24,7 +24,7 @@ function heroLines(state) {
     case "playing":
       if (state.claim) return [`${state.claim.claimant} claims a pair!`, "The table settles it"];
       if (state.game === "twinit") return [claimNews(state) || "Game on", "Slap when you see a pair"];
-      return [`Round ${r} is on`, state.game === "twinit" ? "Watch for pairs" : "First to call stop ends it"];
+      return [`Round ${r} is on`, foulNews(state) || "First to call stop ends it"];
     case "scoring":
       if (state.caller) return [`${state.caller} called stop`, `Round ${r} is being counted`];
       if (state.stalled) return [`Round ${r} stalled`, "Nobody could play: it is counted as it lies"];
@@ -80,9 +80,9 @@ function renderHero(state) {
           names.length
             ? state.game === "twinit"
               ? `with ${plural((scoreOf(names[0])?.takes || []).length, "take")}`
-              : `with ${scoreOf(names[0])?.total} ${fewestWins(state) ? "cards" : "points"}${names.length > 1 ? " each" : ""}`
+              : `with ${num(scoreOf(names[0])?.total ?? 0)} ${fewestWins(state) ? "cards" : "points"}${names.length > 1 ? " each" : ""}`
             : "",
-          ` after ${plural(state.round, "round")}`,
+          state.game === "twinit" ? "" : ` after ${plural((state.history || []).length, "round")}`,
         ),
       ),
     );
@@ -131,7 +131,7 @@ function standingRow(seat) {
   const fillEl = h("span", { class: "bar-fill" });
   const row = h(
     "li",
-    { "data-testid": `player-${seat}` },
+    { "data-testid": `player-${seat}`, "data-seat": seat },
     h("span", { class: "place" }),
     h(
       "span",
@@ -157,11 +157,15 @@ function renderStandings(state) {
   }
   const winners = new Set(state.winners || []);
   const n = state.history?.length || (state.players.some((p) => (p.takes || []).length) ? 1 : 0);
+  // the rows stand in ranking order: find each seat's by its data-seat
   const rows = [...el.children];
-  const before = new Map(rows.map((row) => [row, row.getBoundingClientRect().top]));
+  const bySeat = new Map(rows.map((row) => [Number(row.dataset.seat), row]));
+  // places within the list: a hero growing above it moves no row
+  const topOf = (row) => row.getBoundingClientRect().top - el.getBoundingClientRect().top;
+  const before = new Map(rows.map((row) => [row, topOf(row)]));
   const order = ranking(state);
   for (const { seat, player: p, place } of order) {
-    const row = rows[seat];
+    const row = bySeat.get(seat);
     const last = lastPoints(state, p.name);
     const called = state.caller === p.name && ["scoring", "scored"].includes(state.phase);
     row.className = `standing ${seatClass(seat)}${winners.has(p.name) ? " winner" : ""}${called ? " called" : ""}`;
@@ -174,16 +178,20 @@ function renderStandings(state) {
       winners.has(p.name) ? crown() : null,
       called ? h("span", { class: "badge", "data-testid": "called" }, "called") : null,
     );
-    row.querySelector(".sub").textContent =
-      [last !== null && n ? `last round ${points(state, last)}` : null, ...extra(state, p)]
-        .filter(Boolean)
-        .join(" · ") || "\u00a0";
+    const sub = row.querySelector(".sub");
+    sub.textContent = [last !== null && n ? `last round ${points(state, last)}` : null, ...extra(state, p)]
+      .filter(Boolean)
+      .join(" · ");
+    sub.hidden = !sub.textContent;
     const twinit = state.game === "twinit";
     row.querySelector(".bar").hidden = twinit;
     row.querySelector(".bar-fill").style.width = `${Math.max(0, Math.min(1, barFraction(state, p))) * 100}%`;
-    fill(row.querySelector(".takes-slot"), twinit ? takes(p.takes || []) : null);
+    fill(
+      row.querySelector(".takes-slot"),
+      twinit ? ((p.takes || []).length ? takes(p.takes) : h("span", { class: "muted small" }, "no take yet")) : null,
+    );
     const total = row.querySelector(".total");
-    const text = twinit ? String((p.takes || []).length) : String(p.total);
+    const text = twinit ? String((p.takes || []).length) : num(p.total);
     if (total.textContent !== text) {
       if (total.textContent !== "") {
         total.classList.remove("bump");
@@ -194,15 +202,24 @@ function renderStandings(state) {
     }
     el.append(row); // in ranking order
   }
-  // glide from the old places to the new ones
+  // glide from the old places to the new ones (the rows are opaque, and one moving up
+  // passes over the others); with reduced motion they simply stand in their places
   if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   for (const row of rows) {
-    const dy = before.get(row) - row.getBoundingClientRect().top;
+    if (!row.animate) continue;
+    for (const running of row.getAnimations()) running.cancel(); // the new one starts where it was
+    const dy = Math.round(before.get(row) - topOf(row));
+    row.style.zIndex = "";
     if (!dy) continue;
-    row.animate?.([{ transform: `translateY(${dy}px)` }, { transform: "none" }], {
+    row.style.zIndex = dy > 0 ? "2" : "1";
+    const glide = row.animate([{ transform: `translateY(${dy}px)` }, { transform: "none" }], {
       duration: 450,
       easing: "cubic-bezier(0.2, 0.8, 0.2, 1)",
     });
+    glide.finished.then(
+      () => (row.style.zIndex = ""),
+      () => null, // cancelled: a newer glide took over
+    );
   }
 }
 
@@ -245,7 +262,7 @@ function renderHistory(state) {
       h(
         "tfoot",
         {},
-        h("tr", {}, h("th", { scope: "row" }, "Σ"), players.map((p) => h("td", { class: "sum" }, String(p.total)))),
+        h("tr", {}, h("th", { scope: "row" }, "Σ"), players.map((p) => h("td", { class: "sum" }, num(p.total)))),
       ),
     ),
   );

@@ -4,7 +4,7 @@
 import { send } from "./api.js";
 import { confirmButton, dot, fill, h, lead, plural, seatClass, signed } from "./dom.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
-import { claimNews, takes } from "./game.js";
+import { claimNews, foulNews, takes } from "./game.js";
 
 const STACK = 10;
 const SET = 40;
@@ -138,11 +138,12 @@ function playingPanel(state, report) {
               dot(seat),
               h("span", { class: "name" }, p.name),
               h("strong", {}, String(p.left)),
-              h("span", { class: "muted small" }, p.round_fouls ? ` ${plural(p.round_fouls, "foul")}` : " left"),
+              h("span", { class: "muted small" }, p.round_fouls ? ` left · ${plural(p.round_fouls, "foul")}` : " left"),
             ),
           ),
         )
       : null,
+    foulNews(state) ? h("p", { class: "news bad", "data-testid": "foul-news" }, foulNews(state)) : null,
     h("p", { class: "muted" }, "The first stop pad ends the round. Called by voice, and no pad caught it? Tap who called:"),
     h(
       "div",
@@ -192,8 +193,17 @@ function claimPanel(state, report) {
     h("h1", {}, `${claim.claimant} claims a pair`),
     h(
       "ol",
-      { class: "slaps" },
-      slaps.map((sl, i) => h("li", {}, h("span", { class: "name" }, sl.name), h("span", { class: "lead" }, i ? lead(sl.lead_us) : "first"))),
+      { class: "slaps", "data-testid": "claim-slaps" },
+      slaps.map((sl, i) =>
+        h(
+          "li",
+          { class: seatClass(sl.seat) },
+          h("span", { class: "rank" }, String(i + 1)),
+          dot(sl.seat),
+          h("span", { class: "name" }, sl.name),
+          h("span", { class: `lead${i ? "" : " first"}` }, i ? lead(sl.lead_us) : "lower hand"),
+        ),
+      ),
     ),
     h(
       "div",

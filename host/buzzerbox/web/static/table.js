@@ -1,8 +1,9 @@
-// The table view, behind the admin PIN: a new game, seats and pads, rounds,
-// the scoring entries, undo and finish.
+// The table view, behind the admin PIN: a new game, seats and pads (enrolment of
+// real pads: the box waits for the next press), rounds, the scoring entries, undo
+// and finish.
 import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
-import { $, confirmButton, dot, fill, h, keyed, plural, seatClass, signed } from "./dom.js";
+import { $, confirmButton, dot, fill, h, keyed, num, plural, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
 import { course, crown, lastPoints, ranking } from "./game.js";
 import { pinForm } from "./login.js";
@@ -14,7 +15,6 @@ let state = null;
 let newGame = false; // the new-game form was asked for while a game goes on
 let starter = null; // Twin It!: the player the box drew to start
 let gameId = null;
-const enrolling = new Map(); // seat -> pads of that seat when enrolment began
 
 const UNDO = {
   stacks: "Undo the stacks",
@@ -77,8 +77,10 @@ function renderStatus(st) {
       "p",
       { class: "phase-line", "data-testid": "phase", "data-phase": st.phase },
       h("span", { class: `phase-dot phase-${st.phase}` }),
-      st.round && st.game !== "twinit" ? `Round ${st.round} ${phaseText}` : phaseText[0].toUpperCase() + phaseText.slice(1),
-      st.caller ? ` · ${st.caller} called` : st.stalled ? " · stalled" : "",
+      st.round && st.game !== "twinit" && st.phase !== "finished"
+        ? `Round ${st.round} ${phaseText}`
+        : phaseText[0].toUpperCase() + phaseText.slice(1),
+      st.phase === "finished" ? "" : st.caller ? ` · ${st.caller} called` : st.stalled ? " · stalled" : "",
     ),
     h(
       "ul",
@@ -89,7 +91,7 @@ function renderStatus(st) {
           { class: seatClass(seat) },
           dot(seat),
           h("span", { class: "name" }, player.name),
-          h("strong", {}, st.game === "twinit" ? String((player.takes || []).length) : String(player.total)),
+          h("strong", {}, st.game === "twinit" ? String((player.takes || []).length) : num(player.total)),
         ),
       ),
     ),
@@ -162,7 +164,7 @@ function scoredStage(st) {
                   ? plural(lastPoints(st, p.name) ?? 0, "card")
                   : signed(lastPoints(st, p.name) ?? 0),
               ),
-              h("span", { class: "muted small" }, `= ${p.total}`),
+              h("span", { class: "muted small" }, `= ${num(p.total)}`),
             ),
           ),
         )
@@ -259,38 +261,49 @@ function padsOf(st, seat) {
   return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
 }
 
+/** Enrolment: {seat} waits for the next press of a pad; {seat: null} stops; {reset: true}. */
+function enrol(button, body) {
+  return busy(button, () => post("/api/enrol", body).catch(report));
+}
+
+function resetButton() {
+  const b = h("button", { type: "button", class: "ghost small-btn", "data-testid": "enrol-reset" }, "Back to the pad map's seats");
+  b.addEventListener("click", () => enrol(b, { reset: true }));
+  return b;
+}
+
+function padList(pads) {
+  if (!pads.length) return "no pad yet";
+  return pads.map((pad, i) => [
+    i ? ", " : "",
+    pad.label || `${pad.role} ${pad.id}`,
+    pad.enrolled ? h("span", { class: "badge ok enrolled" }, "enrolled") : null,
+  ]);
+}
+
 function renderSeats(st) {
   const card = $("#seats-card");
   card.hidden = !st.game || !["lobby", "scored"].includes(st.phase) || newGame;
   if (card.hidden) return;
   const box = st.box || {};
-  const free = (box.pads || []).filter((p) => p.seat === null || p.seat === undefined).length;
+  const pads = box.pads || [];
+  const waitingSeat = box.enrolling ?? null;
+  const key = JSON.stringify([box.game_id, st.players.map((p) => p.name), pads, waitingSeat, box.simulated]);
+  if (card.dataset.key === key) return;
+  card.dataset.key = key;
+  const unused = pads.filter((p) => p.seat >= st.players.length).length;
+  const enrolled = pads.some((p) => p.enrolled);
   fill(
     $("#seats"),
     st.players.map((p, seat) => {
-      const pads = padsOf(st, seat);
-      const waiting = enrolling.has(seat) && pads.length <= enrolling.get(seat);
-      if (!waiting) enrolling.delete(seat);
-      const enrol = h(
+      const waiting = waitingSeat === seat;
+      const mine = padsOf(st, seat);
+      const button = h(
         "button",
-        { type: "button", class: "ghost small-btn", "data-testid": `enrol-${seat}` },
-        waiting ? "Cancel" : pads.length ? "Add a pad" : "Enrol a pad",
+        { type: "button", class: `ghost small-btn${waiting ? " armed" : ""}`, "data-testid": `enrol-${seat}` },
+        waiting ? "Cancel" : mine.length ? "Add a pad" : "Enrol a pad",
       );
-      enrol.addEventListener("click", () => {
-        if (waiting) {
-          enrolling.delete(seat);
-          renderSeats(state);
-          return;
-        }
-        busy(enrol, () =>
-          post("/api/enrol", { seat })
-            .then(() => {
-              enrolling.set(seat, pads.length);
-              renderSeats(state);
-            })
-            .catch(report),
-        );
-      });
+      button.addEventListener("click", () => enrol(button, { seat: waiting ? null : seat }));
       return h(
         "li",
         { class: `seat ${seatClass(seat)}${waiting ? " waiting" : ""}`, "data-testid": `seat-${seat}` },
@@ -301,22 +314,25 @@ function renderSeats(st) {
           h("span", { class: "name" }, p.name),
           h(
             "span",
-            { class: "muted small" },
-            waiting
-              ? `Press ${p.name}'s pad now…`
-              : pads.length
-                ? pads.map((pad) => pad.label || `${pad.role} ${pad.id}`).join(", ")
-                : "no pad yet",
+            { class: "muted small", "data-testid": `seat-pads-${seat}`, "aria-live": "polite" },
+            waiting ? `Press ${p.name}'s pad now…` : padList(mine),
           ),
         ),
-        box.simulated ? null : enrol,
+        box.simulated ? null : button,
       );
     }),
     box.simulated
       ? h("li", { class: "muted small note" }, "A simulated box: its virtual pads are on ", h("a", { href: "/pads" }, "Pads"), ".")
-      : free
-        ? h("li", { class: "muted small note" }, `${plural(free, "pad")} not enrolled yet.`)
-        : null,
+      : [
+          h(
+            "li",
+            { class: "muted small note" },
+            "Tap a seat's button, then press that player's pad: it is theirs for this game. ",
+            unused ? `${plural(unused, "pad")} of the pad map ${unused === 1 ? "is" : "are"} for seats this game does not have. ` : "",
+            h("a", { href: "/pads", "data-testid": "pad-test-link" }, "Test the pads"),
+          ),
+          enrolled ? h("li", { class: "note" }, resetButton()) : null,
+        ],
   );
 }
 
@@ -371,7 +387,6 @@ function render(st) {
   if (id !== gameId) {
     gameId = id;
     starter = null;
-    enrolling.clear();
   }
   renderStatus(st);
   renderStage(st);

@@ -1,0 +1,254 @@
+"""Which pad is whose: the pads of a box for its game, enrolment, and the pad test.
+
+A box with real pads starts from its pad map: each pad has a role (stop, slap, pile)
+and a default seat. The table re-seats pads for the current game by *enrolment*: it
+asks for a seat (`PadSeats.begin`) and the next press of any pad, mapped or not, is
+that seat's. The press is taken by the enrolment, never played. An enrolled pad plays
+its own role if the game has it (a pile pad stays a pile pad), else the game's seat pad
+(stop; Twin It!: slap), so one set of buttons serves every game. Enrolments are kept
+per game in the log's database (its own table, outside the rules' events), and a
+restarted box resumes them. Pads are enrolled between rounds (phase lobby or scored);
+a round that starts ends a pending enrolment.
+
+A simulated box has virtual pads, one set per seat: they need no enrolment.
+
+The pad test: the last `PAD_TEST_EDGES` edges of every pad, real or virtual (pad id,
+role, seat, pile, press or release, box time, and a note when one was not played),
+carried by the state under box.pad_test, so a phone shows each press as it comes;
+and, while no round plays, printed on the console of `buzzerbox serve`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from buzzerbox.rules.engine import Engine
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+
+log = logging.getLogger(__name__)
+
+#: the edges the pad test keeps (in every state: keep it small)
+PAD_TEST_EDGES = 16
+#: the phases in which pads can be enrolled: between rounds
+ENROL_PHASES = ("lobby", "scored")
+
+
+@dataclass(frozen=True, slots=True)
+class Pad:
+    """A pad of the box: its id, what it is (role), whose it is (seat) and which pile."""
+
+    id: str
+    role: str
+    seat: int
+    pile: int | None = None
+    label: str = ""
+    is_enrolled: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "role": self.role,
+            "seat": self.seat,
+            "pile": self.pile,
+            "label": self.label,
+            "enrolled": self.is_enrolled,
+        }
+
+
+def virtual_pads(engine: Engine | None) -> list[Pad]:
+    """The pads a simulated box shows for the game: per seat its stop/slap pad and piles."""
+    if engine is None:
+        return []
+    game = engine.game
+    pads: list[Pad] = []
+    for seat, name in enumerate(game.players):
+        for role in game.pads:
+            if role == "pile":
+                pads.extend(
+                    Pad(f"s{seat}-pile{p}", "pile", seat, p, f"{name} pile {p + 1}")
+                    for p in range(game.piles)
+                )
+            else:
+                pads.append(Pad(f"s{seat}-{role}", role, seat, None, f"{name} {role}"))
+    return pads
+
+
+def virtual_id(seat: int, role: str, pile: int | None) -> str:
+    """The id of a virtual pad (as virtual_pads names them)."""
+    return f"s{seat}-pile{pile}" if pile is not None else f"s{seat}-{role}"
+
+
+def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
+    """The pads to light: the first presser's pad, and the piles others hold (blocked)."""
+    lit: set[str] = set()
+    first = state.get("race") or []
+    blocked: dict[int, int] = {}
+    for seat, player in enumerate(state.get("players", [])):
+        for pile in player.get("holding", []):
+            blocked[pile] = seat
+    for pad in pads:
+        if first and pad.seat == first[0]["seat"] and pad.role == first[0]["pad"]:
+            lit.add(pad.id)
+        if pad.role == "pile" and pad.pile in blocked and blocked[pad.pile] != pad.seat:
+            lit.add(pad.id)
+    return sorted(lit)
+
+
+def played_role(role: str | None, roles: Sequence[str]) -> str:
+    """The role a pad plays in a game with pads `roles`: its own, else the seat's pad."""
+    if role in roles:
+        assert role is not None
+        return role
+    return next((r for r in roles if r != "pile"), "stop")
+
+
+class PadSeats:
+    """A real box's pads for its game: the pad map, this game's enrolments, the pad test.
+
+    Not thread-safe on its own: the box calls it under its lock.
+    """
+
+    def __init__(self, pad_map: Iterable[Pad] = ()) -> None:
+        self.pad_map = list(pad_map)
+        #: the seat whose pad the next press enrols, if any
+        self.enrolling: int | None = None
+        self._seats: dict[str, int] = {}  # pad id -> seat, this game's enrolments
+        self._taken: set[str] = set()  # pads whose press an enrolment took: not their release
+        self._edges: deque[dict[str, Any]] = deque(maxlen=PAD_TEST_EDGES)
+        self._count = 0
+
+    # -- enrolment ----------------------------------------------------------------------
+
+    def load(self, enrolments: Mapping[str, int]) -> None:
+        """A game's enrolments (from the log); nothing pending."""
+        self._seats = dict(enrolments)
+        self.enrolling = None
+
+    def begin(self, seat: object, engine: Engine | None) -> None:
+        """The next press enrols a pad for `seat`; InvalidEventError/IllegalEventError."""
+        if engine is None:
+            raise IllegalEventError("no game has started: pads are enrolled for a game")
+        game = engine.game
+        if type(seat) is not int or not 0 <= seat < len(game.players):
+            raise InvalidEventError(
+                f"seat {seat!r} does not exist: this game has seats 0-{len(game.players) - 1}",
+                subject="seat",
+            )
+        if game.phase not in ENROL_PHASES:
+            raise IllegalEventError(
+                f"pads are enrolled while no round is on: {game.where()}; "
+                "enrol before round 1 or once a round is scored"
+            )
+        self.enrolling = seat
+
+    def take(
+        self, pad_id: str, pressed: bool, engine: Engine | None
+    ) -> tuple[str, int | None] | None:
+        """Whether an enrolment takes this edge: None if not (nothing pending, or the
+        release of a pad whose press it did not take); else a note of what it does and
+        the seat to enrol the pad for (None: a release, or a pad it cannot enrol).
+        The caller logs the enrolment, then `commit`s it."""
+        if not pressed:
+            if pad_id in self._taken:
+                self._taken.discard(pad_id)
+                return "released after its enrolment", None
+            return None
+        seat = self.enrolling
+        if seat is None or engine is None:
+            return None
+        game = engine.game
+        mapped = next((p for p in self.pad_map if p.id == pad_id), None)
+        pile = mapped.pile if mapped is not None and "pile" in game.pads else None
+        if pile is not None and pile >= game.piles:
+            return (
+                f"not enrolled: pad {pad_id} is pile {pile + 1} and "
+                f"{game.title} with {len(game.players)} players has {game.piles} piles"
+            ), None
+        return f"enrolled for {game.players[seat]}", seat
+
+    def commit(self, pad_id: str, seat: int) -> None:
+        """The pad is `seat`'s from now on in this game; its release is the enrolment's."""
+        self._seats[pad_id] = seat
+        self._taken.add(pad_id)
+        self.enrolling = None
+
+    def pads(self, engine: Engine | None) -> list[Pad]:
+        """The pads as they play in the game: the map's, re-seated by enrolment."""
+        if not self._seats or engine is None:
+            return list(self.pad_map)
+        roles = engine.game.pads
+        out: list[Pad] = []
+        for pad in self.pad_map:
+            seat = self._seats.get(pad.id)
+            out.append(pad if seat is None else _enrolled(pad, seat, roles))
+        known = {p.id for p in self.pad_map}
+        for pad_id, seat in self._seats.items():
+            if pad_id not in known:
+                out.append(_enrolled(Pad(pad_id, "", seat), seat, roles))
+        return out
+
+    # -- the pad test -------------------------------------------------------------------
+
+    def edge(self, pad_id: str, pad: Pad | None, pressed: bool, t_us: int) -> dict[str, Any]:
+        """Keep an edge for the pad test; the record (its note may be set later)."""
+        self._count += 1
+        record = {
+            "n": self._count,
+            "pad": pad_id,
+            "role": pad.role if pad else None,
+            "seat": pad.seat if pad else None,
+            "pile": pad.pile if pad else None,
+            "edge": "press" if pressed else "release",
+            "t_us": t_us,
+            "note": None,
+        }
+        self._edges.append(record)
+        return record
+
+    def edge_of(self, obj: Mapping[str, Any], pad_id: str | None) -> dict[str, Any]:
+        """Keep a `press` or `release` of the game log for the pad test (`pad_id`: a real
+        pad's; else a virtual pad's). InvalidEventError if it is malformed: not kept."""
+        event = parse_event(obj)
+        if not isinstance(event, PadPressed | PadReleased):
+            raise InvalidEventError(f"{obj.get('type')!r} is no pad edge: press or release")
+        seat, role, pile = event.seat, event.pad, event.pile
+        pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile)
+        return self.edge(pad.id, pad, isinstance(event, PadPressed), event.t_us)
+
+    def echo(self, phase: str) -> None:
+        """The last edge on the console: at INFO while no round plays (a builder testing
+        the pads, `buzzerbox serve` prints it), at DEBUG during play."""
+        if not self._edges:
+            return
+        e = self._edges[-1]
+        what = f"pile {e['pile'] + 1}" if e["pile"] is not None else e["role"]
+        level = logging.DEBUG if phase in ("countdown", "playing") else logging.INFO
+        log.log(
+            level,
+            "pad %s %s: %s of seat %s at %d µs",
+            e["pad"],
+            e["edge"],
+            what,
+            e["seat"],
+            e["t_us"],
+        )
+
+    def edges(self) -> list[dict[str, Any]]:
+        return [dict(e) for e in self._edges]
+
+
+def pad_label(pad_id: str, role: str, pile: int | None) -> str:
+    """How the table view names a real pad under its seat: "stop · pad north"."""
+    return f"{f'pile {pile + 1}' if pile is not None else role} · pad {pad_id}"
+
+
+def _enrolled(pad: Pad, seat: int, roles: Sequence[str]) -> Pad:
+    role = played_role(pad.role or None, roles)
+    pile = pad.pile if role == "pile" else None
+    label = pad_label(pad.id, role, pile)
+    return replace(pad, role=role, seat=seat, pile=pile, label=label, is_enrolled=True)

@@ -1,0 +1,113 @@
+// The pad test: every pad edge as it reaches the box (pad id, role, seat, time), so a
+// builder presses each pad in turn and sees it on the phone. On a box with real pads
+// a tile per pad lights while the pad is held. The box keeps the last edges in the
+// state (box.pad_test, oldest first), real and virtual alike.
+import { dot, fill, h, seatClass, span } from "./dom.js";
+
+const NOTE_KIND = [
+  [/^enrolled/, "ok"],
+  [/^refused|^not /, "bad"],
+];
+
+function roleText(e) {
+  if (e.role === "pile" && e.pile !== null && e.pile !== undefined) return `pile ${e.pile + 1}`;
+  return e.role || "unknown pad";
+}
+
+function seatName(state, seat) {
+  if (seat === null || seat === undefined) return "no seat";
+  const p = (state.players || [])[seat];
+  return p ? p.name : `seat ${seat + 1}`;
+}
+
+/** The pads held now: those whose last edge kept is a press. */
+function heldPads(edges) {
+  const held = new Set();
+  for (const e of edges) {
+    if (e.edge === "press") held.add(e.pad);
+    else held.delete(e.pad);
+  }
+  return held;
+}
+
+/** µs with thin spaces between thousands: 12 345 678 µs. */
+const micros = (us) => `${String(us).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009")} µs`;
+
+function edgeRow(state, e, before) {
+  const kind = NOTE_KIND.find(([re]) => re.test(e.note || ""));
+  const seat = e.seat ?? null;
+  return h(
+    "li",
+    {
+      class: `edge ${seat === null ? "" : seatClass(seat)} ${e.edge}`,
+      "data-testid": `pad-edge-${e.n}`,
+      "data-pad": e.pad,
+      "data-edge": e.edge,
+    },
+    h("span", { class: "edge-kind", title: e.edge }, e.edge === "press" ? "▼" : "▲"),
+    h(
+      "span",
+      { class: "edge-who" },
+      h("code", { class: "edge-pad" }, e.pad),
+      h("span", { class: "edge-what" }, seat === null ? null : dot(seat), ` ${roleText(e)} · ${seatName(state, seat)}`),
+    ),
+    h(
+      "span",
+      { class: "edge-t" },
+      h("span", {}, micros(e.t_us)),
+      before ? h("span", { class: "muted small" }, `+${span(e.t_us - before.t_us)}`) : null,
+    ),
+    e.note ? h("span", { class: `edge-note badge ${kind ? kind[1] : ""}`, "data-testid": `pad-edge-note-${e.n}` }, e.note) : null,
+  );
+}
+
+function tiles(state, held, newest) {
+  const pads = (state.box && state.box.pads) || [];
+  if (!pads.length) return h("p", { class: "muted small" }, "The pad map names no pads.");
+  return h(
+    "ul",
+    { class: "pad-tiles", "data-testid": "pad-tiles" },
+    pads.map((pad) =>
+      h(
+        "li",
+        {
+          class: `pad-tile ${seatClass(pad.seat)}${held.has(pad.id) ? " held" : ""}${newest === pad.id ? " flash" : ""}`,
+          "data-testid": `pad-tile-${pad.id}`,
+          "data-held": held.has(pad.id) ? "true" : "false",
+        },
+        h("code", {}, pad.id),
+        h("span", { class: "small" }, `${roleText(pad)} · ${seatName(state, pad.seat)}`),
+      ),
+    ),
+  );
+}
+
+/** The pad test in `el`: rebuilt when an edge comes (or the pads change). */
+export function renderPadTest(el, state) {
+  const box = state.box || {};
+  const edges = box.pad_test || [];
+  const last = edges.at(-1);
+  const real = box.simulated === false;
+  const names = (state.players || []).map((p) => p.name);
+  const key = JSON.stringify([last ? [last.n, last.t_us] : 0, real ? box.pads : null, names]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  const held = heldPads(edges);
+  const newest = last && last.edge === "press" ? last.pad : null;
+  const rows = edges.map((e, i) => edgeRow(state, e, edges[i - 1])).reverse();
+  fill(
+    el,
+    h("h2", {}, "Pad test"),
+    h(
+      "p",
+      { class: "muted small" },
+      real
+        ? "Press each pad: its tile lights while it is held, and every press and release is listed with its seat and time."
+        : "Every press and release of the virtual pads, as the box gets it.",
+    ),
+    real ? tiles(state, held, newest) : null,
+    rows.length
+      ? h("ol", { class: "edges", "data-testid": "pad-test-edges", reversed: true }, rows)
+      : h("p", { class: "muted placeholder", "data-testid": "pad-test-empty" }, "No pad pressed yet."),
+  );
+}

@@ -1,0 +1,312 @@
+"""What the browser tests share: the real `buzzerbox serve`, Debian's Chromium driven by
+Playwright, phones, screenshots, and the steps every game takes.
+
+Test modules import the fixtures by binding them at module level (`served = ...`), so
+each module gets its own box (module scope). Chromium is Debian's (/usr/bin/chromium);
+`playwright install` is never needed. Import this module after
+`pytest.importorskip("playwright.sync_api")`.
+
+Set BUZZERBOX_SHOTS to a folder to keep screenshots: each page in light and dark, on a
+390×844 phone and on a 1280×800 TV, once its animations have ended.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Request,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
+
+CHROMIUM = os.environ.get("BUZZERBOX_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+TV: ViewportSize = {"width": 1280, "height": 800}
+#: the countdown is 3 s, then the start signal; this leaves room on a busy machine
+GO_TIMEOUT_MS = 12_000
+SHOTS = os.environ.get("BUZZERBOX_SHOTS")
+
+expect.set_options(timeout=10_000)  # live updates on a busy 2-core machine
+
+PIN_LINE = re.compile(r"admin PIN (\S+)")
+OPEN_LINE = re.compile(r"open (http://127\.0\.0\.1:\d+/)")
+
+
+# -- the box -------------------------------------------------------------------------------
+
+
+@dataclass
+class Served:
+    """A running `buzzerbox serve`: its address, its admin PIN and what it printed."""
+
+    process: subprocess.Popen[str]
+    url: str = ""
+    pin: str = ""
+    lines: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=200))
+
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _read(served: Served, ready: threading.Event) -> None:
+    """Drain the server's output (so it never blocks), noting its address and PIN."""
+    assert served.process.stdout is not None
+    for line in served.process.stdout:
+        served.lines.append(line.rstrip())
+        if not served.pin and (m := PIN_LINE.search(line)):
+            served.pin = m.group(1)
+        if not served.url and (m := OPEN_LINE.search(line)):
+            served.url = m.group(1).rstrip("/")
+        if served.pin and served.url:
+            ready.set()
+    ready.set()  # the server ended: the fixture sees what is missing
+
+
+def serving(data: Path, config: str | None = None) -> Iterator[Served]:
+    """`buzzerbox serve` on a free loopback port with the data folder `data` (and a
+    config file with the TOML `config`), until the generator is closed."""
+    command = [sys.executable, "-m", "buzzerbox", "serve", "--host", "127.0.0.1"]
+    command += ["--port", "0", "--data", str(data)]
+    if config is not None:
+        (data / "serve.toml").write_text(config)
+        command += ["--config", str(data / "serve.toml")]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    served = Served(process)
+    ready = threading.Event()
+    reader = threading.Thread(target=_read, args=(served, ready), daemon=True)
+    reader.start()
+    try:
+        if not ready.wait(30) or not (served.url and served.pin):
+            pytest.fail(f"buzzerbox serve gave no address and PIN:\n{served.output()}")
+        yield served
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+        reader.join(5)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`buzzerbox serve` with a fresh data folder and the default 3 s countdown."""
+    yield from serving(tmp_path_factory.mktemp("box"))
+
+
+# -- the browser ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+    )
+    yield browser
+    browser.close()
+
+
+@dataclass
+class Watch:
+    """What the pages did wrong: script errors, and requests that left the box."""
+
+    base: str
+    errors: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+
+    def page(self, context: BrowserContext) -> Page:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
+        page.on("request", self._request)
+        return page
+
+    def _request(self, request: Request) -> None:
+        if not request.url.startswith((self.base, "data:", "about:")):
+            self.outside.append(request.url)
+
+    def check(self) -> None:
+        assert not self.errors, self.errors
+        assert not self.outside, f"the pages asked outside the box: {self.outside}"
+
+
+def phone(browser: Browser, scheme: Literal["light", "dark"] = "light") -> BrowserContext:
+    context = browser.new_context(
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=scheme,
+    )
+    context.set_default_timeout(10_000)
+    return context
+
+
+#: waits for every animation that ends (not the live dot's endless pulse)
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime))
+  .map((a) => a.finished.catch(() => null))).then(() => true)"""
+
+
+def settle(page: Page) -> None:
+    """Wait until the countdown is gone and every animation has ended."""
+    expect(page.get_by_test_id("countdown")).to_be_hidden()
+    page.evaluate(SETTLED)
+
+
+#: boxes of the standings rows that overlap another row, after the animations
+OVERLAPS = """() => {
+  const rows = [...document.querySelectorAll("#standings > li")]
+    .map((li) => li.getBoundingClientRect());
+  return rows.flatMap((a, i) => rows.slice(i + 1)
+    .filter((b) => a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+    .map((b) => [a.top, a.bottom, b.top, b.bottom]));
+}"""
+
+
+#: whether a standings row is gliding to its place
+GLIDING = """() => [...document.querySelectorAll("#standings > li")]
+  .some((li) => li.getAnimations().length > 0)"""
+
+
+def standings_apart(page: Page, *, moving: bool = True) -> None:
+    """The scoreboard's rows, once they have moved to their places, never overlap;
+    `moving=False`: no row moves at all (prefers-reduced-motion), they are apart now."""
+    if moving:
+        settle(page)
+    else:
+        assert page.evaluate(GLIDING) is False
+    assert page.evaluate(OVERLAPS) == []
+
+
+#: what can be tapped and is smaller than 44×44 px (a check box or radio: its label)
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    "button, input, select, nav a, a.url, .exports a")]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden")
+  .map((el) => {
+    const target = el.matches("[type=checkbox], [type=radio]")
+      ? el.closest("label") || document.querySelector(`label[for="${el.id}"]`) : el;
+    const r = target.getBoundingClientRect();
+    return [el.dataset.testid || el.className || el.textContent.trim(), r.width, r.height];
+  })
+  .filter(([, w, h]) => w < 44 || h < 44)"""
+
+
+def targets_big_enough(page: Page) -> None:
+    """Every button, field and tab on the page is at least 44×44 px to the finger."""
+    assert page.evaluate(SMALL_TARGETS) == []
+
+
+def shoot(page: Page, name: str) -> None:
+    """Screenshots of the page in light and dark, on a phone and on a TV, when
+    BUZZERBOX_SHOTS names a folder: <name>-<phone|tv>-<light|dark>.png."""
+    if not SHOTS:
+        return
+    folder = Path(SHOTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    schemes: tuple[Literal["light", "dark"], ...] = ("light", "dark")
+    for size, viewport in (("phone", PHONE), ("tv", TV)):
+        page.set_viewport_size(viewport)
+        for scheme in schemes:
+            page.emulate_media(color_scheme=scheme)
+            settle(page)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(folder / f"{name}-{size}-{scheme}.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.emulate_media(color_scheme="null")  # back to the context's own
+
+
+# -- steps of every game -----------------------------------------------------------------------
+
+
+def log_in(table: Page, pin: str) -> None:
+    table.get_by_test_id("pin-input").fill("0000" if pin != "0000" else "9999")
+    table.get_by_test_id("pin-submit").click()
+    expect(table.get_by_test_id("pin-error")).to_contain_text("wrong PIN")
+    table.get_by_test_id("pin-input").fill(pin)
+    table.get_by_test_id("pin-submit").click()
+    expect(table.get_by_test_id("login")).to_be_hidden()
+
+
+def new_game(table: Page, game: str, names: list[str], rounds: int | None = None) -> None:
+    """Make a game on the table view's form (a new one, also while another goes on)."""
+    if table.get_by_test_id("new-game").is_visible():
+        table.get_by_test_id("new-game").click()
+        table.get_by_test_id("new-game").click()  # the second tap confirms
+    expect(table.get_by_test_id("newgame-form")).to_be_visible()
+    table.get_by_test_id(f"game-{game}").click()
+    while table.locator("[data-testid^='player-name-']").count() < len(names):
+        table.get_by_test_id("add-player").click()
+    for i, name in enumerate(names):
+        table.get_by_test_id(f"player-name-{i}").fill(name)
+    if rounds is not None:
+        table.get_by_test_id("rounds").fill(str(rounds))
+    table.get_by_test_id("create-game").click()
+    expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
+
+
+def start_round(table: Page, pads: Page) -> None:
+    table.get_by_test_id("start-round").click()
+    expect(pads.get_by_test_id("pads-phase")).to_have_attribute("data-phase", "countdown")
+
+
+def wait_for_go(pads: Page) -> None:
+    expect(pads.get_by_test_id("pads-phase")).to_have_attribute(
+        "data-phase", "playing", timeout=GO_TIMEOUT_MS
+    )
+
+
+def enter(table: Page, step: str, counts: dict[int, int]) -> None:
+    expect(table.get_by_test_id(f"{step}-form")).to_be_visible()
+    prefix = "stack" if step == "stacks" else step
+    for seat, n in counts.items():
+        table.get_by_test_id(f"{prefix}-{seat}").fill(str(n))
+    table.get_by_test_id(f"{step}-submit").click()
+
+
+def confirm(page: Page, testid: str) -> None:
+    """A button that asks for a second tap (finish, stall, a new game)."""
+    page.get_by_test_id(testid).click()
+    expect(page.get_by_test_id(testid)).to_contain_class("armed")
+    page.get_by_test_id(testid).click()
