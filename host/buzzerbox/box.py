@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 __all__ = ["Box", "Clock", "GameNotFoundError", "NoGameError", "NotFinishedError", "Pad"]
 
 COUNTDOWN_US = 3_000_000
+GO_RETRY_US = 500_000
 #: table entries a phone may post; `go`, `press` and `release` come from the box and pads
 TABLE_EVENTS = frozenset(
     {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}
@@ -382,6 +383,11 @@ class Box:
                     return
             except BuzzerboxError as exc:
                 log.error("the start signal was refused: %s", exc)
+                if kind == "go":  # the log cannot be written now: try again soon
+                    self._countdown = (self.now_us() + GO_RETRY_US, kind)
+                    self._timer = self.clock.call_later(
+                        GO_RETRY_US, lambda: self._countdown_ended(token)
+                    )
             self._changed()
 
     def _changed(self) -> None:

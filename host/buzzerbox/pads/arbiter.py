@@ -123,7 +123,8 @@ class Arbiter:
         src = self._sources.get(source)
         if src is None or src.state == "out":
             return
-        self._revive(source, src)
+        if now_us - t_us <= self.silence_us:  # only a promise about now revives it
+            self._revive(source, src)
         src.heard_us = now_us
         if src.watermark is None or t_us > src.watermark:
             src.watermark = t_us
@@ -165,7 +166,8 @@ class Arbiter:
     def advance(self, now_us: int) -> list[PadEvent]:
         """Mark silent sources, then hand out what is final: late edges first, then in order."""
         for name, src in self._sources.items():
-            if src.state == "live" and now_us - src.heard_us > self.silence_us:
+            stale = src.watermark is not None and now_us - src.watermark > self.silence_us
+            if src.state == "live" and (now_us - src.heard_us > self.silence_us or stale):
                 src.state = "silent"
                 self._notes.append(BoardStatusChanged(name, "silent"))
         out: list[PadEvent] = self._notes

@@ -10,6 +10,7 @@ reported and reopened every `retry_s` until it is back or the link is stopped.
 from __future__ import annotations
 
 import contextlib
+import select
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -122,9 +123,16 @@ class SerialLink:
 
     def _read(self, port: Any) -> str | None:
         """Read until the port fails (the reason) or the link is stopped (None)."""
+        sock = getattr(port, "_socket", None)  # socket://: pyserial's in_waiting is 0 or 1
         while not self._stop.is_set():
             try:
-                data = port.read(port.in_waiting or 1)
+                if sock is None:
+                    data = port.read(port.in_waiting or 1)
+                else:
+                    ready, _, _ = select.select([sock], [], [], self._read_timeout_s)
+                    data = sock.recv(65536) if ready else b""
+                    if ready and not data:
+                        return "the board closed the connection"
             except (serial.SerialException, OSError, ValueError, TypeError) as exc:
                 return str(exc) or type(exc).__name__
             if data:

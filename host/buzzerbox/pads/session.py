@@ -188,6 +188,7 @@ class BoardSession:
         self.hello = hello
         if hello.proto != p.PROTO:
             self._set_status("unsupported")
+            self._hello_due = now_us + HELLO_RETRY_US  # ask again: it may have been a glitch
             return
         self._names.clear()
         if rebooted:
@@ -195,14 +196,15 @@ class BoardSession:
             self._next_seq = (hello.seq + 1) % p.U32
         else:
             self._check_seq(hello.seq)
-        self._left_out = False
-        self.arbiter.add_source(hello.board_id, now_us)
+        since = self._unanswered_since  # a board rebooting over and over without answering
+        if since is None or now_us - since <= SYNC_TIMEOUT_US:  # SYNC stays left out
+            self._left_out = False
+            self.arbiter.add_source(hello.board_id, now_us)
         if self.debounce_us is not None:
             self._out += p.debounce_set(self.debounce_us)
         for ch, on in self._leds.items():
             self._out += p.led_set(ch, on)
         self._syncs.clear()
-        self._unanswered_since = None
         self._send_sync(now_us)
         if self.clock is not None and self.clock.is_mapped:
             self._set_status("online")
@@ -211,6 +213,7 @@ class BoardSession:
         """The board clock started again (reboot): map it anew; held edges are lost."""
         self.clock = clock = ClockMap(tick_hz)
         self._synced = 0
+        self._floor = -(1 << 62)  # a new clock: its times owe nothing to the old one's
         lost = sum(1 for f in self._held if isinstance(f, p.EdgeFrame))
         self._held.clear()
         if lost:
@@ -234,6 +237,9 @@ class BoardSession:
             self.arbiter.heard(self.board, now_us)
             return
         t_us = clock.to_host(frame.t)
+        if t_us > now_us + CLOCK_JUMP_US:  # a time the board cannot have seen yet: corrupt
+            self.bad_frames += 1
+            return
         if t_us < self._floor:
             t_us = self._floor
         self._floor = t_us

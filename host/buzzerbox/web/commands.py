@@ -49,6 +49,19 @@ DEFAULTS: dict[str, Any] = {
     "box_name": None,
 }
 
+#: the types each config key takes (the command line's are checked by argparse)
+TYPES: dict[str, tuple[type, ...]] = {
+    "host": (str,),
+    "port": (int,),
+    "data": (str,),
+    "pin": (str, int),
+    "open_pads": (bool,),
+    "wifi_ssid": (str,),
+    "wifi_password": (str,),
+    "max_phones": (int,),
+    "countdown_s": (int, float),
+}
+
 
 def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     """Add this area's sub-commands to the `buzzerbox` parser."""
@@ -80,10 +93,18 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     out = dict(DEFAULTS)
     if args.config is not None:
         with open(args.config, "rb") as f:
-            loaded = tomllib.load(f)
+            try:
+                loaded = tomllib.load(f)
+            except tomllib.TOMLDecodeError as exc:
+                raise ValueError(f"{args.config}: not valid TOML: {exc}") from None
         unknown = sorted(set(loaded) - set(DEFAULTS) - {"pads"})
         if unknown:
             raise ValueError(f"{args.config}: unknown keys {', '.join(unknown)}")
+        for key, value in loaded.items():
+            kinds = TYPES.get(key)
+            if kinds is not None and type(value) not in kinds:
+                names = " or ".join(k.__name__ for k in kinds)
+                raise ValueError(f"{args.config}: {key} {value!r} is not allowed: it is a {names}")
         out.update(loaded)
     for key in DEFAULTS:
         value = getattr(args, key, None)

@@ -16,11 +16,16 @@ any other server (or without the fanout) sse.py's one-thread-per-stream path run
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from buzzerbox.web.sse import Hub, Message
+
+#: how often the fanout looks for phones that hung up (s)
+HANGUP_CHECK_S = 0.5
 
 
 class Connection:
@@ -87,6 +92,18 @@ class Connection:
             self.is_open = False
         self.closed.set()
 
+    def is_hung_up(self) -> bool:
+        """The phone closed its end (waitress reads nothing while the stream runs)."""
+        sock = getattr(self.channel, "socket", None)
+        if sock is None or not self.channel.connected:
+            return True
+        try:
+            return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+
 
 class Fanout:
     """The thread that writes every new message of the hub to every connection."""
@@ -115,11 +132,18 @@ class Fanout:
 
     def _run(self) -> None:
         version = self.hub.latest.version
+        keepalive_at = time.monotonic() + self.keepalive_s
         while not self._stop.is_set():
-            message = self.hub.wait_newer(version, self.keepalive_s)
+            message = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
             with self._lock:
                 connections = list(self._connections)
+            for connection in connections:  # a phone that hung up gives its place back
+                if connection.is_hung_up():
+                    connection.close()
             if message is None:
+                if time.monotonic() < keepalive_at:
+                    continue
+                keepalive_at = time.monotonic() + self.keepalive_s
                 latest = self.hub.latest
                 for connection in connections:
                     connection.keepalive(latest, self.backlog_limit)

@@ -57,6 +57,12 @@ def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap,
     use_gpio = settings.get("gpio", bool(pad_map.gpio_pads))
     factory = open_pi_factory() if use_gpio else None
     boards = [str(b) for b in settings.get("boards", [])]
+    unreachable = [b.id for b in pad_map.boards if not b.url]
+    if not boards and unreachable:
+        raise ValueError(
+            f'{pad_map.name}: board {unreachable[0]!r} has no url: give it url = "/dev/..." '
+            "in the pad map, or list the boards' ports in [pads] boards"
+        )
     return pad_map, PadSources(pad_map, boards=boards, gpio_factory=factory)
 
 

@@ -1,0 +1,123 @@
+"""The whole API fuzzed by schemathesis with the admin session (its cookie and its
+X-CSRF-Token on every request): nothing gets a 5xx, and a refused request (4xx) changes
+nothing: the state a phone reads before and after it is the same, log seq included.
+
+tests/web/test_openapi.py checks the answers against the document; this one checks what
+a refusal leaves behind. The box runs on a clock the test drives: between two requests
+a countdown may end (so the game gets to play), never during one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from buzzerbox.box import Box
+from buzzerbox.store.log import EventLog
+from buzzerbox.web import create_app
+from buzzerbox.web.auth import LoginLimiter
+from flask import Flask
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+PIN = "9731"
+
+
+@dataclass
+class Timer:
+    due: int
+    fn: Callable[[], None]
+    is_cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.is_cancelled = True
+
+
+@dataclass
+class DrivenClock:
+    """The box's clock; its timers fire only in `advance`, between requests."""
+
+    now: int = 5_000_000
+    timers: list[Timer] = field(default_factory=list)
+
+    def ticks(self) -> int:
+        return self.now
+
+    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Timer:
+        self.timers.append(Timer(self.now + delay_us, fn))
+        return self.timers[-1]
+
+    def advance(self, us: int) -> None:
+        self.now += us
+        due = [t for t in self.timers if t.due <= self.now and not t.is_cancelled]
+        self.timers = [t for t in self.timers if t not in due and not t.is_cancelled]
+        for timer in due:
+            timer.fn()
+
+
+@pytest.fixture(scope="module")
+def clock() -> DrivenClock:
+    return DrivenClock()
+
+
+@pytest.fixture(scope="module")
+def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, clock: DrivenClock) -> Flask:
+    box = Box(EventLog(Path(tmp_path_factory.mktemp("admin-fuzz")) / "box.db"), clock=clock)
+    box.new_game({"game": "twist", "players": ["Ann", "Ben", "Cem"], "rounds": 2})
+    box.submit({"type": "round"})
+    clock.advance(box.countdown_us)  # playing: presses, callers and scores are all open
+    config = {
+        "ADMIN_PIN": PIN,
+        "SECRET_KEY": b"f" * 32,
+        "URLS": ["http://box.local:8000/"],
+        "WIFI_SSID": "Table",
+        "LOGIN_LIMITER": LoginLimiter(per_client=10**9, total=10**9),
+    }
+    return create_app(box, config)
+
+
+@pytest.fixture(scope="module")
+def admin_auth(fuzzed_app: Flask) -> dict[str, Any]:
+    client = fuzzed_app.test_client()
+    token = client.post("/api/login", json={"pin": PIN}).json["csrf"]  # type: ignore[index]
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    return {"headers": {"X-CSRF-Token": token}, "cookies": {"session": cookie.value}}
+
+
+@pytest.fixture(scope="module")
+def api(fuzzed_app: Flask) -> Any:
+    return schemathesis.openapi.from_wsgi("/api/openapi.json", fuzzed_app)
+
+
+#: what may change when a request is refused: the clock's now, and the pad test, which
+#: shows every edge as it comes, a refused one with its reason (enrol.py)
+MAY_CHANGE = ("now_us", "pad_test")
+
+
+def seen(app: Flask) -> dict[str, Any]:
+    """What a phone reads: the state (log seq included), without what may change."""
+    state: dict[str, Any] = app.test_client().get("/api/state").json  # type: ignore[assignment]
+    state["box"] = {k: v for k, v in state["box"].items() if k not in MAY_CHANGE}
+    return state
+
+
+schema = schemathesis.pytest.from_fixture("api").exclude(path="/api/events")
+
+
+@schema.parametrize()
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+def test_with_the_admin_session_nothing_is_a_5xx_and_a_refusal_changes_nothing(
+    case: Any, fuzzed_app: Flask, admin_auth: dict[str, Any], clock: DrivenClock
+) -> None:
+    before = seen(fuzzed_app)
+    response = case.call_and_validate(
+        headers=admin_auth["headers"], cookies=admin_auth["cookies"], checks=[not_a_server_error]
+    )
+    if 400 <= response.status_code < 500:
+        assert seen(fuzzed_app) == before, f"{case.method} {case.path} {response.status_code}"
+    clock.advance(1_000_000)
