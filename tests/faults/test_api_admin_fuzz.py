@@ -9,8 +9,6 @@ a countdown may end (so the game gets to play), never during one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 import schemathesis
 from buzzerbox.box import Box
 from buzzerbox.store.log import EventLog
+from buzzerbox.testing import ManualClock
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import LoginLimiter
 from flask import Flask
@@ -27,45 +26,13 @@ from schemathesis.checks import not_a_server_error
 PIN = "9731"
 
 
-@dataclass
-class Timer:
-    due: int
-    fn: Callable[[], None]
-    is_cancelled: bool = False
-
-    def cancel(self) -> None:
-        self.is_cancelled = True
-
-
-@dataclass
-class DrivenClock:
-    """The box's clock; its timers fire only in `advance`, between requests."""
-
-    now: int = 5_000_000
-    timers: list[Timer] = field(default_factory=list)
-
-    def ticks(self) -> int:
-        return self.now
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Timer:
-        self.timers.append(Timer(self.now + delay_us, fn))
-        return self.timers[-1]
-
-    def advance(self, us: int) -> None:
-        self.now += us
-        due = [t for t in self.timers if t.due <= self.now and not t.is_cancelled]
-        self.timers = [t for t in self.timers if t not in due and not t.is_cancelled]
-        for timer in due:
-            timer.fn()
+@pytest.fixture(scope="module")
+def clock() -> ManualClock:
+    return ManualClock(now=5_000_000)
 
 
 @pytest.fixture(scope="module")
-def clock() -> DrivenClock:
-    return DrivenClock()
-
-
-@pytest.fixture(scope="module")
-def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, clock: DrivenClock) -> Flask:
+def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, clock: ManualClock) -> Flask:
     box = Box(EventLog(Path(tmp_path_factory.mktemp("admin-fuzz")) / "box.db"), clock=clock)
     box.new_game({"game": "twist", "players": ["Ann", "Ben", "Cem"], "rounds": 2})
     box.submit({"type": "round"})
@@ -112,7 +79,7 @@ schema = schemathesis.pytest.from_fixture("api").exclude(path="/api/events")
 @schema.parametrize()
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 def test_with_the_admin_session_nothing_is_a_5xx_and_a_refusal_changes_nothing(
-    case: Any, fuzzed_app: Flask, admin_auth: dict[str, Any], clock: DrivenClock
+    case: Any, fuzzed_app: Flask, admin_auth: dict[str, Any], clock: ManualClock
 ) -> None:
     before = seen(fuzzed_app)
     response = case.call_and_validate(

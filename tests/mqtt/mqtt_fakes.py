@@ -22,6 +22,8 @@ import paho.mqtt.client as mqtt
 from buzzerbox.box import Box
 from buzzerbox.hub.board import Board, Update
 from buzzerbox.mqtt.connect import stop_client
+from buzzerbox.testing import ManualClock as ManualClock
+from buzzerbox.testing import Timer as Timer
 from paho.mqtt.enums import CallbackAPIVersion
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -172,39 +174,6 @@ class Watcher:
     def wait(self, predicate: Callable[[], bool], timeout: float = TIMEOUT_S) -> bool:
         with self.cond:
             return self.cond.wait_for(predicate, timeout)
-
-
-@dataclass
-class Timer:
-    due: int
-    fn: Callable[[], None]
-    is_cancelled: bool = False
-
-    def cancel(self) -> None:
-        self.is_cancelled = True
-
-
-@dataclass
-class ManualClock:
-    """The box's clock, driven by the test: `advance` runs the callbacks that fall due."""
-
-    now: int = 1_000_000
-    timers: list[Timer] = field(default_factory=list)
-
-    def ticks(self) -> int:
-        return self.now
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Timer:
-        timer = Timer(self.now + delay_us, fn)
-        self.timers.append(timer)
-        return timer
-
-    def advance(self, us: int) -> None:
-        self.now += us
-        due = [t for t in self.timers if t.due <= self.now and not t.is_cancelled]
-        self.timers = [t for t in self.timers if t not in due and not t.is_cancelled]
-        for timer in sorted(due, key=lambda t: t.due):
-            timer.fn()
 
 
 def log_seqs(box: Box) -> list[int]:

@@ -2,46 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from buzzerbox.testing import ManualClock as ManualClock
+from buzzerbox.testing import Timer as Timer
 from flask.testing import FlaskClient
 
 PIN = "4711"
-
-
-@dataclass
-class Timer:
-    due: int
-    fn: Callable[[], None]
-    is_cancelled: bool = False
-
-    def cancel(self) -> None:
-        self.is_cancelled = True
-
-
-@dataclass
-class ManualClock:
-    """The box's clock, driven by the test: `advance` runs the callbacks that fall due."""
-
-    now: int = 1_000_000
-    timers: list[Timer] = field(default_factory=list)
-
-    def ticks(self) -> int:
-        return self.now
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Timer:
-        timer = Timer(self.now + delay_us, fn)
-        self.timers.append(timer)
-        return timer
-
-    def advance(self, us: int) -> None:
-        self.now += us
-        due = [t for t in self.timers if t.due <= self.now and not t.is_cancelled]
-        self.timers = [t for t in self.timers if t not in due and not t.is_cancelled]
-        for timer in sorted(due, key=lambda t: t.due):
-            timer.fn()
 
 
 @dataclass
