@@ -15,49 +15,18 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.box import Box
 from buzzerbox.mqtt import attach
 from buzzerbox.store.log import EventLog
+from buzzerbox.testing import ManualClock
 
 COUNTDOWN_US = 1_000_000
 
 
-class Timer:
-    def __init__(self, due: int, fn: Callable[[], None]) -> None:
-        self.due, self.fn, self.is_cancelled = due, fn, False
-
-    def cancel(self) -> None:
-        self.is_cancelled = True
-
-
-class Clock:
-    """Driven by the commands; starts after the log's last time (the box adds its offset)."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000
-        self.timers: list[Timer] = []
-
-    def ticks(self) -> int:
-        return self.now
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Timer:
-        timer = Timer(self.now + delay_us, fn)
-        self.timers.append(timer)
-        return timer
-
-    def advance(self, us: int) -> None:
-        self.now += us
-        due = [t for t in self.timers if t.due <= self.now and not t.is_cancelled]
-        self.timers = [t for t in self.timers if t not in due and not t.is_cancelled]
-        for timer in due:
-            timer.fn()
-
-
 def main(data: Path, url: str, name: str) -> int:
-    clock = Clock()
+    clock = ManualClock()  # driven by the commands; the box adds its offset to the log
     box = Box(EventLog(data / "buzzerbox.db"), clock=clock, countdown_us=COUNTDOWN_US)
     publisher = attach(box, url, name, data)
     for line in sys.stdin:
