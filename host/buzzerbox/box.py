@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
+from buzzerbox.clock import Cancellable, Clock, SystemClock
 from buzzerbox.enrol import ENROL_PHASES, Pad, PadSeats, lit_pads, virtual_pads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
@@ -33,7 +33,7 @@ from buzzerbox.store.log import EventLog, Progress, StoreError
 from buzzerbox.store.replay import load_lines, replay_stored
 
 log = logging.getLogger(__name__)
-__all__ = ["Box", "Clock", "GameNotFoundError", "NoGameError", "NotFinishedError", "Pad"]
+__all__ = ["Box", "GameNotFoundError", "NoGameError", "NotFinishedError", "Pad"]
 
 COUNTDOWN_US = 3_000_000
 GO_RETRY_US = 500_000
@@ -41,31 +41,6 @@ GO_RETRY_US = 500_000
 TABLE_EVENTS = frozenset(
     {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}
 )
-
-
-class Cancellable(Protocol):
-    def cancel(self) -> None: ...
-
-
-class Clock(Protocol):
-    """Host monotonic time in µs, and callbacks after a delay."""
-
-    def ticks(self) -> int: ...
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Cancellable: ...
-
-
-class SystemClock:
-    """The host clock: time.monotonic_ns() // 1000, the clock the pads stamp edges with."""
-
-    def ticks(self) -> int:
-        return time.monotonic_ns() // 1000
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Cancellable:
-        timer = threading.Timer(max(delay_us, 0) / 1e6, fn)
-        timer.daemon = True
-        timer.start()
-        return timer
 
 
 def idle_state() -> dict[str, Any]:

@@ -16,10 +16,10 @@ from buzzerbox.appliance import doctor
 from buzzerbox.appliance.probe import Probe
 from buzzerbox.appliance.syncwire import Pulse
 from buzzerbox.cli import build_parser
+from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.padmap import load_pad_map
-from buzzerbox.pads.sources import monotonic_us
 
 StartBoard = Callable[..., FakeBoardPort]
 

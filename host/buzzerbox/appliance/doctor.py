@@ -260,8 +260,8 @@ def run_doctor(
     from serial.tools import list_ports
 
     from buzzerbox.appliance.syncwire import PERIOD_US, SyncPulser
+    from buzzerbox.clock import monotonic_us
     from buzzerbox.pads.padmap import load_pad_map
-    from buzzerbox.pads.sources import monotonic_us
 
     out = out or sys.stdout
     try:

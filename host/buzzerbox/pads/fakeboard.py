@@ -12,13 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from buzzerbox.clock import monotonic_us
 from buzzerbox.pads import protocol as p
-
-
-def _monotonic_us() -> int:
-    import time
-
-    return time.monotonic_ns() // 1000
 
 
 class BoardClock:
@@ -27,7 +22,7 @@ class BoardClock:
 
     def __init__(
         self,
-        host_us: Callable[[], int] = _monotonic_us,
+        host_us: Callable[[], int] = monotonic_us,
         *,
         offset_us: int = 0,
         drift_ppm: float = 0.0,

@@ -13,24 +13,19 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import serial
 
+from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.errors import PadNotFoundError
 from buzzerbox.pads.gpio import GpioPads
 from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.padmap import Pad, PadMap
 from buzzerbox.pads.session import BoardSession
-
-
-def monotonic_us() -> int:
-    """The host timeline: CLOCK_MONOTONIC in µs (the kernel's GPIO edge clock too)."""
-    return time.monotonic_ns() // 1000
 
 
 @dataclass(frozen=True, slots=True)
