@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from buzzerbox.pads.padmap import PadMap
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
@@ -240,6 +241,13 @@ class PadSeats:
 
     def edges(self) -> list[dict[str, Any]]:
         return [dict(e) for e in self._edges]
+
+
+def box_pads(pad_map: PadMap) -> list[Pad]:
+    """The pad map's pads as the box and its pages know them."""
+    return [
+        Pad(p.id, p.role, p.seat, p.pile, pad_label(p.id, p.role, p.pile)) for p in pad_map.pads
+    ]
 
 
 def pad_label(pad_id: str, role: str, pile: int | None) -> str:

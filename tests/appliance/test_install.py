@@ -228,8 +228,8 @@ def test_the_script_passes_shellcheck() -> None:
 
 
 def test_the_settings_it_writes_start_serve_with_the_pad_map(tmp_path: Path) -> None:
-    from buzzerbox.web.commands import settings
-    from buzzerbox.web.hardware import open_sources
+    from buzzerbox.pads.feed import open_sources
+    from buzzerbox.serve import settings
 
     box = written(dry_run("--pads", "pads.toml").stdout, "/etc/buzzerbox/box.toml")
     config = tmp_path / "box.toml"

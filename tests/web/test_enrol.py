@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.enrol import PAD_TEST_EDGES
+from buzzerbox.enrol import PAD_TEST_EDGES, box_pads
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.hardware import box_pads
 from flask.testing import FlaskClient
 
 from .web_fakes import PIN, ManualClock, new_game

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.enrol import box_pads
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
 from buzzerbox.store.log import EventLog
-from buzzerbox.web.hardware import PadFeed, box_pads, open_sources
 
 from .web_fakes import ManualClock
 

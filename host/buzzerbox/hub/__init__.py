@@ -5,6 +5,7 @@
 - board.py       the fold of the boxes' messages: tables, tournament, photo finishes
 - live.py        Server-Sent Events from the board to every screen
 - subscriber.py  the hub's MQTT client
+- commands.py    `buzzerbox hub --broker URL`: subscribe, serve, print the address
 - create_app     GET / (the page, for a TV or a phone), GET /api/board (JSON),
                  GET /api/events (the live stream), /hub-assets/* (its JS and CSS)
 

@@ -7,7 +7,6 @@
 - connect.py    the paho client both sides use
 - publisher.py  `attach(box, broker_url, box_name, data_dir) -> Publisher`, the
                 `buzzerbox serve --mqtt URL --box-name NAME` options
-- commands.py   `buzzerbox hub --broker URL`: the event's leaderboard (buzzerbox.hub)
 
 See README.md for the topic tree, the payloads and how to run a venue's broker.
 """

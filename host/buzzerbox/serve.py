@@ -1,4 +1,12 @@
-"""`buzzerbox serve`: the box, its log and its web side, on waitress.
+"""`buzzerbox serve`: the one place that wires the box. Data flows one way:
+
+    pad sources (GPIO, pad boards, or the phones' virtual pads)
+      -> PadFeed (pads/feed.py) -> Box (box.py: rules, the event log in store/)
+      -> listeners: the Flask app (web/, live stream), the MQTT publisher (mqtt/),
+         the pad lights
+
+This module builds them in that order (event log -> Box -> pad sources and their
+feed -> MQTT publisher -> Flask app -> waitress server) and closes them in reverse.
 
     buzzerbox serve [--config FILE] [--host H] [--port P] [--data DIR] [--pin PIN]
                     [--open-pads] [--wifi-ssid S --wifi-password P] [--max-phones N]
@@ -7,7 +15,7 @@ With no config and no hardware it starts a simulated box (virtual pads on the ph
 It prints the addresses to open and the admin PIN. The config file is TOML with the
 same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
 max_phones, countdown_s), options given on the command line win; and a `[pads]` table
-(see hardware.py) for a box with real pads: GPIO and pad boards.
+(see pads/feed.py) for a box with real pads: GPIO and pad boards.
 """
 
 from __future__ import annotations
@@ -18,7 +26,6 @@ import os
 import resource
 import secrets
 import signal
-import socket
 import sys
 import tomllib
 from pathlib import Path
@@ -27,13 +34,14 @@ from typing import Any
 import platformdirs
 
 from buzzerbox.box import Box
+from buzzerbox.enrol import box_pads
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt import add_serve_options, attach
+from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import new_pin
-from buzzerbox.web.hardware import PadFeed, box_pads, open_sources
-from buzzerbox.web.server import bind, make_server
+from buzzerbox.web.server import bind, make_server, urls
 
 DEFAULTS: dict[str, Any] = {
     "host": "0.0.0.0",
@@ -131,21 +139,6 @@ def secret_key(folder: Path) -> bytes:
     return key
 
 
-def urls(host: str, port: int) -> list[str]:
-    """The addresses a phone can open (the LAN addresses when listening on all)."""
-    if host not in ("0.0.0.0", "::", ""):
-        return [f"http://{host}:{port}/"]
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
-    except OSError:
-        pass
-    return [f"http://{a}:{port}/" for a in found] or [f"http://127.0.0.1:{port}/"]
-
-
 def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     feed: PadFeed | None = None
@@ -232,7 +225,7 @@ def raise_file_limit(wanted: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m buzzerbox.web.commands serve ...`: this area alone, without the others."""
+    """`python -m buzzerbox.serve serve ...`: this area alone, without the others."""
     parser = argparse.ArgumentParser(prog="buzzerbox")
     add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)

@@ -14,15 +14,12 @@ import logging
 import sys
 from typing import Any
 
-from waitress.server import create_server
-
 from buzzerbox.hub import create_app
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.live import Live
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name, parse_broker
-from buzzerbox.web.commands import urls
-from buzzerbox.web.server import bind
+from buzzerbox.web.server import bind, make_server, urls
 
 #: threads beyond the live streams, for the page, its assets and /api/board
 RESERVE_THREADS = 8
@@ -61,14 +58,8 @@ def run_hub(args: argparse.Namespace) -> int:
     live = Live(board.snapshot, max_clients=args.max_screens)
     subscriber = Subscriber(broker, board, live.publish, name=name).start()
     app = create_app(board, live)
-    threads = args.max_screens + RESERVE_THREADS
-    server = create_server(
-        app,
-        sockets=[sock],
-        threads=threads,
-        connection_limit=threads + 16,
-        asyncore_use_poll=True,
-        ident="buzzerbox-hub",
+    server = make_server(
+        app, sock, args.max_screens, reserve=RESERVE_THREADS, ident="buzzerbox-hub"
     )
     print(f"buzzerbox hub: broker {broker.url}", flush=True)
     for address in urls(args.host, int(sock.getsockname()[1])):
