@@ -16,10 +16,10 @@ from typing import Any
 
 from buzzerbox.hub import create_app
 from buzzerbox.hub.board import Board
-from buzzerbox.hub.live import Live
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name, parse_broker
 from buzzerbox.web.server import bind, make_server, urls
+from buzzerbox.web.sse import Live
 
 #: threads beyond the live streams, for the page, its assets and /api/board
 RESERVE_THREADS = 8
