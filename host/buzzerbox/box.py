@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from buzzerbox.clock import Cancellable, Clock, SystemClock
-from buzzerbox.enrol import ENROL_PHASES, Pad, PadSeats, lit_pads, virtual_pads
+from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
+from buzzerbox.pads.padmap import Pad
+from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
@@ -66,16 +68,15 @@ class Box:
         log_: EventLog,
         *,
         clock: Clock | None = None,
-        simulated: bool = True,
+        pads: PadSource | None = None,
         countdown_us: int = COUNTDOWN_US,
-        pad_map: Iterable[Pad] = (),
     ) -> None:
         self.log = log_
         self.clock: Clock = clock or SystemClock()
-        self.is_simulated = simulated
         self.countdown_us = countdown_us
-        self.pad_map = list(pad_map)
-        self._seats = PadSeats(self.pad_map)
+        #: where the pads come from: a pad map, or the phones' virtual pads (the default)
+        self.pad_source: PadSource = pads if pads is not None else VirtualPads()
+        self._seats = PadSeats(self.pad_source)
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         self.pad_refusals = 0
@@ -136,11 +137,14 @@ class Box:
                 self._cache = state
             return self._cache
 
+    @property
+    def is_simulated(self) -> bool:
+        """Whether the pads are virtual (pressed on the phones), not wired."""
+        return self.pad_source.is_virtual
+
     def pads(self) -> list[Pad]:
         with self._lock:
-            return (
-                virtual_pads(self._engine) if self.is_simulated else self._seats.pads(self._engine)
-            )
+            return self._seats.pads(self._engine)
 
     def games(self) -> list[dict[str, Any]]:
         return [g.to_json() for g in self.log.games()]

@@ -10,7 +10,8 @@ per game in the log's database (its own table, outside the rules' events), and a
 restarted box resumes them. Pads are enrolled between rounds (phase lobby or scored);
 a round that starts ends a pending enrolment.
 
-A simulated box has virtual pads, one set per seat: they need no enrolment.
+A box's pads come from its pad source: a pad map (wired pads, enrolled as above) or
+the virtual pads of a simulated box (pads/virtual.py), which need no enrolment.
 
 The pad test: the last `PAD_TEST_EDGES` edges of every pad, real or virtual (pad id,
 role, seat, pile, press or release, box time, and a note when one was not played),
@@ -23,10 +24,11 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, Protocol
 
-from buzzerbox.pads.padmap import PadMap
+from buzzerbox.pads.padmap import Pad, pad_label
+from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
@@ -37,51 +39,6 @@ log = logging.getLogger(__name__)
 PAD_TEST_EDGES = 16
 #: the phases in which pads can be enrolled: between rounds
 ENROL_PHASES = ("lobby", "scored")
-
-
-@dataclass(frozen=True, slots=True)
-class Pad:
-    """A pad of the box: its id, what it is (role), whose it is (seat) and which pile."""
-
-    id: str
-    role: str
-    seat: int
-    pile: int | None = None
-    label: str = ""
-    is_enrolled: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "role": self.role,
-            "seat": self.seat,
-            "pile": self.pile,
-            "label": self.label,
-            "enrolled": self.is_enrolled,
-        }
-
-
-def virtual_pads(engine: Engine | None) -> list[Pad]:
-    """The pads a simulated box shows for the game: per seat its stop/slap pad and piles."""
-    if engine is None:
-        return []
-    game = engine.game
-    pads: list[Pad] = []
-    for seat, name in enumerate(game.players):
-        for role in game.pads:
-            if role == "pile":
-                pads.extend(
-                    Pad(f"s{seat}-pile{p}", "pile", seat, p, f"{name} pile {p + 1}")
-                    for p in range(game.piles)
-                )
-            else:
-                pads.append(Pad(f"s{seat}-{role}", role, seat, None, f"{name} {role}"))
-    return pads
-
-
-def virtual_id(seat: int, role: str, pile: int | None) -> str:
-    """The id of a virtual pad (as virtual_pads names them)."""
-    return f"s{seat}-pile{pile}" if pile is not None else f"s{seat}-{role}"
 
 
 def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
@@ -108,14 +65,23 @@ def played_role(role: str | None, roles: Sequence[str]) -> str:
     return next((r for r in roles if r != "pile"), "stop")
 
 
+class PadSource(Protocol):
+    """Where a box's pads come from: a `PadMap` or `VirtualPads` (pads/)."""
+
+    @property
+    def is_virtual(self) -> bool: ...
+
+    def for_game(self, game: GameShape | None) -> Sequence[Pad]: ...
+
+
 class PadSeats:
-    """A real box's pads for its game: the pad map, this game's enrolments, the pad test.
+    """A box's pads for its game: its pad source, this game's enrolments, the pad test.
 
     Not thread-safe on its own: the box calls it under its lock.
     """
 
-    def __init__(self, pad_map: Iterable[Pad] = ()) -> None:
-        self.pad_map = list(pad_map)
+    def __init__(self, source: PadSource) -> None:
+        self.source = source
         #: the seat whose pad the next press enrols, if any
         self.enrolling: int | None = None
         self._seats: dict[str, int] = {}  # pad id -> seat, this game's enrolments
@@ -163,7 +129,7 @@ class PadSeats:
         if seat is None or engine is None:
             return None
         game = engine.game
-        mapped = next((p for p in self.pad_map if p.id == pad_id), None)
+        mapped = next((p for p in self.source.for_game(game) if p.id == pad_id), None)
         pile = mapped.pile if mapped is not None and "pile" in game.pads else None
         if pile is not None and pile >= game.piles:
             return (
@@ -179,15 +145,16 @@ class PadSeats:
         self.enrolling = None
 
     def pads(self, engine: Engine | None) -> list[Pad]:
-        """The pads as they play in the game: the map's, re-seated by enrolment."""
+        """The pads as they play in the game: the source's, re-seated by enrolment."""
+        base = list(self.source.for_game(engine.game if engine else None))
         if not self._seats or engine is None:
-            return list(self.pad_map)
+            return base
         roles = engine.game.pads
         out: list[Pad] = []
-        for pad in self.pad_map:
+        for pad in base:
             seat = self._seats.get(pad.id)
             out.append(pad if seat is None else _enrolled(pad, seat, roles))
-        known = {p.id for p in self.pad_map}
+        known = {p.id for p in base}
         for pad_id, seat in self._seats.items():
             if pad_id not in known:
                 out.append(_enrolled(Pad(pad_id, "", seat), seat, roles))
@@ -218,7 +185,7 @@ class PadSeats:
         if not isinstance(event, PadPressed | PadReleased):
             raise InvalidEventError(f"{obj.get('type')!r} is no pad edge: press or release")
         seat, role, pile = event.seat, event.pad, event.pile
-        pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile)
+        pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile=pile)
         return self.edge(pad.id, pad, isinstance(event, PadPressed), event.t_us)
 
     def echo(self, phase: str) -> None:
@@ -241,18 +208,6 @@ class PadSeats:
 
     def edges(self) -> list[dict[str, Any]]:
         return [dict(e) for e in self._edges]
-
-
-def box_pads(pad_map: PadMap) -> list[Pad]:
-    """The pad map's pads as the box and its pages know them."""
-    return [
-        Pad(p.id, p.role, p.seat, p.pile, pad_label(p.id, p.role, p.pile)) for p in pad_map.pads
-    ]
-
-
-def pad_label(pad_id: str, role: str, pile: int | None) -> str:
-    """How the table view names a real pad under its seat: "stop · pad north"."""
-    return f"{f'pile {pile + 1}' if pile is not None else role} · pad {pad_id}"
 
 
 def _enrolled(pad: Pad, seat: int, roles: Sequence[str]) -> Pad:

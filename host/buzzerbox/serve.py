@@ -34,10 +34,10 @@ from typing import Any
 import platformdirs
 
 from buzzerbox.box import Box
-from buzzerbox.enrol import box_pads
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt import add_serve_options, attach
 from buzzerbox.pads.feed import PadFeed, open_sources
+from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import new_pin
@@ -153,8 +153,7 @@ def run_serve(args: argparse.Namespace) -> int:
         box = Box(
             EventLog(folder / "buzzerbox.db"),
             countdown_us=int(float(cfg["countdown_s"]) * 1_000_000),
-            simulated=pad_map is None,
-            pad_map=box_pads(pad_map) if pad_map else (),
+            pads=pad_map if pad_map is not None else VirtualPads(),
         )
         if cfg["mqtt"]:
             attach(box, str(cfg["mqtt"]), cfg["box_name"], folder)
@@ -191,7 +190,11 @@ def run_serve(args: argparse.Namespace) -> int:
     raise_file_limit(2 * max_phones + 256)
     server = make_server(app, sock, max_phones)
     signal.signal(signal.SIGTERM, on_sigterm)
-    mode = "simulated box (virtual pads)" if box.is_simulated else f"{len(box.pad_map)} pads"
+    mode = (
+        "simulated box (virtual pads)"
+        if box.is_simulated
+        else f"{len(pad_map.pads) if pad_map else 0} pads"
+    )
     try:  # a signal from here on ends in the same tidy close
         print(f"buzzerbox: {mode}; log {folder / 'buzzerbox.db'}", flush=True)
         for address in addresses:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.enrol import PAD_TEST_EDGES, box_pads
+from buzzerbox.enrol import PAD_TEST_EDGES
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
@@ -47,8 +47,7 @@ ch = 2
 
 
 def real_box(db_path: Path, clock: ManualClock) -> Box:
-    pads = box_pads(parse_pad_map(MAP))
-    return Box(EventLog(db_path), clock=clock, simulated=False, pad_map=pads)
+    return Box(EventLog(db_path), clock=clock, pads=parse_pad_map(MAP))
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.enrol import box_pads
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
@@ -65,9 +64,7 @@ def pad_map() -> PadMap:
 def test_edges_of_real_pads_are_presses_of_their_seats(
     pad_map: PadMap, tmp_path: Path, clock: ManualClock
 ) -> None:
-    box = Box(
-        EventLog(tmp_path / "box.db"), clock=clock, simulated=False, pad_map=box_pads(pad_map)
-    )
+    box = Box(EventLog(tmp_path / "box.db"), clock=clock, pads=pad_map)
     assert box.pads()[0].to_json() == {
         "id": "north", "role": "stop", "seat": 0, "pile": None, "label": "stop · pad north",
         "enrolled": False,

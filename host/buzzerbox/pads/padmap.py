@@ -63,11 +63,6 @@ class GpioSettings:
     pull: Literal["up", "down"] = "up"
     debounce_us: int = 5000
 
-    @property
-    def pressed_level(self) -> bool:
-        """The pin level of a closed contact."""
-        return self.pull == "down"
-
 
 @dataclass(frozen=True, slots=True)
 class BoardSpec:
@@ -80,18 +75,22 @@ class BoardSpec:
 
 @dataclass(frozen=True, slots=True)
 class Pad:
-    """One pad: its input (`board`, `ch`; board ``"gpio"`` means pin `ch`), what it is
-    in the game (`role`, `seat`, `pile`) and its light, if any."""
+    """One pad, from the pad map to the pages: its input (`board`, `ch`; board
+    ``"gpio"`` means pin `ch`; ``""``: none, a virtual pad or one known by id only),
+    what it is in the game (`role`, `seat`, `pile`), its light, if any, how the pages
+    name it (`label`) and whether the table enrolled it for this game."""
 
     id: str
     role: str
     seat: int
-    board: str
-    ch: int
+    board: str = ""
+    ch: int = 0
     pile: int | None = None
     light_gpio: int | None = None
     light_ch: int | None = None
     line: int | None = None
+    label: str = ""
+    is_enrolled: bool = False
 
     @property
     def is_gpio(self) -> bool:
@@ -113,6 +112,22 @@ class Pad:
         what = f"pile {self.pile}" if self.pile is not None else self.role
         return f"{what} of seat {self.seat}"
 
+    def to_json(self) -> dict[str, Any]:
+        """The pad as the pages get it (under box.pads in the state)."""
+        return {
+            "id": self.id,
+            "role": self.role,
+            "seat": self.seat,
+            "pile": self.pile,
+            "label": self.label or pad_label(self.id, self.role, self.pile),
+            "enrolled": self.is_enrolled,
+        }
+
+
+def pad_label(pad_id: str, role: str, pile: int | None) -> str:
+    """How the table view names a real pad under its seat: "stop · pad north"."""
+    return f"{f'pile {pile + 1}' if pile is not None else role} · pad {pad_id}"
+
 
 @dataclass(frozen=True, slots=True)
 class PadMap:
@@ -132,6 +147,15 @@ class PadMap:
 
     def board(self, board_id: str) -> BoardSpec | None:
         return next((b for b in self.boards if b.id == board_id), None)
+
+    @property
+    def is_virtual(self) -> bool:
+        """A pad source of wired pads (see virtual.py for the other kind)."""
+        return False
+
+    def for_game(self, game: object) -> list[Pad]:
+        """The pads a game has: all of the map's (enrolment re-seats them)."""
+        return list(self.pads)
 
     @property
     def gpio_pads(self) -> tuple[Pad, ...]:
