@@ -119,10 +119,6 @@ class Publisher:
     # -- reading ------------------------------------------------------------------------
 
     @property
-    def is_connected(self) -> bool:
-        return self._connected.is_set()
-
-    @property
     def published_seq(self) -> int:
         """The log seq up to which the broker has acknowledged every message."""
         return self._saved

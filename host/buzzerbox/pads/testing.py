@@ -8,7 +8,6 @@ time.monotonic; `ClockedMockFactory` makes them follow a `Clock` instead.
 
 from __future__ import annotations
 
-import queue
 import time
 from collections.abc import Callable
 
@@ -159,8 +158,3 @@ def status_is(board: str, status: str) -> Callable[[list[PadEvent]], bool]:
 
 def presses(events: list[PadEvent], board: str | None = None) -> list[Edge]:
     return [e for e in edges(events) if e.state == 1 and (board is None or e.board == board)]
-
-
-def lines_of(q: queue.Queue[str], n: int, timeout: float = 10.0) -> list[str]:
-    """`n` lines from a queue fed by a reader thread, each within `timeout` s."""
-    return [q.get(timeout=timeout) for _ in range(n)]
