@@ -22,8 +22,10 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from buzzerbox.clock import Cancellable, Clock, SystemClock
+from buzzerbox.clock import Clock, SystemClock
+from buzzerbox.countdown import Countdown
 from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
+from buzzerbox.entries import check_table_entry, idle_state, variants
 from buzzerbox.pads.padmap import Pad
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
@@ -39,25 +41,6 @@ __all__ = ["Box", "GameNotFoundError", "NoGameError", "NotFinishedError", "Pad"]
 
 COUNTDOWN_US = 3_000_000
 GO_RETRY_US = 500_000
-#: table entries a phone may post; `go`, `press` and `release` come from the box and pads
-TABLE_EVENTS = frozenset(
-    {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}
-)
-
-
-def idle_state() -> dict[str, Any]:
-    """The state object before the box has seen any game."""
-    return {
-        "game": None,
-        "title": None,
-        "round": 0,
-        "phase": "idle",
-        "players": [],
-        "winners": [],
-        "caller": None,
-        "history": [],
-        "undoable": None,
-    }
 
 
 class Box:
@@ -86,9 +69,7 @@ class Box:
         self._game_id: int | None = None
         self._rejected: list[dict[str, Any]] = []
         self._offset_us = 0
-        self._countdown: tuple[int, str] | None = None
-        self._timer: Cancellable | None = None
-        self._token = 0
+        self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
         self._cache: dict[str, Any] | None = None
         self.seq = log_.last_seq()
@@ -121,12 +102,11 @@ class Box:
             if self._cache is None:
                 state = self._engine.state() if self._engine else idle_state()
                 state["rejected"] = list(self._rejected)
-                ends, kind = self._countdown or (None, None)
                 state["box"] = {
                     "simulated": self.is_simulated,
                     "pads": [p.to_json() for p in self.pads()],
-                    "countdown_ends_us": ends,
-                    "countdown": kind,
+                    "countdown_ends_us": self._countdown.ends_us,
+                    "countdown": self._countdown.kind,
                     "seq": self.seq,
                     "game_id": self._game_id,
                     "variants": list(self._game_line.get("variants", [])),
@@ -154,11 +134,11 @@ class Box:
     def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
-        variants = line.pop("variants", None)
+        chosen = line.pop("variants", None)
         engine = Engine.from_dict(line)
         body = event_to_dict(engine.created)
-        if variants:
-            body["variants"] = _variants(variants)
+        if chosen:
+            body["variants"] = variants(chosen)
         with self._lock:
             self._game_id = self.log.new_game(body, self._progress(engine))
             self.seq = self._game_id
@@ -169,12 +149,7 @@ class Box:
 
     def submit(self, obj: Mapping[str, Any]) -> dict[str, Any]:
         """A table entry from a phone (round, caller, ..., undo); returns the new state."""
-        kind = obj.get("type")
-        if not isinstance(kind, str) or kind not in TABLE_EVENTS:
-            raise InvalidEventError(
-                f"event type {kind!r} cannot be posted: the table posts "
-                f"{', '.join(sorted(TABLE_EVENTS))}; go, press and release come from the box"
-            )
+        check_table_entry(obj)
         with self._lock:
             self._accept(dict(obj))
             return self.state()
@@ -330,32 +305,23 @@ class Box:
         phase = self._engine.game.phase if self._engine else "idle"
         if phase not in ENROL_PHASES:
             self._seats.enrolling = None
-        kind = self._countdown[1] if self._countdown else None
+        kind = self._countdown.kind
         if phase == "countdown" and kind != "go":
             self._start_countdown("go")
         elif phase != "countdown" and kind == "go":
-            self._stop_countdown()
+            self._countdown.stop()
         self._changed()
 
-    def _start_countdown(self, kind: str) -> None:
-        self._stop_countdown()
-        self._token += 1
-        token = self._token
-        self._countdown = (self.now_us() + self.countdown_us, kind)
-        self._timer = self.clock.call_later(self.countdown_us, lambda: self._countdown_ended(token))
-
-    def _stop_countdown(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer, self._countdown = None, None
-        self._token += 1
+    def _start_countdown(self, kind: str, delay_us: int | None = None) -> None:
+        delay = self.countdown_us if delay_us is None else delay_us
+        self._countdown.start(kind, self.now_us(), delay, self._countdown_ended)
 
     def _countdown_ended(self, token: int) -> None:
         with self._lock:
-            if token != self._token or self._countdown is None:
+            if not self._countdown.is_current(token):
                 return
-            kind = self._countdown[1]
-            self._timer, self._countdown = None, None
+            kind = self._countdown.kind
+            self._countdown.stop()
             try:
                 if kind == "go" and self._engine and self._engine.game.phase == "countdown":
                     self._accept({"type": "go", "t_us": self.now_us()})
@@ -363,10 +329,7 @@ class Box:
             except BuzzerboxError as exc:
                 log.error("the start signal was refused: %s", exc)
                 if kind == "go":  # the log cannot be written now: try again soon
-                    self._countdown = (self.now_us() + GO_RETRY_US, kind)
-                    self._timer = self.clock.call_later(
-                        GO_RETRY_US, lambda: self._countdown_ended(token)
-                    )
+                    self._start_countdown("go", GO_RETRY_US)
             self._changed()
 
     def _changed(self) -> None:
@@ -382,16 +345,8 @@ class Box:
 
     def close(self) -> None:
         with self._lock:
-            self._stop_countdown()
+            self._countdown.stop()
         self.log.close()
-
-
-def _variants(value: object) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidEventError('variants must be a list of names, e.g. ["row as storage"]')
-    if len(value) > 10 or any(len(v) > 60 for v in value):
-        raise InvalidEventError("variants: at most 10, each at most 60 characters")
-    return list(value)
 
 
 def _last_t(engine: Engine) -> int:
