@@ -1,18 +1,16 @@
-"""The box: the one wiring point. Pads -> rules -> store -> listeners (web, lights).
+"""The box: the game in progress. Pads -> rules -> store -> listeners (web, lights).
 
-A `Box` holds the game in progress (a rules `Engine`) and the SQLite `EventLog`.
-Every change goes through it under one lock: an event is applied to the engine
-(which refuses it and changes nothing, or accepts it), appended to the log (durable
-when `append` returns), and only then announced to the listeners (`when_changed`:
-the live stream) and the pad lights (`when_lit`). On start the box replays the log
-and resumes the last game where it stood. Which pad is whose (the pad map, enrolment)
-and the pad test's last edges are enrol.py's.
+A `Box` holds the game (a rules `Engine`) and the SQLite `EventLog`. Every change goes
+through it under one lock: an event is applied to the engine (which refuses it and
+changes nothing, or accepts it), appended to the log (durable when `append` returns),
+and only then announced to the listeners (`when_changed`) and the pad lights
+(`when_lit`). On start it replays the log and resumes the last game where it stood.
+Which pad is whose is enrol.py's; the pads come from a pad source (pads/). serve.py
+builds it and wires it to the rest.
 
-Time enters only here, through an injected `Clock` (host monotonic µs, the clock the
-pads use): the start signal `go` when a countdown ends, and the press time of a
-virtual pad. The box timeline is the host clock plus an offset chosen when a game is
-loaded, so that it never runs behind the times already in the log (after a reboot the
-host clock starts again near 0).
+Time enters only through the injected `Clock` (host monotonic µs, the pads' clock):
+the `go` when a countdown ends, a virtual pad's press. The box timeline is the host
+clock plus an offset, so that it never runs behind the times already in the log.
 """
 
 from __future__ import annotations
@@ -25,15 +23,14 @@ from typing import Any
 from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.countdown import Countdown
 from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
-from buzzerbox.entries import check_table_entry, idle_state, variants
+from buzzerbox.entries import check_table_entry, idle_state, last_t, progress, variants
 from buzzerbox.pads.padmap import Pad
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
+from buzzerbox.rules.errors import BuzzerboxError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
-from buzzerbox.store import games
-from buzzerbox.store.games import GameNotFoundError, NoGameError, NotFinishedError
-from buzzerbox.store.log import EventLog, Progress, StoreError
+from buzzerbox.store.games import GameArchive, GameNotFoundError, NoGameError, NotFinishedError
+from buzzerbox.store.log import EventLog, StoreError
 from buzzerbox.store.replay import load_lines, replay_stored
 
 log = logging.getLogger(__name__)
@@ -43,8 +40,8 @@ COUNTDOWN_US = 3_000_000
 GO_RETRY_US = 500_000
 
 
-class Box:
-    """The game in progress, its log, its countdown and its pads."""
+class Box(GameArchive):
+    """The game in progress, its log (and its games' exports), its countdown, its pads."""
 
     def __init__(
         self,
@@ -89,10 +86,6 @@ class Box:
 
     # -- reading ------------------------------------------------------------------------
 
-    @property
-    def game_id(self) -> int | None:
-        return self._game_id
-
     def state(self) -> dict[str, Any]:
         """The state object of the current game, plus what the box adds under "box".
 
@@ -126,9 +119,6 @@ class Box:
         with self._lock:
             return self._seats.pads(self._engine)
 
-    def games(self) -> list[dict[str, Any]]:
-        return [g.to_json() for g in self.log.games()]
-
     # -- commands -----------------------------------------------------------------------
 
     def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -140,7 +130,7 @@ class Box:
         if chosen:
             body["variants"] = variants(chosen)
         with self._lock:
-            self._game_id = self.log.new_game(body, self._progress(engine))
+            self._game_id = self.log.new_game(body, progress(engine))
             self.seq = self._game_id
             self._engine, self._game_line, self._rejected = engine, body, []
             self._seats.load({})
@@ -192,7 +182,10 @@ class Box:
         with self._lock:
             t_us = self.host_to_box_us(host_t_us)
             try:
-                if self._enrol_by(pad_id, pressed, t_us):
+                if self._seats.enrol_edge(
+                    pad_id, pressed, t_us, self._engine, self._game_id, self.log
+                ):
+                    self._changed()
                     return
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
@@ -208,40 +201,11 @@ class Box:
                 self._seats.echo(self.state()["phase"])
 
     def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
-        """The next press of a pad enrols it for `seat` (None: stop waiting; `reset`: the
-        game's pads are the pad map's again). Real pads only, between rounds. Raises
-        InvalidEventError, IllegalEventError, NoGameError, StoreError."""
+        """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
         with self._lock:
-            if self.is_simulated:
-                raise IllegalEventError(
-                    "a simulated box has a virtual pad per seat: enrolment is for real pads"
-                )
-            if self._engine is None or self._game_id is None:
-                raise NoGameError("no game has started: pads are enrolled for a game")
-            if reset:
-                self.log.clear_enrolments(self._game_id)
-                self._seats.load({})
-            elif seat is None:
-                self._seats.enrolling = None
-            else:
-                self._seats.begin(seat, self._engine)
+            self._seats.command(seat, reset, self._engine, self._game_id, self.log)
             self._changed()
             return self.state()
-
-    def _enrol_by(self, pad_id: str, pressed: bool, t_us: int) -> bool:
-        """Whether the enrolment takes this edge (the press that enrols, its release)."""
-        taken = self._seats.take(pad_id, pressed, self._engine)
-        if taken is None:
-            return False
-        note, seat = taken
-        if seat is not None and self._game_id is not None:
-            self.log.enrol(self._game_id, pad_id, seat)  # on disk before it counts
-            self._seats.commit(pad_id, seat)
-            log.info("pad %s %s", pad_id, note)
-        pad = next((p for p in self.pads() if p.id == pad_id), None)
-        self._seats.edge(pad_id, pad, pressed, t_us)["note"] = note
-        self._changed()
-        return True
 
     def import_log(self, text: str) -> dict[str, Any]:
         """A game log (v1) as a new game; returns its state with the lines rejected."""
@@ -249,26 +213,12 @@ class Box:
         engine, accepted, rejected = replay_stored(lines)
         body = dict(lines[0][1])
         with self._lock:
-            self._game_id, self.seq = self.log.new_game_with(body, accepted, self._progress(engine))
+            self._game_id, self.seq = self.log.new_game_with(body, accepted, progress(engine))
             self._engine, self._game_line, self._rejected = engine, body, rejected
-            self._offset_us = max(self._offset_us, _last_t(engine) + 1 - self.clock.ticks())
+            self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
             self._settle()
             return self.state()
-
-    # -- exports (of the current game, or of `game_id` from the log) --------------------
-
-    def export_log(self, game_id: int | None = None) -> str:
-        return games.export_log(self.log, self._game(game_id))
-
-    def export_csv(self, game_id: int | None = None) -> str:
-        return games.export_csv(self.log, self._game(game_id))
-
-    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
-        return games.export_bgstats(self.log, self._game(game_id))
-
-    def _game(self, game_id: int | None) -> int:
-        return games.check_game(self.log, self._game_id if game_id is None else game_id)
 
     # -- inside the lock ------------------------------------------------------------------
 
@@ -280,7 +230,7 @@ class Box:
         if "pad_id" in obj:
             body["pad_id"] = obj["pad_id"]
         try:
-            self.seq = self.log.append(self._game_id, body, self._progress(self._engine))
+            self.seq = self.log.append(self._game_id, body, progress(self._engine))
         except StoreError:
             self._load(self._game_id)  # the engine goes back to what the log holds
             raise
@@ -289,16 +239,13 @@ class Box:
         self._settle()
         return event
 
-    def _progress(self, engine: Engine) -> Progress:
-        return Progress(engine.game.phase, tuple(engine.game.winners))
-
     def _load(self, game_id: int) -> None:
         events = self.log.events(game_id)
         engine, _, rejected = replay_stored([(e.seq, e.body) for e in events])
         self._engine, self._game_id, self._rejected = engine, game_id, rejected
         self._game_line = dict(events[0].body)
         self._seats.load(self.log.enrolments(game_id))
-        self._offset_us = max(self._offset_us, _last_t(engine) + 1 - self.clock.ticks())
+        self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
 
     def _settle(self) -> None:
         """After a change: a countdown runs exactly while the game counts down; announce."""
@@ -347,8 +294,3 @@ class Box:
         with self._lock:
             self._countdown.stop()
         self.log.close()
-
-
-def _last_t(engine: Engine) -> int:
-    game = engine.game
-    return max(game.last_pad_t, game.go_t or 0, 0)

@@ -32,6 +32,7 @@ from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+from buzzerbox.store.games import NoGameError
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,14 @@ def played_role(role: str | None, roles: Sequence[str]) -> str:
         assert role is not None
         return role
     return next((r for r in roles if r != "pile"), "stop")
+
+
+class Enrolments(Protocol):
+    """Where a game's enrolments are kept (the event log's database)."""
+
+    def enrol(self, game_id: int, pad: str, seat: int) -> None: ...
+
+    def clear_enrolments(self, game_id: int) -> None: ...
 
 
 class PadSource(Protocol):
@@ -137,6 +146,54 @@ class PadSeats:
                 f"{game.title} with {len(game.players)} players has {game.piles} piles"
             ), None
         return f"enrolled for {game.players[seat]}", seat
+
+    def command(
+        self,
+        seat: object,
+        reset: bool,
+        engine: Engine | None,
+        game_id: int | None,
+        log_: Enrolments,
+    ) -> None:
+        """The table's enrolment command: the next press enrols a pad for `seat` (None:
+        stop waiting; `reset`: the game's pads are the pad map's again). Wired pads only,
+        between rounds. InvalidEventError, IllegalEventError, NoGameError, StoreError."""
+        if self.source.is_virtual:
+            raise IllegalEventError(
+                "a simulated box has a virtual pad per seat: enrolment is for real pads"
+            )
+        if engine is None or game_id is None:
+            raise NoGameError("no game has started: pads are enrolled for a game")
+        if reset:
+            log_.clear_enrolments(game_id)
+            self.load({})
+        elif seat is None:
+            self.enrolling = None
+        else:
+            self.begin(seat, engine)
+
+    def enrol_edge(
+        self,
+        pad_id: str,
+        pressed: bool,
+        t_us: int,
+        engine: Engine | None,
+        game_id: int | None,
+        log_: Enrolments,
+    ) -> bool:
+        """Whether the enrolment takes this edge (the press that enrols, its release);
+        an enrolment is on disk (`log_`) before it counts. Kept for the pad test."""
+        taken = self.take(pad_id, pressed, engine)
+        if taken is None:
+            return False
+        note, seat = taken
+        if seat is not None and game_id is not None:
+            log_.enrol(game_id, pad_id, seat)
+            self.commit(pad_id, seat)
+            log.info("pad %s %s", pad_id, note)
+        pad = next((p for p in self.pads(engine) if p.id == pad_id), None)
+        self.edge(pad_id, pad, pressed, t_us)["note"] = note
+        return True
 
     def commit(self, pad_id: str, seat: int) -> None:
         """The pad is `seat`'s from now on in this game; its release is the enrolment's."""

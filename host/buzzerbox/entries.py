@@ -1,4 +1,4 @@
-"""What a phone may post to the box, and what the box adds to the rules' state.
+"""What a phone may post to the box, and what the box reads off a game for its log.
 
 The rules (rules/) decide whether an entry is allowed in the game's state; this is
 what the box itself refuses before that: event types that come from the box and the
@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.store.log import Progress
 
 #: table entries a phone may post; `go`, `press` and `release` come from the box and pads
 TABLE_EVENTS = frozenset(
@@ -50,3 +52,14 @@ def idle_state() -> dict[str, Any]:
         "history": [],
         "undoable": None,
     }
+
+
+def progress(engine: Engine) -> Progress:
+    """What the log keeps beside a game's events: its phase and winners."""
+    return Progress(engine.game.phase, tuple(engine.game.winners))
+
+
+def last_t(engine: Engine) -> int:
+    """The latest time in a game's events (box µs): the box timeline resumes after it."""
+    game = engine.game
+    return max(game.last_pad_t, game.go_t or 0, 0)

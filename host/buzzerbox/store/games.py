@@ -10,6 +10,33 @@ from buzzerbox.store.log import EventLog, StoredEvent
 from buzzerbox.store.replay import replay_stored
 
 
+class GameArchive:
+    """The log's games and their exports (log, CSV, BG Stats): of `game_id`, else of
+    the current game. The box is one; it sets `log` and `_game_id`."""
+
+    log: EventLog
+    _game_id: int | None
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    def games(self) -> list[dict[str, Any]]:
+        return [g.to_json() for g in self.log.games()]
+
+    def export_log(self, game_id: int | None = None) -> str:
+        return export_log(self.log, self._game(game_id))
+
+    def export_csv(self, game_id: int | None = None) -> str:
+        return export_csv(self.log, self._game(game_id))
+
+    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
+        return export_bgstats(self.log, self._game(game_id))
+
+    def _game(self, game_id: int | None) -> int:
+        return check_game(self.log, self._game_id if game_id is None else game_id)
+
+
 class NoGameError(BuzzerboxError, LookupError):
     """There is no game yet."""
 
