@@ -24,7 +24,7 @@ from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.countdown import Countdown
 from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
 from buzzerbox.entries import check_table_entry, idle_state, last_t, progress, variants
-from buzzerbox.pads.padmap import Pad
+from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import BuzzerboxError, InvalidEventError

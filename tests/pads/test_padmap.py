@@ -10,7 +10,8 @@ import buzzerbox.pads
 import pytest
 from buzzerbox.pads.commands import add_commands
 from buzzerbox.pads.errors import PadMapError
-from buzzerbox.pads.padmap import ROLES, Pad, load_pad_map, parse_pad_map
+from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.padmap import ROLES, load_pad_map, parse_pad_map
 from buzzerbox.rules.events import PADS
 
 EXAMPLES = Path(buzzerbox.pads.__file__).parent / "examples"

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from buzzerbox.appliance import pinout
-from buzzerbox.pads.padmap import BoardSpec, Pad, PadMap
+from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.padmap import BoardSpec, PadMap
 
 PI = "pi"
 Kind = Literal["input", "light", "sync"]

@@ -24,7 +24,8 @@ from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadE
 from buzzerbox.pads.errors import PadNotFoundError
 from buzzerbox.pads.gpio import GpioPads
 from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
-from buzzerbox.pads.padmap import Pad, PadMap
+from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.session import BoardSession
 
 

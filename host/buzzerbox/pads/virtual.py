@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from buzzerbox.pads.padmap import Pad
+from buzzerbox.pads.pad import Pad
 
 
 class GameShape(Protocol):
