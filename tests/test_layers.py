@@ -117,8 +117,8 @@ def violations(root: Path) -> list[str]:
     out = [f"import cycle between {', '.join(c)}" for c in cycles(edges)]
     for unit, banned in FORBIDDEN.items():
         for target in sorted(banned & set(edges.get(unit, {}))):
-            files = ", ".join(sorted(edges[unit][target]))
-            out.append(f"{unit} imports {target} ({files})")
+            where = ", ".join(sorted(edges[unit][target]))
+            out.append(f"{unit} imports {target} ({where})")
     stdlib = sys.stdlib_module_names
     for target, files in sorted(edges.get("rules", {}).items()):
         foreign = target.startswith("<") and target.strip("<>") not in stdlib
