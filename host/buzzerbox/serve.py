@@ -5,8 +5,10 @@
       -> listeners: the Flask app (web/, live stream), the MQTT publisher (mqtt/),
          the pad lights
 
-This module builds them in that order (event log -> Box -> pad sources and their
-feed -> MQTT publisher -> Flask app -> waitress server) and closes them in reverse.
+This module builds them: the pad sources the config names (a pad map, or virtual
+pads), the event log, the Box, the MQTT publisher, the pad feed (started once
+nothing can fail before it), the Flask app and the waitress server; it closes the
+server, the feed and the box when it ends.
 
     buzzerbox serve [--config FILE] [--host H] [--port P] [--data DIR] [--pin PIN]
                     [--open-pads] [--wifi-ssid S --wifi-password P] [--max-phones N]
