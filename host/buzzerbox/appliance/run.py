@@ -40,8 +40,8 @@ class Advertisement(Protocol):
 
 
 def add_box_command(sub: argparse._SubParsersAction[Any]) -> None:
-    """`box`: every option of `serve` (added before this one) plus mDNS ones."""
-    parents = [sub.choices["serve"]] if "serve" in sub.choices else []
+    """`box`: every option of `serve` plus mDNS ones."""
+    parents = [sub.choices["serve"]]  # added first: cli.AREAS lists serve before appliance
     box = sub.add_parser(
         "box",
         parents=parents,
