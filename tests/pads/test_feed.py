@@ -15,8 +15,7 @@ from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
 from buzzerbox.store.log import EventLog
-
-from .web_fakes import ManualClock
+from buzzerbox.testing import ManualClock
 
 MAP = """
 seats = 2
@@ -61,9 +60,8 @@ def pad_map() -> PadMap:
     return parse_pad_map(MAP)
 
 
-def test_edges_of_real_pads_are_presses_of_their_seats(
-    pad_map: PadMap, tmp_path: Path, clock: ManualClock
-) -> None:
+def test_edges_of_real_pads_are_presses_of_their_seats(pad_map: PadMap, tmp_path: Path) -> None:
+    clock = ManualClock()  # the box's clock (this folder's `clock` fixture is the pads')
     box = Box(EventLog(tmp_path / "box.db"), clock=clock, pads=pad_map)
     assert box.pads()[0].to_json() == {
         "id": "north", "role": "stop", "seat": 0, "pile": None, "label": "stop · pad north",
