@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from buzzerbox.enrol import ENROL_PHASES, Pad, PadSeats, lit_pads, virtual_pads
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
 from buzzerbox.store import games
 from buzzerbox.store.games import GameNotFoundError, NoGameError, NotFinishedError

@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.topics import VERSION, message_id, topic
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError
 from buzzerbox.store.log import StoredEvent
 
 #: a finish older than this (s) fires no Home Assistant event

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from buzzerbox.errors import InputError
 from buzzerbox.pads import protocol as p
 
 
@@ -34,7 +35,7 @@ class BoardClock:
         tick_hz: int = 1_000_000,
     ) -> None:
         if offset_us < 0:
-            raise ValueError(
+            raise InputError(
                 f"offset {offset_us} µs is not allowed: a board clock starts at 0 or later"
             )
         self.host_us = host_us
@@ -154,7 +155,7 @@ class FakeBoard:
     def edge(self, ch: int, state: int) -> bytes:
         """Channel `ch` changed now; suppressed inside the debounce window of its last edge."""
         if not 0 <= ch < self.channels:
-            raise ValueError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
+            raise InputError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
         t = self._now()
         last = self._last_edge.get(ch)
         window = self.debounce_us * self.clock.tick_hz // 1_000_000

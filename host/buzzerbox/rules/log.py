@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError, InvalidEventError
+from buzzerbox.rules.errors import InvalidEventError
 
 #: a log line: its number and its object (an `Unreadable` when it could not be read)
 Line = tuple[int, Any]
