@@ -2,7 +2,7 @@
 
 PURE: no machine, rp2, sys or time; runs unchanged on the Pico, under the
 MicroPython unix port and under CPython (the tests). The contract is
-shared/spec/board-protocol.md.
+firmware/board-protocol.md.
 """
 
 MAX_LINE = 128  # bytes in a line, counting any "\r" and the "\n"
