@@ -55,6 +55,12 @@ def test_the_root_is_one_class_every_layer_shares() -> None:
     from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
     from buzzerbox.store.log import StoreError
 
+    from buzzerbox.appliance.installer import PackageFileMissingError
+    from buzzerbox.web.api import BadBody
+
     assert buzzerbox.BuzzerboxError is BuzzerboxError
-    for leaf in (PadsError, InvalidEventError, IllegalEventError, StoreError):
+    assert issubclass(BadBody, InputError) and issubclass(BadBody, ValueError)
+    assert issubclass(PackageFileMissingError, FileNotFoundError)
+    leaves = (PadsError, InvalidEventError, IllegalEventError, StoreError, BadBody)
+    for leaf in (*leaves, PackageFileMissingError):
         assert issubclass(leaf, BuzzerboxError)
