@@ -51,11 +51,10 @@ def test_a_build_readme_without_its_wiring_markers_is_a_config_error(tmp_path: P
 
 def test_the_root_is_one_class_every_layer_shares() -> None:
     import buzzerbox
+    from buzzerbox.appliance.installer import PackageFileMissingError
     from buzzerbox.pads.errors import PadsError
     from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
     from buzzerbox.store.log import StoreError
-
-    from buzzerbox.appliance.installer import PackageFileMissingError
     from buzzerbox.web.api import BadBody
 
     assert buzzerbox.BuzzerboxError is BuzzerboxError
