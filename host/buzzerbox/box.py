@@ -24,10 +24,11 @@ from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.countdown import Countdown
 from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
 from buzzerbox.entries import check_table_entry, idle_state, last_t, progress, variants
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError, InvalidEventError
+from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
 from buzzerbox.store.games import GameArchive, GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.store.log import EventLog, StoreError

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad
 from buzzerbox.enrol import lit_pads
-from buzzerbox.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import EventLog, StoreError
 
 from .web_fakes import ManualClock

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, ConfigError
 
 
 def add_hardware_command(sub: argparse._SubParsersAction[Any]) -> None:
@@ -61,7 +61,7 @@ def build_docs(folder: Path) -> dict[Path, str]:
     text = readme.read_text(encoding="utf-8") if readme.exists() else f"{BEGIN}\n{END}\n"
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:
-        raise ValueError(f"{readme} has no place for the wiring: put {BEGIN} and {END} in it")
+        raise ConfigError(f"{readme} has no place for the wiring: put {BEGIN} and {END} in it")
     budget = "".join(f"- {line}\n" for line in wiring.budget(pad_map))
     body = f"{BEGIN}\n\n{wiring.table(pad_map)}\n{budget}\n"
     return {folder / "wiring.svg": svg, readme: text[:start] + body + text[end:]}

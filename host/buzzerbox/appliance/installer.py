@@ -20,16 +20,21 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from buzzerbox import __version__
+from buzzerbox.errors import BuzzerboxError
 
 SCRIPT = "install.sh"
 UNIT = "buzzerbox.service"
+
+
+class PackageFileMissingError(BuzzerboxError, FileNotFoundError):
+    """A file the package ships is not there (a broken install)."""
 
 
 def packaged(name: str) -> Path:
     """A file shipped in `buzzerbox.appliance` (install.sh, buzzerbox.service)."""
     path = Path(str(resources.files("buzzerbox.appliance").joinpath(name)))
     if not path.is_file():
-        raise FileNotFoundError(f"{name} is missing from the installed package at {path}")
+        raise PackageFileMissingError(f"{name} is missing from the installed package at {path}")
     return path
 
 

@@ -3,7 +3,7 @@
 - topics.py     the topic tree, box names, message ids, broker URLs (no I/O)
 - derive.py     the messages of a box, derived from its log (no I/O)
 - discovery.py  Home Assistant discovery configs (no I/O)
-- outbox.py     the box's log read from a cursor; the cursor on disk (mqtt.db)
+- outbox.py     when the cursor (mqtt.db, kept by buzzerbox.store.tail) may move
 - connect.py    the paho client both sides use
 - publisher.py  `attach(box, broker_url, box_name, data_dir) -> Publisher`, the
                 `buzzerbox serve --mqtt URL --box-name NAME` options

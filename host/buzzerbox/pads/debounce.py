@@ -16,6 +16,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from buzzerbox.errors import InputError
+
 K = TypeVar("K", bound=Hashable)
 
 
@@ -31,7 +33,7 @@ class Debouncer(Generic[K]):
 
     def __init__(self, window_us: int) -> None:
         if window_us < 0:
-            raise ValueError(f"debounce window {window_us} µs is not allowed: it must be 0 or more")
+            raise InputError(f"debounce window {window_us} µs is not allowed: it must be 0 or more")
         self.window_us = window_us
         self._pads: dict[K, _Pad] = {}
         self.dropped = 0

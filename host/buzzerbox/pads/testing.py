@@ -3,7 +3,11 @@ wired in-process to host sessions, and waiting on real ports without sleeping.
 
 Used by tests/pads and by later areas (the box's tests, its simulated mode):
 nothing here runs on the box itself. gpiozero's own MockPin stamps changes with
-time.monotonic; `ClockedMockFactory` makes them follow a `Clock` instead.
+time.monotonic; `ClockedMockFactory` makes them follow a `Clock` instead. gpiozero
+has no public hook for that: `ClockedPin` overrides MockPin's private
+`_change_state`, so pyproject.toml bounds gpiozero (<2.1) and
+tests/pads/test_gpiozero_bound.py checks the installed version and that private
+contract.
 """
 
 from __future__ import annotations
@@ -36,7 +40,12 @@ class Clock:
 
 
 class ClockedPin(MockPin):  # type: ignore[misc]
-    """A MockPin that stamps its changes with the factory's clock, not time.monotonic."""
+    """A MockPin that stamps its changes with the factory's clock, not time.monotonic.
+
+    gpiozero 2.0's MockPin: `drive_high`/`drive_low` and the `state` setter call
+    `_change_state(value)`, which records `states` and `_last_change`, the ticks its
+    `when_changed` callbacks get. Private: bounded in pyproject.toml, checked by
+    tests/pads/test_gpiozero_bound.py."""
 
     def _change_state(self, value: bool) -> bool:
         if self._state == value:  # type: ignore[has-type]

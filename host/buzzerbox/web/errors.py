@@ -16,7 +16,8 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from buzzerbox.box import GameNotFoundError, NoGameError, NotFinishedError
-from buzzerbox.errors import BuzzerboxError, IllegalEventError, InvalidEventError
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import StoreError
 from buzzerbox.web.api import BadBody
 from buzzerbox.web.auth import refuse

@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 document of the JSON API, served at /api/openapi.json.
 
 The contract between the box and its pages: what each endpoint takes and answers.
-The state object is the one of the game-log spec (what `buzzerbox replay` prints),
+The state object is the one of buzzerbox/rules/game-log.md (what `buzzerbox replay` prints),
 plus "box": what the pages need besides the game. The document is a data file
 shipped with the package (openapi.json, edited as JSON); its version is the
 package's, filled in when it is read.
