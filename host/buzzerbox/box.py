@@ -70,6 +70,7 @@ class Box(GameArchive):
         self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
         self._cache: dict[str, Any] | None = None
+        self._pads_made: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
         self.seq = log_.last_seq()
         last = log_.last_game_id()
         if last is not None:
@@ -98,7 +99,7 @@ class Box(GameArchive):
                 state["rejected"] = list(self._rejected)
                 state["box"] = {
                     "simulated": self.is_simulated,
-                    "pads": [p.to_json() for p in self.pads()],
+                    "pads": self._pads_json(),
                     "countdown_ends_us": self._countdown.ends_us,
                     "countdown": self._countdown.kind,
                     "seq": self.seq,
@@ -110,6 +111,12 @@ class Box(GameArchive):
                 }
                 self._cache = state
             return self._cache
+
+    def _pads_json(self) -> list[dict[str, Any]]:
+        pads = self.pads()  # the same list until the game or its enrolments change
+        if self._pads_made[0] is not pads:
+            self._pads_made = (pads, [p.to_json() for p in pads])
+        return self._pads_made[1]
 
     @property
     def is_simulated(self) -> bool:

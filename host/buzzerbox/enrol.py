@@ -97,6 +97,8 @@ class PadSeats:
         self._taken: set[str] = set()  # pads whose press an enrolment took: not their release
         self._edges: deque[dict[str, Any]] = deque(maxlen=PAD_TEST_EDGES)
         self._count = 0
+        #: the pads worked out last: (engine, enrolments, pads); a game's shape is fixed
+        self._made: tuple[Engine | None, dict[str, int], list[Pad]] | None = None
 
     # -- enrolment ----------------------------------------------------------------------
 
@@ -202,7 +204,17 @@ class PadSeats:
         self.enrolling = None
 
     def pads(self, engine: Engine | None) -> list[Pad]:
-        """The pads as they play in the game: the source's, re-seated by enrolment."""
+        """The pads as they play in the game: the source's, re-seated by enrolment.
+
+        The same list (do not mutate it) until the game or its enrolments change."""
+        made = self._made
+        if made is not None and made[0] is engine and made[1] == self._seats:
+            return made[2]
+        pads = self._pads(engine)
+        self._made = (engine, dict(self._seats), pads)
+        return pads
+
+    def _pads(self, engine: Engine | None) -> list[Pad]:
         base = list(self.source.for_game(engine.game if engine else None))
         if not self._seats or engine is None:
             return base

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jsonpatch
 import pytest
 
 PIN = "2580"
@@ -92,19 +93,26 @@ class Admin:
 
 
 def live(port: int, last_id: int | None = None) -> Iterator[dict[str, Any]]:
-    """The states of a live stream (HTTP/1.1, chunked: as a browser reads it)."""
+    """The states of a live stream (HTTP/1.1, chunked: as a browser reads it): the full
+    state, then each delta applied to it (JSON Patch, by the `jsonpatch` package)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     head = "GET /api/events HTTP/1.1\r\nHost: box\r\nAccept: text/event-stream\r\n"
     if last_id is not None:
         head += f"Last-Event-ID: {last_id}\r\n"
     sock.sendall((head + "\r\n").encode())
     reader = sock.makefile("rb")
+    state: dict[str, Any] = {}
+    event = b""
     try:
         while True:
             line = reader.readline()
             assert line, "the stream ended"
-            if line.startswith(b"data: "):
-                yield json.loads(line[6:])
+            if line.startswith(b"event: "):
+                event = line[7:].strip()
+            elif line.startswith(b"data: "):
+                data = json.loads(line[6:])
+                state = data if event == b"state" else jsonpatch.apply_patch(state, data)
+                yield state
     finally:
         reader.close()
         sock.close()

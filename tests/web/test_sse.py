@@ -1,5 +1,7 @@
 """The live stream through Flask's test client (one thread per stream; the fanout that
-serves it under waitress is tested against a real server in test_serve.py)."""
+serves it under waitress is tested against a real server in test_serve.py): the full
+state first, then deltas (JSON Patch, applied here with the `jsonpatch` package) that
+give the same state as GET /api/state."""
 
 from __future__ import annotations
 
@@ -8,24 +10,58 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import jsonpatch
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.web import create_app
-from buzzerbox.web.sse import Hub, StreamSettings, stream
+from buzzerbox.web.livestate import Hub, StreamSettings, stream
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .web_fakes import new_game, play
+from .web_fakes import ManualClock, new_game, play
 
 
 def messages(chunk: bytes) -> list[dict[str, Any]]:
-    """The `state` messages in a chunk of the stream: their id and data."""
+    """The messages in a chunk of the stream: their event, id, seq (the id's first part)
+    and data."""
     out = []
     for block in chunk.decode().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        if fields.get("event") == "state":
-            out.append({"id": int(fields["id"]), "data": json.loads(fields["data"])})
+        if fields.get("event") in ("state", "delta"):
+            seq = int(fields["id"].split(".")[0])
+            out.append({"event": fields["event"], "id": fields["id"], "seq": seq,
+                        "data": json.loads(fields["data"])})  # fmt: skip
     return out
+
+
+class Follower:
+    """A phone's copy of the state, kept as the pages keep it (web/static/api.js): the
+    full state when it comes, each delta applied to it."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+        self.last_id = ""
+        self.sizes: list[int] = []
+
+    def read(self, chunk: bytes) -> list[dict[str, Any]]:
+        got = messages(chunk)
+        for message in got:
+            if message["event"] == "state":
+                self.state = message["data"]
+            else:
+                assert self.state is not None, "a delta before the state"
+                self.state = jsonpatch.apply_patch(self.state, message["data"])
+                self.sizes.append(len(chunk))
+            self.last_id = message["id"]
+        return got
+
+
+def same_game(state: dict[str, Any], truth: dict[str, Any]) -> None:
+    """The phone's state is the box's (but for `now_us`, which is when it was sent)."""
+    assert {**state, "box": {**state["box"], "now_us": 0}} == {
+        **truth,
+        "box": {**truth["box"], "now_us": 0},
+    }
 
 
 def open_stream(client: FlaskClient, **headers: str) -> tuple[Any, Iterator[bytes]]:
@@ -36,56 +72,121 @@ def open_stream(client: FlaskClient, **headers: str) -> tuple[Any, Iterator[byte
     return response, iter(response.response)  # type: ignore[arg-type]
 
 
-def test_a_stream_starts_with_the_full_state_then_follows_each_change(
+def test_a_stream_starts_with_the_full_state_then_gets_deltas(
     client: FlaskClient, admin: FlaskClient
 ) -> None:
     new_game(admin)
     response, chunks = open_stream(client)
     first = next(chunks)
     assert first.startswith(b"retry: 2000\n\n")
-    [hello] = messages(first)
-    assert hello["id"] == 1
+    phone = Follower()
+    [hello] = phone.read(first)
+    assert (hello["event"], hello["seq"]) == ("state", 1)
     assert hello["data"]["phase"] == "lobby"
     assert hello["data"]["box"]["admin"] is False
     play(admin, {"type": "round"})
-    [update] = messages(next(chunks))
-    assert update["id"] == 2
-    assert update["data"]["phase"] == "countdown"
-    assert update["data"]["box"]["countdown_ends_us"] is not None
+    [update] = phone.read(next(chunks))
+    assert (update["event"], update["seq"]) == ("delta", 2)
+    assert {"op": "replace", "path": "/phase", "value": "countdown"} in update["data"]
+    assert phone.state is not None
+    same_game(phone.state, client.get("/api/state").json)  # type: ignore[arg-type]
     response.close()
 
 
 def test_the_admin_stream_says_admin(admin: FlaskClient) -> None:
     new_game(admin)
     response, chunks = open_stream(admin)
-    assert messages(next(chunks))[0]["data"]["box"]["admin"] is True
+    phone = Follower()
+    phone.read(next(chunks))
     play(admin, {"type": "round"})
-    assert messages(next(chunks))[0]["data"]["box"]["admin"] is True
+    phone.read(next(chunks))
+    assert phone.state is not None
+    assert phone.state["box"]["admin"] is True
+    same_game(phone.state, admin.get("/api/state").json)  # type: ignore[arg-type]
     response.close()
 
 
-def test_last_event_id_resumes_without_resending_the_current_state(
+def test_a_twist_round_of_pad_presses_comes_as_small_deltas_that_add_up_to_the_state(
+    client: FlaskClient, admin: FlaskClient, clock: ManualClock
+) -> None:
+    new_game(admin, "twist", players=["Ann", "Ben", "Cem", "Dan"])
+    response, chunks = open_stream(client)
+    phone = Follower()
+    phone.read(next(chunks))
+    play(admin, {"type": "round"})
+    clock.advance(3_000_000)  # the countdown ends: go
+    phone.read(next(chunks))
+    phone.read(next(chunks))
+    phone.sizes.clear()
+    for i in range(40):  # presses and releases on every seat's piles
+        clock.advance(7_000)
+        seat, pile = i % 4, (i // 8) % 2
+        body = {"seat": seat, "pad": "pile", "pile": pile}
+        admin.post("/api/pads/press", json=body)
+        phone.read(next(chunks))
+        clock.advance(3_000)
+        admin.post("/api/pads/release", json=body)
+        phone.read(next(chunks))
+    assert phone.state is not None
+    same_game(phone.state, client.get("/api/state").json)  # type: ignore[arg-type]
+    assert len(phone.sizes) == 80
+    assert max(phone.sizes) <= 600, sorted(phone.sizes)[-5:]
+    response.close()
+
+
+def test_last_event_id_resumes_with_the_deltas_since(
     client: FlaskClient, admin: FlaskClient
 ) -> None:
     new_game(admin)
-    response, chunks = open_stream(client, **{"Last-Event-ID": "1"})
-    assert next(chunks) == b"retry: 2000\n\n"
-    play(admin, {"type": "round"})
-    assert [m["id"] for m in messages(next(chunks))] == [2]
+    response, chunks = open_stream(client)
+    phone = Follower()
+    phone.read(next(chunks))
     response.close()
-    response, chunks = open_stream(client, **{"Last-Event-ID": "1"})  # a phone that slept
-    assert [m["id"] for m in messages(next(chunks))] == [2]
+    response, chunks = open_stream(client, **{"Last-Event-ID": phone.last_id})
+    assert next(chunks) == b"retry: 2000\n\n"  # nothing new: nothing sent
+    play(admin, {"type": "round"})
+    assert [m["event"] for m in phone.read(next(chunks))] == ["delta"]
+    response.close()
+    play(admin, {"type": "finish"})  # while the phone slept
+    response, chunks = open_stream(client, **{"Last-Event-ID": phone.last_id})
+    assert [m["event"] for m in phone.read(next(chunks))] == ["delta"]
+    assert phone.state is not None
+    same_game(phone.state, client.get("/api/state").json)  # type: ignore[arg-type]
+    response.close()
+
+
+@pytest.mark.parametrize("last_id", ["1", "1.1.0000", "garbage", "2.99999.x"])
+def test_an_unknown_last_event_id_gets_the_full_state(
+    client: FlaskClient, admin: FlaskClient, last_id: str
+) -> None:
+    new_game(admin)
+    response, chunks = open_stream(client, **{"Last-Event-ID": last_id})
+    assert [m["event"] for m in messages(next(chunks))] == ["state"]
     response.close()
 
 
 def test_a_slow_stream_skips_to_the_latest_state(client: FlaskClient, admin: FlaskClient) -> None:
     new_game(admin, "kids")
     response, chunks = open_stream(client)
-    next(chunks)
+    phone = Follower()
+    phone.read(next(chunks))
     play(admin, {"type": "round"}, {"type": "finish"})
-    [latest] = messages(next(chunks))
-    assert latest["data"]["phase"] == "finished"
+    phone.read(next(chunks))  # both deltas at once
+    assert phone.state is not None
+    assert phone.state["phase"] == "finished"
+    same_game(phone.state, client.get("/api/state").json)  # type: ignore[arg-type]
     response.close()
+
+
+def test_a_stream_further_behind_than_the_ring_gets_the_full_state() -> None:
+    hub = Hub(lambda s: dict(s), lambda view, admin: json.dumps(view), ring=2)
+    for seq in range(1, 6):
+        hub.publish({"box": {"seq": seq}})
+    assert hub.catch_up(4, False) == (5, hub.catch_up(4, True)[1])  # deltas: one for all
+    assert b"event: delta" in hub.catch_up(3, False)[1]
+    version, data = hub.catch_up(2, False)
+    assert (version, data.count(b"event: state")) == (5, 1)
+    assert hub.catch_up(5, False) == (5, b"")
 
 
 @pytest.fixture
@@ -119,14 +220,17 @@ def test_streams_beyond_the_limit_are_refused(box: Box, app_config: dict[str, An
 
 
 def test_a_waiting_stream_wakes_on_publish() -> None:
-    hub = Hub(lambda state, admin: json.dumps({"seq": state["box"]["seq"], "admin": admin}))
+    hub = Hub(lambda s: dict(s), lambda view, admin: json.dumps({**view, "admin": admin}))
     hub.publish({"box": {"seq": 7}})
     assert hub.join()
-    body = stream(hub, lambda admin: (7, "{}"), False, None, StreamSettings(keepalive_s=30))
-    assert b"id: 7" in next(body)
+    body = stream(hub, False, None, StreamSettings(keepalive_s=30))
+    assert b'event: state\ndata: {"box": {"seq": 7}, "admin": false}' in next(body)
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(next(body)))
     reader.start()
     hub.publish({"box": {"seq": 8}})
     reader.join(timeout=10)
-    assert got == [b'id: 8\nevent: state\ndata: {"seq": 8, "admin": false}\n\n']
+    assert got == [
+        f"id: 8.2.{hub.boot}\nevent: delta\n"
+        'data: [{"op":"replace","path":"/box/seq","value":8}]\n\n'.encode()
+    ]

@@ -4,7 +4,7 @@
 - api.py      /api/state, /api/game, /api/event, /api/pads/*, /api/enrol, /api/games,
               /api/import
 - exports.py  /api/export/*, /api/qr/*
-- sse.py      /api/events, the live stream
+- live.py     /api/events, the live stream: the full state, then deltas (livestate.py)
 - openapi.py  /api/openapi.json
 - pages.py    the HTML pages (its own blueprint `bp`, registered when present)
 
@@ -18,7 +18,6 @@ writes the stream to every phone, under waitress: `buzzerbox serve` sets it), LO
 from __future__ import annotations
 
 import importlib
-import json
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
@@ -34,8 +33,8 @@ from buzzerbox.web.errors import register_errors
 from buzzerbox.web.exports import exports_blueprint
 from buzzerbox.web.fanout import Fanout
 from buzzerbox.web.live import live_blueprint
+from buzzerbox.web.livestate import Hub, StreamSettings, dumps
 from buzzerbox.web.openapi import document
-from buzzerbox.web.sse import Hub, StreamSettings
 
 DEFAULTS: dict[str, Any] = {
     "URLS": [],
@@ -82,14 +81,19 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         out["box"] = {**state["box"], **extras, "admin": is_admin, "now_us": box.now_us()}
         return out
 
-    def render(state: dict[str, Any], is_admin: bool) -> str:
-        return json.dumps(public(state, is_admin), ensure_ascii=False, separators=(",", ":"))
+    def view(state: dict[str, Any]) -> dict[str, Any]:
+        """The state for the live stream: now_us only while a countdown runs (it is
+        what the phones count against), so that a pad press does not change it."""
+        out = public(state, False)
+        if out["box"]["countdown_ends_us"] is None:
+            out["box"]["now_us"] = None
+        return out
 
-    def first(is_admin: bool) -> tuple[int, str]:
-        state = box.state()
-        return int(state["box"]["seq"]), render(state, is_admin)
+    def full(view: dict[str, Any], is_admin: bool) -> str:
+        """A view as a whole state for a stream starting now (this session, now)."""
+        return dumps({**view, "box": {**view["box"], "admin": is_admin, "now_us": box.now_us()}})
 
-    hub = Hub(render, max_clients=int(cfg["SSE_MAX_CLIENTS"]))
+    hub = Hub(view, full, max_clients=int(cfg["SSE_MAX_CLIENTS"]))
     hub.publish(box.state())
     box.when_changed.append(hub.publish)
     stream_settings = StreamSettings(
@@ -106,7 +110,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         )
     )
     fanout = Fanout(hub, stream_settings.keepalive_s) if cfg.get("SSE_FANOUT") else None
-    app.register_blueprint(live_blueprint(hub, auth, first, stream_settings, fanout))
+    app.register_blueprint(live_blueprint(hub, auth, stream_settings, fanout))
 
     @app.get("/api/openapi.json")
     def openapi() -> ResponseReturnValue:

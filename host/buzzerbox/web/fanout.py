@@ -1,13 +1,14 @@
-"""One thread writes each live-stream message to every phone (on waitress).
+"""One thread writes each live-stream change to every phone (on waitress).
 
 Waking a thousand stream threads for every pad press costs a thousand GIL hand-overs:
 ~300 ms until the last phone has it on two cores (tests/bench/phones.py). So under
 waitress a stream's thread only writes the response head and the first state, then
 hands its connection to the `Fanout`: one thread that writes each new message to
 every connection (and the keepalive comments), while the stream threads sleep until
-their phone is gone or their time is up. A connection whose phone has stopped reading
-(more than `backlog_limit` bytes unsent) is skipped, never waited for; the next
-keepalive brings it up to date.
+their phone is gone or their time is up. Each change is one delta, framed once for
+all (livestate.py). A connection whose phone has stopped reading (more than
+`backlog_limit` bytes unsent) is skipped, never waited for; the next change or
+keepalive brings it up to date (the deltas it missed, or the full state).
 
 This uses waitress internals (pinned in pyproject): the channel behind
 environ["waitress.client_disconnected"], its write_soon() and total_outbufs_len. On
@@ -22,14 +23,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from buzzerbox.web.sse import Hub, Message
+from buzzerbox.web.livestate import Hub
 
 #: how often the fanout looks for phones that hung up (s)
 HANGUP_CHECK_S = 0.5
 
 
 class Connection:
-    """One phone's stream as the fanout writes to it: framing, backlog, the last sent."""
+    """One phone's stream as the fanout writes to it: framing, backlog, the version sent."""
 
     def __init__(self, channel: Any, chunked: bool, is_admin: bool, version: int) -> None:
         self.channel = channel
@@ -40,35 +41,33 @@ class Connection:
         self.lock = threading.Lock()
         self.closed = threading.Event()
 
-    def deliver(self, message: Message, backlog_limit: int) -> bool:
-        """Write `message` if it is newer than the last sent; False if skipped."""
-        with self.lock:
-            if not self.is_open or message.version <= self.version:
-                return True
-            if self.channel.total_outbufs_len > backlog_limit:
-                return False
-            self.version = message.version
-            return self.write(message.for_(self.is_admin))
-
-    def keepalive(self, latest: Message, backlog_limit: int) -> None:
-        """The comment that keeps the line open, or the latest state if it was skipped."""
+    def catch_up(self, payloads: Payloads, backlog_limit: int) -> None:
+        """Bring the phone to the hub's latest version (the deltas since its version, or
+        the full state); a phone that has not read what it was sent is left behind for
+        now (the next change or keepalive brings it up to date, never a queue)."""
         with self.lock:
             if not self.is_open or self.channel.total_outbufs_len > backlog_limit:
                 return
-            if latest.version > self.version:
-                self.version = latest.version
-                self.write(latest.for_(self.is_admin))
-            else:
-                self.write(b": keepalive\n\n")
+            version, data = payloads.get(self.version, self.is_admin, self.is_chunked)
+            if version > self.version:
+                self.version = version
+                self.write(data)
+
+    def keepalive(self, payloads: Payloads, backlog_limit: int) -> None:
+        """The comment that keeps the line open, or what the phone missed."""
+        if self.version < payloads.hub.version:
+            self.catch_up(payloads, backlog_limit)
+            return
+        with self.lock:
+            if self.is_open and self.channel.total_outbufs_len <= backlog_limit:
+                self.write(chunk(b": keepalive\n\n") if self.is_chunked else b": keepalive\n\n")
 
     def write(self, data: bytes) -> bool:
-        """Write raw stream bytes (caller holds the lock); False when the phone is gone.
+        """Write stream bytes, framed (caller holds the lock); False when the phone is gone.
 
         Straight to the socket when waitress has nothing queued for it (no buffer
         copies, and the server's loop is not woken); what the socket does not take
         now is queued in waitress, which sends it when the phone reads."""
-        if self.is_chunked:
-            data = b"%X\r\n%s\r\n" % (len(data), data)
         channel = self.channel
         try:
             with channel.outbuf_lock:
@@ -105,8 +104,30 @@ class Connection:
             return True
 
 
+def chunk(data: bytes) -> bytes:
+    """One chunk of an HTTP/1.1 chunked body."""
+    return b"%X\r\n%s\r\n" % (len(data), data)
+
+
+class Payloads:
+    """What the streams at each version need, worked out once per round of the fanout
+    (most phones are at the same version: one delta, framed once, for all of them)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._made: dict[tuple[int, bool, bool], tuple[int, bytes]] = {}
+
+    def get(self, version: int, is_admin: bool, chunked: bool) -> tuple[int, bytes]:
+        key = (version, is_admin, chunked)
+        made = self._made.get(key)
+        if made is None:
+            latest, data = self.hub.catch_up(version, is_admin)
+            made = self._made[key] = (latest, chunk(data) if chunked and data else data)
+        return made
+
+
 class Fanout:
-    """The thread that writes every new message of the hub to every connection."""
+    """The thread that writes every change of the hub to every connection."""
 
     def __init__(self, hub: Hub, keepalive_s: float = 15.0, backlog_limit: int = 64 * 1024) -> None:
         self.hub = hub
@@ -114,12 +135,14 @@ class Fanout:
         self.backlog_limit = backlog_limit
         self._connections: set[Connection] = set()
         self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, name="sse-fanout", daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
 
     def add(self, connection: Connection) -> None:
         with self._lock:
             self._connections.add(connection)
+            if self._thread is None:  # started by the first phone, not at start-up
+                self._thread = threading.Thread(target=self._run, name="sse-fanout", daemon=True)
+                self._thread.start()
 
     def remove(self, connection: Connection) -> None:
         connection.close()
@@ -127,26 +150,27 @@ class Fanout:
             self._connections.discard(connection)
 
     def _run(self) -> None:
-        version = self.hub.latest.version
+        version = self.hub.version
         keepalive_at = time.monotonic() + self.keepalive_s
         while True:  # a daemon thread, for the life of the server
-            message = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
+            latest = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
             with self._lock:
                 connections = list(self._connections)
             for connection in connections:  # a phone that hung up gives its place back
                 if connection.is_hung_up():
                     connection.close()
-            if message is None:
+            payloads = Payloads(self.hub)
+            if latest == version:
                 if time.monotonic() < keepalive_at:
                     continue
                 keepalive_at = time.monotonic() + self.keepalive_s
-                latest = self.hub.latest
                 for connection in connections:
-                    connection.keepalive(latest, self.backlog_limit)
+                    connection.keepalive(payloads, self.backlog_limit)
                 continue
-            version = message.version
+            version = latest
             for connection in connections:
-                connection.deliver(message, self.backlog_limit)
+                if connection.version < latest:
+                    connection.catch_up(payloads, self.backlog_limit)
 
 
 def waitress_channel(environ: dict[str, Any]) -> Any | None:
@@ -174,7 +198,7 @@ def handed_over(
     connection = Connection(channel, chunked, is_admin, version)
     fanout.add(connection)
     try:
-        connection.deliver(fanout.hub.latest, 1 << 62)  # what came since the head was made
+        connection.catch_up(Payloads(fanout.hub), 1 << 62)  # what came since the head
         connection.closed.wait(max_stream_s)
     finally:
         fanout.remove(connection)

@@ -1,10 +1,11 @@
-"""GET /api/events: the live stream's endpoint (see sse.py for the stream, fanout.py
-for how it is written to a thousand phones under waitress)."""
+"""GET /api/events: the live stream's endpoint (see livestate.py for the stream, the
+full state then deltas; fanout.py for how it is written to a thousand phones under
+waitress)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 
 from flask import Blueprint, Response, request
@@ -12,20 +13,12 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.web.auth import Auth, refuse
 from buzzerbox.web.fanout import Fanout, handed_over, waitress_channel
-from buzzerbox.web.sse import Hub, Stream, StreamSettings, frame, stream
-
-
-def last_event_id() -> int | None:
-    raw = request.headers.get("Last-Event-ID", "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+from buzzerbox.web.livestate import Hub, StreamSettings, stream
+from buzzerbox.web.sse import Stream
 
 
 def live_blueprint(
-    hub: Hub,
-    auth: Auth,
-    first: Callable[[bool], tuple[int, str]],
-    settings: StreamSettings,
-    fanout: Fanout | None,
+    hub: Hub, auth: Auth, settings: StreamSettings, fanout: Fanout | None
 ) -> Blueprint:
     bp = Blueprint("live", __name__, url_prefix="/api")
 
@@ -38,24 +31,19 @@ def live_blueprint(
                 headers={"Retry-After": "5"},
             )
         is_admin = auth.is_admin()
-        last_id = last_event_id()
+        last = hub.version_of(request.headers.get("Last-Event-ID"))
         # streams end at staggered times, so a thousand phones do not all come back at once
         lifetime = settings.max_stream_s * random.uniform(0.75, 1.0)
         channel = waitress_channel(request.environ) if fanout is not None else None
         messages: Iterator[bytes]
         if fanout is not None and channel is not None:
-            version = hub.latest.version
-            seq, data = first(is_admin)
-            head = f"retry: {settings.retry_ms}\n\n".encode()
-            if last_id != seq:
-                head += frame(seq, data)
+            version, data = hub.catch_up(last, is_admin)
+            head = f"retry: {settings.retry_ms}\n\n".encode() + data
             messages = handed_over(
                 fanout, channel, request.environ, head, is_admin, version, lifetime
             )
         else:
-            messages = stream(
-                hub, first, is_admin, last_id, replace(settings, max_stream_s=lifetime)
-            )
+            messages = stream(hub, is_admin, last, replace(settings, max_stream_s=lifetime))
         return Response(
             Stream(hub, messages),
             mimetype="text/event-stream",

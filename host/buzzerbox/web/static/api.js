@@ -1,4 +1,5 @@
 // The box's JSON API, its live state stream and the admin session.
+import { applyPatch } from "./patch.js";
 
 let csrf = null;
 let authLost = null;
@@ -75,9 +76,13 @@ export async function logout() {
 }
 
 /**
- * Follow the state: /api/state now, then every `state` event of /api/events.
- * EventSource reconnects by itself (sending Last-Event-ID); when the phone wakes
- * up the state is fetched again. `onState(state)` gets every new state;
+ * Follow the state: /api/state now, then the live stream /api/events: the full
+ * state (`state`), then what changed (`delta`, a JSON Patch applied to the stream's
+ * copy of the state, so each page's render gets a whole state as before).
+ * EventSource reconnects by itself (sending Last-Event-ID: the box sends the deltas
+ * since, or the full state); when the phone wakes up the state is fetched again; a
+ * delta that does not fit opens a new stream (no Last-Event-ID: the full state).
+ * `onState(state)` gets every new state;
  * `onStatus("live" | "reconnecting" | "connecting")` the connection's.
  */
 export function follow(onState, onStatus = () => {}) {
@@ -98,14 +103,29 @@ export function follow(onState, onStatus = () => {}) {
   };
   const connect = () => {
     const source = new EventSource("/api/events");
+    let base = null; // the stream's state: the deltas apply to it
+    const resync = () => {
+      source.close();
+      connect();
+    };
     source.addEventListener("state", (e) => {
-      let state;
       try {
-        state = JSON.parse(e.data);
+        base = JSON.parse(e.data);
       } catch {
-        return; // a bad message is dropped: the next one brings the whole state
+        resync(); // a bad message: start again with the whole state
+        return;
       }
-      show(state);
+      show(base);
+    });
+    source.addEventListener("delta", (e) => {
+      try {
+        if (!base) throw new Error("a delta before the state");
+        base = applyPatch(base, JSON.parse(e.data));
+      } catch {
+        resync();
+        return;
+      }
+      show(base);
     });
     source.addEventListener("open", () => onStatus("live"));
     source.addEventListener("error", () => {

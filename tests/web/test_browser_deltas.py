@@ -1,0 +1,95 @@
+"""The live stream's deltas in a real browser: a scoreboard that followed a run of pad
+presses as deltas (web/static/api.js applies each to its copy of the state) shows the
+same as one opened afterwards, which starts from the full state."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Browser, Page, expect
+
+from . import browser_support as support
+from .browser_support import Served, Watch, phone, serving
+
+playwright, browser = support.playwright, support.browser
+
+#: what the scoreboard shows of the game (not the QR code, the addresses or the live dot)
+SHOWN = ["hero", "standings", "photo-compact", "history"]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from serving(tmp_path_factory.mktemp("deltas"), "countdown_s = 0.05\n")
+
+
+class Admin:
+    """The table, over HTTP: logged in, posting as the pages do."""
+
+    def __init__(self, served: Served) -> None:
+        host, port = served.url.removeprefix("http://").split(":")
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        self.headers = {"Content-Type": "application/json"}
+        self.conn.request("POST", "/api/login", json.dumps({"pin": served.pin}), self.headers)
+        response = self.conn.getresponse()
+        reply = json.loads(response.read())
+        self.headers["Cookie"] = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
+        self.headers["X-CSRF-Token"] = reply["csrf"]
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        self.conn.request("POST", path, json.dumps(body), self.headers)
+        response = self.conn.getresponse()
+        data: dict[str, Any] = json.loads(response.read())
+        assert response.status == 200, (path, body, data)
+        return data
+
+
+def shown(page: Page) -> list[str]:
+    return [page.get_by_test_id(t).text_content() or "" for t in SHOWN]
+
+
+def test_a_scoreboard_fed_deltas_shows_what_a_fresh_one_shows(
+    served: Served, browser: Browser
+) -> None:
+    watch = Watch(served.url)
+    context = phone(browser)
+    admin = Admin(served)
+    try:
+        admin.post("/api/game", {"game": "twist", "players": ["Ann", "Ben", "Cem", "Dan"]})
+        following = watch.page(context)
+        following.goto(f"{served.url}/")
+        expect(following.get_by_test_id("player-3")).to_contain_text("Dan")
+        admin.post("/api/event", {"type": "round"})
+        expect(following.get_by_test_id("countdown")).to_be_hidden(timeout=support.GO_TIMEOUT_MS)
+        last: dict[str, Any] = {}
+        for i in range(48):  # presses and releases on every seat's piles: a played round
+            body = {"seat": i % 4, "pad": "pile", "pile": (i // 4) % 3}
+            admin.post("/api/pads/press", body)
+            last = admin.post("/api/pads/release", body)
+        assert last["phase"] == "playing"
+        assert sum(p["laid"] for p in last["players"]) > 0
+        for seat, player in enumerate(last["players"]):  # before any page is opened anew
+            expect(following.get_by_test_id(f"player-{seat}")).to_contain_text(
+                f"{player['left']} cards left"
+            )
+        fresh = watch.page(context)
+        fresh.goto(f"{served.url}/")
+        expect(fresh.get_by_test_id("player-3")).to_contain_text("Dan")
+        for test_id in SHOWN:  # the follower catches up, then both show the same
+            expect(following.get_by_test_id(test_id)).to_have_text(
+                fresh.get_by_test_id(test_id).text_content() or ""
+            )
+        assert shown(following) == shown(fresh)
+        watch.check()
+    finally:
+        admin.close()
+        context.close()
