@@ -31,19 +31,14 @@ import signal
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import platformdirs
-
-from buzzerbox.box import Box
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.mqtt import add_serve_options, attach
-from buzzerbox.pads.feed import PadFeed, open_sources
-from buzzerbox.pads.virtual import VirtualPads
-from buzzerbox.store.log import EventLog
-from buzzerbox.web import create_app
-from buzzerbox.web.auth import new_pin
-from buzzerbox.web.server import bind, make_server, urls
+from buzzerbox.mqtt.topics import add_serve_options
+
+if TYPE_CHECKING:
+    from buzzerbox.box import Box
+    from buzzerbox.pads.feed import PadFeed
 
 DEFAULTS: dict[str, Any] = {
     "host": "0.0.0.0",
@@ -124,6 +119,8 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def data_dir(value: object) -> Path:
+    import platformdirs
+
     path = Path(str(value)) if value else Path(platformdirs.user_data_dir("buzzerbox"))
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -142,6 +139,16 @@ def secret_key(folder: Path) -> bytes:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    # imported here, not at the top: `buzzerbox --help` and the other commands need none
+    from buzzerbox.box import Box
+    from buzzerbox.mqtt import attach
+    from buzzerbox.pads.feed import PadFeed, open_sources
+    from buzzerbox.pads.virtual import VirtualPads
+    from buzzerbox.store.log import EventLog
+    from buzzerbox.web import create_app
+    from buzzerbox.web.auth import new_pin
+    from buzzerbox.web.server import bind, make_server, urls
+
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     feed: PadFeed | None = None
     try:

@@ -111,7 +111,7 @@ class Room(Phones):
                     tail[fd] = data[-32:]
                     continue
                 tail[fd] = data[end:][-32:]
-                top = int(data[at + 4 : end])
+                top = int(data[at + 4 : end].split(b".")[0])
                 if top > latest.get(fd, -1):
                     latest[fd] = top
                     if fd in probes:

@@ -224,7 +224,8 @@ def sse_connect(port: int, *, rcvbuf: int | None = None, timeout: float = 10.0) 
 
 
 def sse_ids(sock: socket.socket) -> Iterator[int]:
-    """The `id:` (log seq) of every state the stream brings, as it comes; ends at EOF.
+    """The log seq (the `id:`'s first part) of every message the stream brings (the
+    full state or a delta), as it comes; ends at EOF.
     An answer other than 200 raises Refused. (recv, not makefile: closing the socket
     closes it, whatever holds this generator.)"""
     lines = _lines(sock)
@@ -233,7 +234,7 @@ def sse_ids(sock: socket.socket) -> Iterator[int]:
         raise Refused(int(head.split()[1]) if head else 0, {"error": head.decode()})
     for line in lines:
         if line.startswith(b"id: "):
-            yield int(line[4:])
+            yield int(line[4:].split(b".")[0])
 
 
 def _lines(sock: socket.socket) -> Iterator[bytes]:

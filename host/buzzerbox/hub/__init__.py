@@ -6,8 +6,8 @@
 - web/sse.py     Live: Server-Sent Events from the board to every screen
 - subscriber.py  the hub's MQTT client
 - commands.py    `buzzerbox hub --broker URL`: subscribe, serve, print the address
-- create_app     GET / (the page, for a TV or a phone), GET /api/board (JSON),
-                 GET /api/events (the live stream), /hub-assets/* (its JS and CSS)
+- app.py         create_app: GET / (the page, for a TV or a phone), GET /api/board
+                 (JSON), GET /api/events (the live stream), /hub-assets/* (its JS, CSS)
 
 Everything is served by the hub itself (a venue may be offline): no CDN, no build
 step. Nothing lives in request globals: the app is built around its board and live
@@ -16,67 +16,27 @@ stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Flask, Response, jsonify, render_template
-from flask.typing import ResponseReturnValue
+if TYPE_CHECKING:
+    from buzzerbox.hub.app import create_app
+    from buzzerbox.hub.board import Board
+    from buzzerbox.web.sse import Live
 
-from buzzerbox.hub.board import Board
-from buzzerbox.web.security import security_headers
-from buzzerbox.web.sse import Live, Stream
-
-DEFAULTS: dict[str, Any] = {
-    "SSE_KEEPALIVE_S": 15.0,
-    "SSE_MAX_STREAM_S": 600.0,
-    "SSE_RETRY_MS": 2000,
+#: what the package gives, loaded when first asked for (`buzzerbox --help` loads no Flask)
+LAZY = {
+    "create_app": "buzzerbox.hub.app",
+    "Board": "buzzerbox.hub.board",
+    "Live": "buzzerbox.web.sse",
 }
 
 
-def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.config.update(DEFAULTS)
-    app.config.update(config or {})
-    cfg = app.config
-    bp = Blueprint(
-        "hub",
-        __name__,
-        template_folder="templates",
-        static_folder="static",
-        static_url_path="/hub-assets",
-    )
+def __getattr__(name: str) -> Any:
+    if name in LAZY:
+        import importlib
 
-    @bp.get("/")
-    def page() -> str:
-        return render_template("hub.html")
-
-    @bp.get("/api/board")
-    def snapshot() -> ResponseReturnValue:
-        return jsonify(board.snapshot())
-
-    @bp.get("/api/events")
-    def events() -> ResponseReturnValue:
-        if not live.join():
-            response = jsonify(error="the hub serves as many screens as it can: try again soon")
-            response.status_code = 503
-            response.headers["Retry-After"] = "5"
-            return response
-        frames = live.stream(
-            keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
-            max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
-            retry_ms=int(cfg["SSE_RETRY_MS"]),
-        )
-        return Response(
-            Stream(live, frames),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
-
-    bp.after_app_request(security_headers("'none'"))
-    app.register_blueprint(bp)
-    app.extensions["buzzerbox-hub"] = {"board": board, "live": live}
-    return app
+        return getattr(importlib.import_module(LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Board", "Live", "create_app"]

@@ -14,12 +14,7 @@ import logging
 import sys
 from typing import Any
 
-from buzzerbox.hub import create_app
-from buzzerbox.hub.board import Board
-from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name, parse_broker
-from buzzerbox.web.server import bind, make_server, urls
-from buzzerbox.web.sse import Live
 
 #: threads beyond the live streams, for the page, its assets and /api/board
 RESERVE_THREADS = 8
@@ -43,6 +38,12 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def run_hub(args: argparse.Namespace) -> int:
+    from buzzerbox.hub.app import create_app  # here: the other commands load no Flask
+    from buzzerbox.hub.board import Board
+    from buzzerbox.hub.subscriber import Subscriber
+    from buzzerbox.web.server import bind, make_server, urls
+    from buzzerbox.web.sse import Live
+
     try:
         broker = parse_broker(args.broker)
         name = check_box_name(args.name)

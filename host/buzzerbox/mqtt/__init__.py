@@ -11,8 +11,24 @@
 See README.md for the topic tree, the payloads and how to run a venue's broker.
 """
 
-from buzzerbox.mqtt.publisher import Publisher, add_serve_options, attach
-from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, MqttError
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, MqttError, add_serve_options
+
+if TYPE_CHECKING:
+    from buzzerbox.mqtt.publisher import Publisher, attach
+
+
+def __getattr__(name: str) -> Any:
+    """Publisher and attach load paho when first asked for, not with the package."""
+    if name in ("Publisher", "attach"):
+        from buzzerbox.mqtt import publisher
+
+        return getattr(publisher, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BoxNameError",

@@ -14,7 +14,6 @@ At most `window` events are in flight at once, so a long outage never fills memo
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import contextlib
 import logging
@@ -283,18 +282,3 @@ def attach(box: Box, broker_url: str, box_name: str | None, data_dir: str | Path
     publisher.listen_to(box)
     atexit.register(publisher.close)  # a clean "offline"; the last will covers a crash
     return publisher
-
-
-def add_serve_options(parser: argparse.ArgumentParser) -> None:
-    """`buzzerbox serve --mqtt URL --box-name NAME`."""
-    group = parser.add_argument_group("event installation (an MQTT broker)")
-    group.add_argument(
-        "--mqtt",
-        metavar="URL",
-        help="publish this box's games to the broker at URL: mqtt://host[:port] or mqtts://",
-    )
-    group.add_argument(
-        "--box-name",
-        metavar="NAME",
-        help="this box's name on the broker and in Home Assistant (default: the host name)",
-    )

@@ -16,6 +16,7 @@ delivers twice. Everything is published with QoS 1.
 
 from __future__ import annotations
 
+import argparse
 import re
 import socket
 from dataclasses import dataclass
@@ -130,4 +131,20 @@ def parse_broker(url: str) -> Broker:
         is_tls=is_tls,
         username=unquote(parts.username) if parts.username else None,
         password=unquote(parts.password) if parts.password else None,
+    )
+
+
+def add_serve_options(parser: argparse.ArgumentParser) -> None:
+    """`buzzerbox serve --mqtt URL --box-name NAME` (here, not in publisher.py: the
+    command line is built without importing paho)."""
+    group = parser.add_argument_group("event installation (an MQTT broker)")
+    group.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="publish this box's games to the broker at URL: mqtt://host[:port] or mqtts://",
+    )
+    group.add_argument(
+        "--box-name",
+        metavar="NAME",
+        help="this box's name on the broker and in Home Assistant (default: the host name)",
     )

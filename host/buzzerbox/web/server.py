@@ -1,25 +1,26 @@
 """The HTTP server the box and the hub run on: waitress, sized for every live stream.
 
-Each open live stream holds one of waitress's worker threads, so the pool is sized
-for the phones (`max_phones` streams) plus a reserve for ordinary requests, and the
-live stream refuses connections beyond `max_phones` (see sse.py) so the reserve stays
-free. poll() instead of select() lifts the 1024 file descriptor limit; a low output
-watermark keeps a phone that stopped reading from piling up the box's memory (its
-stream thread waits; the stream skips to the latest state when the phone reads again).
+Each open live stream holds one of waitress's worker threads, so the pool may grow
+to the phones (`max_phones` streams) plus a reserve for ordinary requests (threads.py
+starts them as they are needed), and the live stream refuses connections beyond
+`max_phones` (see live.py) so the reserve stays free. poll() instead of select() lifts
+the 1024 file descriptor limit; a low output watermark keeps a phone that stopped
+reading from piling up the box's memory (the fanout skips it; it catches up when the
+phone reads again).
 See tests/bench/phones.py for the measured latencies.
 """
 
 from __future__ import annotations
 
 import socket
-import threading
 from typing import Any
 
 from waitress.server import create_server
 
+from buzzerbox.web.threads import OnDemandDispatcher
+
 #: threads beyond the live streams, for the API, the pages and the exports
 RESERVE_THREADS = 32
-STACK_BYTES = 512 * 1024
 
 
 def server_options(
@@ -63,11 +64,8 @@ def make_server(
     """A waitress server on a bound socket, for `max_phones` live streams and `reserve`
     threads for everything else."""
     options = server_options(max_phones, reserve=reserve, ident=ident)
-    previous = threading.stack_size(STACK_BYTES)  # a thousand small stacks, not 8 MiB each
-    try:
-        return create_server(app, sockets=[sock], **options)
-    finally:
-        threading.stack_size(previous)
+    threads = OnDemandDispatcher(options["threads"])  # started as requests come
+    return create_server(app, sockets=[sock], _dispatcher=threads, **options)
 
 
 def urls(host: str, port: int) -> list[str]:

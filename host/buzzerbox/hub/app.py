@@ -1,0 +1,70 @@
+"""The hub's web app: `create_app(board, live)`: GET / (the page, for a TV or a phone),
+GET /api/board (JSON), GET /api/events (the live stream), /hub-assets/* (its JS and
+CSS). Everything is served by the hub itself (a venue may be offline): no CDN, no
+build step. Nothing lives in request globals: the app is built around its board and
+live stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Flask, Response, jsonify, render_template
+from flask.typing import ResponseReturnValue
+
+from buzzerbox.hub.board import Board
+from buzzerbox.web.security import security_headers
+from buzzerbox.web.sse import Live, Stream
+
+DEFAULTS: dict[str, Any] = {
+    "SSE_KEEPALIVE_S": 15.0,
+    "SSE_MAX_STREAM_S": 600.0,
+    "SSE_RETRY_MS": 2000,
+}
+
+
+def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    cfg = app.config
+    bp = Blueprint(
+        "hub",
+        __name__,
+        template_folder="templates",
+        static_folder="static",
+        static_url_path="/hub-assets",
+    )
+
+    @bp.get("/")
+    def page() -> str:
+        return render_template("hub.html")
+
+    @bp.get("/api/board")
+    def snapshot() -> ResponseReturnValue:
+        return jsonify(board.snapshot())
+
+    @bp.get("/api/events")
+    def events() -> ResponseReturnValue:
+        if not live.join():
+            response = jsonify(error="the hub serves as many screens as it can: try again soon")
+            response.status_code = 503
+            response.headers["Retry-After"] = "5"
+            return response
+        frames = live.stream(
+            keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
+            max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
+            retry_ms=int(cfg["SSE_RETRY_MS"]),
+        )
+        return Response(
+            Stream(live, frames),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    bp.after_app_request(security_headers("'none'"))
+    app.register_blueprint(bp)
+    app.extensions["buzzerbox-hub"] = {"board": board, "live": live}
+    return app
