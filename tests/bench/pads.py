@@ -97,9 +97,9 @@ def latency(n_presses: int) -> list[float]:
     finally:
         for port in ports:
             port.close()
-    sent = sum(len(board.sent) for board in boards)
-    if len(reported) != sent:
-        raise SystemExit(f"FAIL: {len(reported)} of {sent} presses and releases reported")
+    n_sent = sum(len(board.sent) for board in boards)
+    if len(reported) != n_sent:
+        raise SystemExit(f"FAIL: {len(reported)} of {n_sent} presses and releases reported")
     out = []
     for board in boards:
         sent = [e for e in board.sent if e.state == 1]
