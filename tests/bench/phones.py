@@ -1,15 +1,30 @@
-"""How fast a pad press reaches every phone: N live streams on loopback.
+"""How fast and at what cost a pad event reaches every phone: N live streams on loopback.
 
-Starts a real `buzzerbox serve` (a subprocess, simulated box), opens N Server-Sent
-Events streams (one thread, non-blocking sockets: the phones), logs in as the admin,
-starts a Ligretto Twist game, and then presses and releases a virtual pile pad
-`--presses` times. For each press it takes the time from just before the POST to the
-moment each phone has received the state with that press's log seq, and prints p50,
-p95, p99 and max over all (press, phone) pairs.
+Starts a real `buzzerbox serve` (a subprocess), opens N Server-Sent Events streams as
+browsers do (HTTP/1.1, chunked; one thread with non-blocking sockets reads them all:
+the phones), starts a 4-player Ligretto Twist game, and then makes pad events
+(presses and releases of pile pads, in turn) open-loop: at `--rate` events/s on a
+fixed schedule, whether or not the phones have the last one yet (they overlap).
 
-    python tests/bench/phones.py --phones 100 1000
+    python tests/bench/phones.py --phones 0 100 1000 [--rate 10] [--seconds 10]
+    python tests/bench/phones.py --mode board --phones 100 1000
 
-Not collected by pytest; it prints figures. Loopback only, bounded in count and time.
+Modes:
+- `http` (default): a simulated box; each event is a POST /api/pads/press|release
+  on the admin's connection. Latency: from the event's scheduled time to the moment
+  each phone has a message with its log seq.
+- `board`: the box reads two fake pad boards (protocol v1 on ptys, in a process of
+  their own, as real boards); each event is a contact on a board. Latency: from the
+  contact's true host time through the board link, arbitration, the rules, the log
+  (fsync) and the stream, to each phone.
+
+For each phone count it prints one JSON line: latency p50/p95/p99/max over every
+(event, phone) pair, events missed, the server's CPU per event (its /proc utime +
+stime over the events, minus the same span of quiet just before: keepalives and the
+boards' ticks are not counted) and the bytes each phone got per event. With 0 phones
+the CPU is the fixed cost of an event; the growth per phone is printed at the end.
+Not collected by pytest. Loopback only, bounded in count and time (about --seconds
+plus set-up per phone count).
 """
 
 from __future__ import annotations
@@ -18,6 +33,7 @@ import argparse
 import http.client
 import json
 import os
+import platform
 import re
 import resource
 import selectors
@@ -31,9 +47,25 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.faults.boardproc import BoardProcess
+
+PLAYERS = ["Ann", "Ben", "Cem", "Dan"]
+PIN = "2468"
+#: board mode: seats 0-1 on pico-a, 2-3 on pico-b; channel = 4 * (seat % 2) + pile
+PAD_MAP = "seats = 4\npiles = 4\n" + "".join(
+    f'[[board]]\nid = "pico-{b}"\nurl = "{{{b}}}"\n' for b in "ab"
+) + "".join(
+    f'[[pad]]\nrole = "pile"\nseat = {s}\npile = {p}\nboard = "pico-{"ab"[s // 2]}"\n'
+    f"ch = {4 * (s % 2) + p}\n"
+    for s in range(4)
+    for p in range(4)
+)  # fmt: skip
+
 
 class Phones:
-    """N SSE streams read by one thread; records when each first sees each seq."""
+    """N SSE streams read by one thread: when each first has each seq, bytes read."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -42,33 +74,30 @@ class Phones:
         self.tail: dict[int, bytes] = {}
         self.latest: dict[int, int] = {}
         self.arrivals: dict[int, list[tuple[int, float]]] = {}  # fd -> [(seq, time)]
-        self.lock = threading.Lock()
+        self.bytes = 0
         self.stop = False
-        self.closed = 0
         self.nap = 0.0
 
     def open(self, n: int, timeout: float = 60.0) -> None:
-        request = b"GET /api/events HTTP/1.0\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n"
+        request = (
+            b"GET /api/events HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n"
+            b"Cache-Control: no-cache\r\n\r\n"
+        )
         for _ in range(n):
             s = socket.create_connection(("127.0.0.1", self.port))
             s.sendall(request)
             s.setblocking(False)
-            with self.lock:
-                self.socks.append(s)
-                self.tail[s.fileno()] = b""
-                self.sel.register(s, selectors.EVENT_READ)
+            self.socks.append(s)
+            self.tail[s.fileno()] = b""
+            self.sel.register(s, selectors.EVENT_READ)
         deadline = time.monotonic() + timeout
         while len(self.latest) < n:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"only {len(self.latest)} of {n} phones got the state")
+                raise SystemExit(f"FAIL: only {len(self.latest)} of {n} phones got the state")
             time.sleep(0.05)
 
-    def have(self, seq: int) -> int:
-        """How many phones have the state with `seq` (or newer)."""
-        return sum(1 for top in list(self.latest.values()) if top >= seq)
-
     def arrival(self, fd: int, seq: int) -> float | None:
-        """When phone `fd` first had the state with `seq` (or newer)."""
+        """When phone `fd` first had a message with `seq` (or a later one)."""
         return next((t for s, t in self.arrivals.get(fd, []) if s >= seq), None)
 
     def run(self) -> None:
@@ -77,7 +106,7 @@ class Phones:
         latest, arrivals, tail = self.latest, self.arrivals, self.tail
         while not self.stop:
             ready = self.sel.select(0.1)
-            now = time.perf_counter()
+            now = time.monotonic()
             for key, _ in ready:
                 sock: socket.socket = key.fileobj  # type: ignore[assignment]
                 fd = key.fd
@@ -87,15 +116,15 @@ class Phones:
                     continue
                 if not data:
                     self.sel.unregister(sock)
-                    self.closed += 1
                     continue
+                self.bytes += len(data)
                 data = tail[fd] + data
                 at = data.rfind(b"id: ")
-                end = data.find(b"\n", at)
+                end = data.find(b".", at)
                 if at < 0 or end < 0:
-                    tail[fd] = data[-32:]
+                    tail[fd] = data[-48:]
                     continue
-                tail[fd] = data[end:][-32:]
+                tail[fd] = data[end:][-48:]
                 top = int(data[at + 4 : end])
                 if top > latest.get(fd, -1):
                     latest[fd] = top
@@ -110,44 +139,56 @@ class Phones:
 
 
 class Admin:
-    def __init__(self, port: int, pin: str) -> None:
+    """The table's phone: logged in, one keep-alive connection."""
+
+    def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.headers: dict[str, str] = {"Content-Type": "application/json"}
-        reply, cookie = self.post("/api/login", {"pin": pin})
-        self.headers["Cookie"] = cookie.split(";", 1)[0]
+        self.conn.request("POST", "/api/login", json.dumps({"pin": PIN}), self.headers)
+        response = self.conn.getresponse()
+        reply = json.loads(response.read())
+        self.headers["Cookie"] = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
         self.headers["X-CSRF-Token"] = reply["csrf"]
 
-    def post(self, path: str, body: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        self.conn.request("POST", path, json.dumps(body), self.headers)
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        self.conn.request(method, path, None if body is None else json.dumps(body), self.headers)
         response = self.conn.getresponse()
-        data = json.loads(response.read())
+        data = response.read()
         if response.status != 200:
-            raise RuntimeError(f"{path}: {response.status} {data}")
-        return data, response.getheader("Set-Cookie") or ""
+            raise SystemExit(f"FAIL: {path}: {response.status} {data[:200]!r}")
+        json_ = response.getheader("Content-Type", "").startswith("application/json")
+        return json.loads(data) if json_ else data
+
+    def until(self, phase: str) -> dict[str, Any]:
+        deadline = time.monotonic() + 10
+        while (state := self.call("GET", "/api/state"))["phase"] != phase:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"FAIL: the game never reached {phase}: {state['phase']}")
+            time.sleep(0.02)
+        return dict(state)
 
 
-def start_server(folder: Path, max_phones: int) -> tuple[subprocess.Popen[str], int]:
+def start_server(folder: Path, max_phones: int, pads: str | None) -> tuple[Any, int]:
     config = folder / "box.toml"
-    config.write_text("countdown_s = 0.2\n")
-    cmd = [sys.executable, "-m", "buzzerbox.serve", "serve", "--config", str(config),
-           "--host", "127.0.0.1", "--port", "0", "--data", str(folder), "--pin", "2468",
+    config.write_text("countdown_s = 0.2\n" + ('[pads]\nmap = "pads.toml"\n' if pads else ""))
+    if pads:
+        (folder / "pads.toml").write_text(pads)
+    cmd = [sys.executable, "-m", "buzzerbox", "serve", "--config", str(config),
+           "--host", "127.0.0.1", "--port", "0", "--data", str(folder / "data"), "--pin", PIN,
            "--max-phones", str(max_phones)]  # fmt: skip
-    if os.environ.get("BENCH_SERVER_CPU"):
-        cmd = ["taskset", "-c", os.environ["BENCH_SERVER_CPU"], *cmd]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
-        found = re.search(r"open http://127\.0\.0\.1:(\d+)/", line)
-        if found:
-            threading.Thread(target=_drain, args=(proc.stdout,), daemon=True).start()
+        if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
+            threading.Thread(target=lambda: [None for _ in proc.stdout or []], daemon=True).start()
             return proc, int(found.group(1))
-    raise RuntimeError("the server did not start")
+    raise SystemExit("FAIL: the server did not start")
 
 
-def _drain(out: Any) -> None:
-    for line in out:
-        if os.environ.get("BENCH_VERBOSE"):
-            print("server:", line.rstrip(), flush=True)
+def cpu_s(pid: int) -> float:
+    """The process's CPU time so far (user + system, all threads), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -155,38 +196,83 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(n: int, presses: int, gap: float, nap: float) -> dict[str, Any]:
+def http_events(admin: Admin, n: int, rate: float) -> list[tuple[int, float]]:
+    """n pad events by POST at `rate`/s on a fixed schedule: [(seq, scheduled time)]."""
+    out = []
+    start = time.monotonic() + 0.05
+    for i in range(n):
+        due = start + i / rate
+        if (wait := due - time.monotonic()) > 0:
+            time.sleep(wait)  # the schedule: a late POST is counted from when it was due
+        kind = "press" if i % 2 == 0 else "release"
+        body = {"seat": (i // 2) % 4, "pad": "pile", "pile": (i // 8) % 4}
+        reply = admin.call("POST", f"/api/pads/{kind}", body)
+        out.append((int(reply["box"]["seq"]), due))
+    return out
+
+
+def board_events(admin: Admin, boards: BoardProcess, n: int, rate: float, game: int) -> Any:
+    """n contacts on the boards at `rate`/s: [(seq, true contact time)], from the log of
+    the game whose id (its first seq) is `game`."""
+    gap_us = int(1e6 / rate)
+    for i in range(0, n, 2):  # a press, and its release one gap later
+        seat, pile = (i // 2) % 4, (i // 8) % 4
+        board, ch = f"pico-{'ab'[seat // 2]}", 4 * (seat % 2) + pile
+        boards.at(50_000 + i * gap_us, board, ch, 1)
+        boards.at(50_000 + (i + 1) * gap_us, board, ch, 0)
+    boards.flush()
+    time.sleep(0.05 + n / rate + 0.5)
+    admin.until("playing")
+    lines = [json.loads(x) for x in admin.call("GET", "/api/export/log").decode().splitlines()]
+    logged = [(game + i, e) for i, e in enumerate(lines) if e["type"] in ("press", "release")]
+    truths: dict[tuple[int, int, int], list[int]] = {}
+    for board, edges in boards.sent().items():
+        for ch, state, t_us in edges:
+            seat = 2 * "ab".index(board[-1]) + ch // 4
+            truths.setdefault((seat, ch % 4, state), []).append(t_us)
+    out = []
+    for seq, e in logged:
+        times = truths.get((e["seat"], e["pile"], int(e["type"] == "press")))
+        if times:
+            out.append((seq, times.pop(0) / 1e6))
+    if len(out) != n:
+        raise SystemExit(f"FAIL: {len(out)} of {n} contacts logged")
+    return out
+
+
+def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
+    boards = BoardProcess("pico-a:pty", "pico-b:pty") if args.mode == "board" else None
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(Path(tmp), max(n, 10))
+        pads = PAD_MAP.format(**{b: boards.urls[f"pico-{b}"] for b in "ab"}) if boards else None
+        proc, port = start_server(Path(tmp), max(n, 10), pads)
         phones = Phones(port)
-        phones.nap = nap
+        phones.nap = args.nap
         reader = threading.Thread(target=phones.run, daemon=True)
         reader.start()
         try:
-            t_open = time.perf_counter()
+            t_open = time.monotonic()
             phones.open(n)
-            opened_s = time.perf_counter() - t_open
-            admin = Admin(port, "2468")
-            admin.post("/api/game", {"game": "twist", "players": ["Ann", "Ben", "Cem", "Dan"]})
-            state, _ = admin.post("/api/event", {"type": "round"})
+            opened_s = time.monotonic() - t_open
+            admin = Admin(port)
+            game = admin.call("POST", "/api/game", {"game": "twist", "players": PLAYERS})
+            admin.call("POST", "/api/event", {"type": "round"})
+            admin.until("playing")
+            events = int(args.rate * args.seconds)
+            quiet_s = min(3.0, args.seconds)
+            c0 = cpu_s(proc.pid)
+            time.sleep(quiet_s)  # the same box, phones and boards, no events
+            c1 = cpu_s(proc.pid)
+            b0, w0 = phones.bytes, time.monotonic()
+            if boards is None:
+                sent = http_events(admin, events, args.rate)
+            else:
+                sent = board_events(admin, boards, events, args.rate, game["box"]["seq"])
+            last = max(seq for seq, _ in sent)
             deadline = time.monotonic() + 5
-            while state["phase"] != "playing" and time.monotonic() < deadline:
-                time.sleep(0.05)
-                admin.conn.request("GET", "/api/state")
-                state = json.loads(admin.conn.getresponse().read())
-            sent: list[tuple[int, float]] = []
-            for i in range(presses):
-                path = "/api/pads/press" if i % 2 == 0 else "/api/pads/release"
-                t0 = time.perf_counter()
-                reply, _ = admin.post(path, {"seat": 0, "pad": "pile", "pile": 0})
-                seq = int(reply["box"]["seq"])
-                sent.append((seq, t0))
-                if os.environ.get("BENCH_VERBOSE"):
-                    print("PRESS", seq, t0, time.perf_counter(), flush=True)
-                end = time.monotonic() + 5
-                while phones.have(seq) < n and time.monotonic() < end:
-                    time.sleep(0.002)
-                time.sleep(gap)
+            while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
+                time.sleep(0.01)
+            c2, w1, b1 = cpu_s(proc.pid), time.monotonic(), phones.bytes
+            quiet_cpu = (c1 - c0) / quiet_s * (w1 - w0)
             latencies: list[float] = []
             missed = 0
             for seq, t0 in sent:
@@ -200,23 +286,31 @@ def bench(n: int, presses: int, gap: float, nap: float) -> dict[str, Any]:
             phones.close()
             proc.terminate()
             proc.wait(10)
+            if boards is not None:
+                boards.close()
+    lat = latencies or [float("nan")]
     return {
+        "mode": args.mode,
         "phones": n,
-        "presses": presses,
+        "events": len(sent),
+        "rate": args.rate,
         "open_s": round(opened_s, 2),
-        "p50_ms": round(statistics.median(latencies), 1),
-        "p95_ms": round(percentile(latencies, 0.95), 1),
-        "p99_ms": round(percentile(latencies, 0.99), 1),
-        "max_ms": round(max(latencies), 1),
+        "p50_ms": round(statistics.median(lat), 1),
+        "p95_ms": round(percentile(lat, 0.95), 1),
+        "p99_ms": round(percentile(lat, 0.99), 1),
+        "max_ms": round(max(lat), 1),
         "missed": missed,
+        "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
+        "bytes_per_event_per_phone": round((b1 - b0) / len(sent) / n) if n else None,
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--phones", type=int, nargs="+", default=[100, 1000])
-    parser.add_argument("--presses", type=int, default=40)
-    parser.add_argument("--gap", type=float, default=0.1, help="seconds between presses")
+    parser.add_argument("--phones", type=int, nargs="+", default=[0, 100, 1000])
+    parser.add_argument("--mode", choices=["http", "board"], default="http")
+    parser.add_argument("--rate", type=float, default=10.0, help="pad events per second")
+    parser.add_argument("--seconds", type=float, default=10.0, help="of events per count")
     parser.add_argument(
         "--nap", type=float, default=0.001,
         help="the phones' reader naps this long between reads (s): on 2 shared cores a "
@@ -225,9 +319,17 @@ def main() -> int:
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
-    print(f"# {os.cpu_count()} cores, python {sys.version.split()[0]}")
+    print(f"# {os.cpu_count()} cores, python {sys.version.split()[0]} "
+          f"({platform.python_implementation()}), load {os.getloadavg()[0]:.1f}")  # fmt: skip
+    rows = []
     for n in args.phones:
-        print(json.dumps(bench(n, args.presses, args.gap, args.nap)), flush=True)
+        rows.append(bench(n, args))
+        print(json.dumps(rows[-1]), flush=True)
+    zero = next((r for r in rows if r["phones"] == 0), None)
+    for r in rows:
+        if zero is not None and r["phones"]:
+            per = (r["cpu_ms_per_event"] - zero["cpu_ms_per_event"]) / r["phones"] * 1000
+            print(f"# {r['phones']} phones: {per:.1f} µs of server CPU per phone per event")
     return 0
 
 
