@@ -75,6 +75,7 @@ class Phones:
         self.latest: dict[int, int] = {}
         self.arrivals: dict[int, list[tuple[int, float]]] = {}  # fd -> [(seq, time)]
         self.bytes = 0
+        self.lock = threading.Lock()  # held while phones are added (soak.py: re-added)
         self.stop = False
         self.nap = 0.0
 
@@ -87,9 +88,10 @@ class Phones:
             s = socket.create_connection(("127.0.0.1", self.port))
             s.sendall(request)
             s.setblocking(False)
-            self.socks.append(s)
-            self.tail[s.fileno()] = b""
-            self.sel.register(s, selectors.EVENT_READ)
+            with self.lock:
+                self.socks.append(s)
+                self.tail[s.fileno()] = b""
+                self.sel.register(s, selectors.EVENT_READ)
         deadline = time.monotonic() + timeout
         while len(self.latest) < n:
             if time.monotonic() > deadline:
@@ -141,10 +143,10 @@ class Phones:
 class Admin:
     """The table's phone: logged in, one keep-alive connection."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, pin: str = PIN) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.headers: dict[str, str] = {"Content-Type": "application/json"}
-        self.conn.request("POST", "/api/login", json.dumps({"pin": PIN}), self.headers)
+        self.conn.request("POST", "/api/login", json.dumps({"pin": pin}), self.headers)
         response = self.conn.getresponse()
         reply = json.loads(response.read())
         self.headers["Cookie"] = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
@@ -158,6 +160,9 @@ class Admin:
             raise SystemExit(f"FAIL: {path}: {response.status} {data[:200]!r}")
         json_ = response.getheader("Content-Type", "").startswith("application/json")
         return json.loads(data) if json_ else data
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        return self.call("POST", path, body)
 
     def until(self, phase: str) -> dict[str, Any]:
         deadline = time.monotonic() + 10
