@@ -141,8 +141,6 @@ def secret_key(folder: Path) -> bytes:
 def run_serve(args: argparse.Namespace) -> int:
     # imported here, not at the top: `buzzerbox --help` and the other commands need none
     from buzzerbox.box import Box
-    from buzzerbox.mqtt import attach
-    from buzzerbox.pads.feed import PadFeed, open_sources
     from buzzerbox.pads.virtual import VirtualPads
     from buzzerbox.store.log import EventLog
     from buzzerbox.web import create_app
@@ -157,6 +155,8 @@ def run_serve(args: argparse.Namespace) -> int:
         pads = cfg.get("pads")
         pad_map, sources = (None, None)
         if pads is not None:
+            from buzzerbox.pads.feed import PadFeed, open_sources  # pyserial: real pads only
+
             base = args.config.parent if args.config else Path.cwd()
             pad_map, sources = open_sources(pads, base)
         box = Box(
@@ -165,6 +165,8 @@ def run_serve(args: argparse.Namespace) -> int:
             pads=pad_map if pad_map is not None else VirtualPads(),
         )
         if cfg["mqtt"]:
+            from buzzerbox.mqtt import attach  # paho, only for a box on a broker
+
             attach(box, str(cfg["mqtt"]), cfg["box_name"], folder)
         if sources is not None:
             feed = PadFeed(sources, box)

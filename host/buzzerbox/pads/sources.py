@@ -15,18 +15,20 @@ import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import serial
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.errors import PadNotFoundError
-from buzzerbox.pads.gpio import GpioPads
 from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.session import BoardSession
+
+if TYPE_CHECKING:
+    from buzzerbox.pads.gpio import GpioPads
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,8 @@ class PadSources:
         ]
         self.gpio: GpioPads | None = None
         if gpio_factory is not None:
+            from buzzerbox.pads.gpio import GpioPads  # gpiozero: only for a box with GPIO pads
+
             pads = pad_map.gpio_pads if pad_map else ()
             settings = pad_map.gpio if pad_map else None
             self.gpio = GpioPads(

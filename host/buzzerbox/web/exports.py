@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import io
 import json
+from typing import TYPE_CHECKING
 
-import segno
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
-from segno import helpers
 
 from buzzerbox.box import Box
 from buzzerbox.web.api import BadBody
 from buzzerbox.web.auth import refuse
+
+if TYPE_CHECKING:
+    import segno
 
 
 def game_param() -> int | None:
@@ -34,7 +36,7 @@ def attachment(body: str, mimetype: str, filename: str) -> Response:
     return response
 
 
-def svg(qr: segno.QRCode) -> Response:
+def svg(qr: segno.QRCode) -> Response:  # segno is loaded by the first QR code asked for
     out = io.BytesIO()
     qr.save(out, kind="svg", scale=8, border=2, xmldecl=False)
     response = Response(out.getvalue(), mimetype="image/svg+xml")
@@ -70,12 +72,16 @@ def exports_blueprint(
     def qr_scoreboard() -> ResponseReturnValue:
         if not urls:
             return refuse(404, "the box knows no address of its own: start it with --host")
+        import segno
+
         return svg(segno.make(urls[0], error="m"))
 
     @bp.get("/qr/wifi.svg")
     def qr_wifi() -> ResponseReturnValue:
         if not wifi_ssid:
             return refuse(404, "no Wi-Fi is configured: start the box with --wifi-ssid")
+        from segno import helpers
+
         security = "WPA" if wifi_password else None
         return svg(helpers.make_wifi(ssid=wifi_ssid, password=wifi_password, security=security))
 
