@@ -216,9 +216,8 @@ def http_events(admin: Admin, n: int, rate: float) -> list[tuple[int, float]]:
     return out
 
 
-def board_events(admin: Admin, boards: BoardProcess, n: int, rate: float, game: int) -> Any:
-    """n contacts on the boards at `rate`/s: [(seq, true contact time)], from the log of
-    the game whose id (its first seq) is `game`."""
+def board_contacts(boards: BoardProcess, n: int, rate: float) -> None:
+    """n contacts on the boards at `rate`/s (scheduled, then waited for)."""
     gap_us = int(1e6 / rate)
     for i in range(0, n, 2):  # a press, and its release one gap later
         seat, pile = (i // 2) % 4, (i // 8) % 4
@@ -226,7 +225,12 @@ def board_events(admin: Admin, boards: BoardProcess, n: int, rate: float, game: 
         boards.at(50_000 + i * gap_us, board, ch, 1)
         boards.at(50_000 + (i + 1) * gap_us, board, ch, 0)
     boards.flush()
-    time.sleep(0.05 + n / rate + 0.5)
+    time.sleep(0.05 + n / rate + 0.2)
+
+
+def board_events(admin: Admin, boards: BoardProcess, n: int, game: int) -> Any:
+    """The n contacts made: [(seq, true contact time)], from the log of the game whose
+    id (its first seq) is `game` and the boards' true times."""
     admin.until("playing")
     lines = [json.loads(x) for x in admin.call("GET", "/api/export/log").decode().splitlines()]
     logged = [(game + i, e) for i, e in enumerate(lines) if e["type"] in ("press", "release")]
@@ -270,13 +274,16 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             b0, w0 = phones.bytes, time.monotonic()
             if boards is None:
                 sent = http_events(admin, events, args.rate)
+                last = max(seq for seq, _ in sent)
             else:
-                sent = board_events(admin, boards, events, args.rate, game["box"]["seq"])
-            last = max(seq for seq, _ in sent)
+                board_contacts(boards, events, args.rate)
+                last = game["box"]["seq"] + 2 + events  # game, round, go, the contacts
             deadline = time.monotonic() + 5
             while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
                 time.sleep(0.01)
             c2, w1, b1 = cpu_s(proc.pid), time.monotonic(), phones.bytes
+            if boards is not None:  # the log is read after the CPU is
+                sent = board_events(admin, boards, events, game["box"]["seq"])
             quiet_cpu = (c1 - c0) / quiet_s * (w1 - w0)
             latencies: list[float] = []
             missed = 0

@@ -152,13 +152,16 @@ class Fanout:
     def _run(self) -> None:
         version = self.hub.version
         keepalive_at = time.monotonic() + self.keepalive_s
+        check_at = time.monotonic() + HANGUP_CHECK_S
         while True:  # a daemon thread, for the life of the server
             latest = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
             with self._lock:
                 connections = list(self._connections)
-            for connection in connections:  # a phone that hung up gives its place back
-                if connection.is_hung_up():
-                    connection.close()
+            if time.monotonic() >= check_at:  # not on every change: a syscall per phone
+                check_at = time.monotonic() + HANGUP_CHECK_S
+                for connection in connections:  # a phone that hung up gives its place back
+                    if connection.is_hung_up():
+                        connection.close()
             payloads = Payloads(self.hub)
             if latest == version:
                 if time.monotonic() < keepalive_at:
