@@ -20,9 +20,10 @@ Modes:
 
 For each phone count it prints one JSON line: latency p50/p95/p99/max over every
 (event, phone) pair, events missed, the server's CPU per event (its /proc utime +
-stime over the events, minus the same span of quiet just before: keepalives and the
-boards' ticks are not counted) and the bytes each phone got per event. With 0 phones
-the CPU is the fixed cost of an event; the growth per phone is printed at the end.
+stime over the events, minus the same span of quiet, measured just before and just
+after: keepalives and the boards' ticks are not counted) and the bytes each phone
+got per event. With 0 phones the CPU is the fixed cost of an event; the growth per
+phone is printed at the end.
 Not collected by pytest. Loopback only, bounded in count and time (about --seconds
 plus set-up per phone count).
 """
@@ -282,9 +283,11 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
                 time.sleep(0.01)
             c2, w1, b1 = cpu_s(proc.pid), time.monotonic(), phones.bytes
+            time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
+            c3 = cpu_s(proc.pid)
             if boards is not None:  # the log is read after the CPU is
                 sent = board_events(admin, boards, events, game["box"]["seq"])
-            quiet_cpu = (c1 - c0) / quiet_s * (w1 - w0)
+            quiet_cpu = (c1 - c0 + c3 - c2) / (2 * quiet_s) * (w1 - w0)
             latencies: list[float] = []
             missed = 0
             for seq, t0 in sent:
