@@ -149,3 +149,23 @@ def test_live_refuses_screens_beyond_the_limit() -> None:
     assert live.join() and not live.join()
     live.leave()
     assert live.join()
+
+
+def test_a_screen_that_comes_back_gets_the_updates_since_its_last_event_id() -> None:
+    board = Board()
+    live = Live(board.snapshot, ring=4)
+    live.publish(board.apply("buzzerbox/t1/state", state(1)))
+    first = live.stream(max_stream_s=30)
+    head = next(first).decode()
+    last_id = head.split("id: ")[1].split("\n")[0]
+    first.close()
+    live.publish(board.apply("buzzerbox/t2/state", state(2)))  # while the screen was away
+    resumed = live.stream(max_stream_s=30, last_version=live.version_of(last_id))
+    assert [(k, d["box"]) for k, d in frames(next(resumed)) if isinstance(d, dict)] == [
+        ("table", "t2")
+    ]
+    resumed.close()
+    for unknown in ("1", f"1.{live.boot}x", "99." + live.boot):  # another hub's, or later
+        again = live.stream(max_stream_s=30, last_version=live.version_of(unknown))
+        assert [k for k, _ in frames(next(again))] == ["board"]
+        again.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, render_template
+from flask import Blueprint, Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.hub.board import Board
@@ -57,6 +57,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
             max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
             retry_ms=int(cfg["SSE_RETRY_MS"]),
+            last_version=live.version_of(request.headers.get("Last-Event-ID")),
         )
         return Response(
             Stream(live, frames),

@@ -10,6 +10,7 @@ both hand the server a `Stream` whose `close` gives the place back, once.
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
 from collections import deque
@@ -44,8 +45,8 @@ class Clients:
 Update = tuple[str, Any]
 
 
-def json_frame(version: int, kind: str, data: Any) -> bytes:
-    return frame(version, json.dumps(data, ensure_ascii=False, separators=(",", ":")), kind)
+def json_frame(event_id: int | str, kind: str, data: Any) -> bytes:
+    return frame(event_id, json.dumps(data, ensure_ascii=False, separators=(",", ":")), kind)
 
 
 class Live(Clients):
@@ -54,7 +55,9 @@ class Live(Clients):
     A stream starts with the whole board (`event: board`), then gets each update as
     it comes (`event: table`, `race` or `tournament`; each replaces the thing it
     names). The last `ring` updates are kept; a screen that fell further behind gets
-    the whole board again instead, never a queue that grows.
+    the whole board again instead, never a queue that grows. Each frame's id is
+    `<version>.<boot>`: a screen that reconnects with it as Last-Event-ID gets the
+    updates since, while the ring still holds them, not the whole board.
     """
 
     def __init__(
@@ -68,10 +71,16 @@ class Live(Clients):
         self.snapshot = snapshot
         self._ring: deque[tuple[int, bytes]] = deque(maxlen=ring)
         self._version = 0
+        self.boot = secrets.token_hex(4)
 
     @property
     def version(self) -> int:
         return self._version
+
+    def version_of(self, last_event_id: str | None) -> int | None:
+        """The version a Last-Event-ID names, if it is this hub's (since its start)."""
+        version, _, boot = (last_event_id or "").strip().partition(".")
+        return int(version) if boot == self.boot and version.isdigit() else None
 
     def publish(self, updates: list[Update]) -> None:
         """Called for each board change, by one thread (the subscriber's), in order."""
@@ -80,7 +89,8 @@ class Live(Clients):
         with self._cond:
             for kind, data in updates:
                 self._version += 1
-                self._ring.append((self._version, json_frame(self._version, kind, data)))
+                event_id = f"{self._version}.{self.boot}"
+                self._ring.append((self._version, json_frame(event_id, kind, data)))
             self._cond.notify_all()
 
     def _next(self, version: int, timeout: float) -> tuple[int, bytes | None, bool]:
@@ -91,7 +101,7 @@ class Live(Clients):
             latest = self._version
             if latest == version:
                 return version, None, False
-            if not self._ring or self._ring[0][0] > version + 1:
+            if not self._ring or self._ring[0][0] > version + 1 or version > latest:
                 return latest, None, True
             return latest, b"".join(f for v, f in self._ring if v > version), False
 
@@ -101,19 +111,28 @@ class Live(Clients):
         max_stream_s: float = 600.0,
         retry_ms: int = 2000,
         clock: Callable[[], float] = time.monotonic,
+        last_version: int | None = None,
     ) -> Generator[bytes, None, None]:
-        """The frames of one screen's stream, until `max_stream_s` has passed."""
-        version = self._version
-        yield f"retry: {retry_ms}\n\n".encode() + json_frame(version, "board", self.snapshot())
+        """The frames of one screen's stream, until `max_stream_s` has passed: the whole
+        board, or the updates since `last_version` (its Last-Event-ID) if still held."""
+        head = f"retry: {retry_ms}\n\n".encode()
+        version, frames, resend = self._next(-1 if last_version is None else last_version, 0)
+        if last_version is None or resend:
+            yield head + self._board(version)
+        else:
+            yield head + (frames or b"")
         deadline = clock() + max_stream_s
         while (left := deadline - clock()) > 0:
             version, frames, resend = self._next(version, min(keepalive_s, left))
             if resend:
-                yield json_frame(version, "board", self.snapshot())
+                yield self._board(version)
             elif frames is None:
                 yield b": keepalive\n\n"
             else:
                 yield frames
+
+    def _board(self, version: int) -> bytes:
+        return json_frame(f"{version}.{self.boot}", "board", self.snapshot())
 
 
 class Stream:
