@@ -52,7 +52,9 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
+#: bytecode cached as on an installed box, kept outside the source tree
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "buzzerbox-bench-pycache")
 
 
 def modules(args: list[str]) -> list[str]:

@@ -4,8 +4,6 @@ same as one opened afterwards, which starts from the full state."""
 
 from __future__ import annotations
 
-import http.client
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from . import browser_support as support
 from .browser_support import Served, Watch, phone, serving
+from .web_fakes import Admin
 
 playwright, browser = support.playwright, support.browser
 
@@ -29,30 +28,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     yield from serving(tmp_path_factory.mktemp("deltas"), "countdown_s = 0.05\n")
 
 
-class Admin:
-    """The table, over HTTP: logged in, posting as the pages do."""
-
-    def __init__(self, served: Served) -> None:
-        host, port = served.url.removeprefix("http://").split(":")
-        self.conn = http.client.HTTPConnection(host, int(port), timeout=10)
-        self.headers = {"Content-Type": "application/json"}
-        self.conn.request("POST", "/api/login", json.dumps({"pin": served.pin}), self.headers)
-        response = self.conn.getresponse()
-        reply = json.loads(response.read())
-        self.headers["Cookie"] = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
-        self.headers["X-CSRF-Token"] = reply["csrf"]
-
-    def close(self) -> None:
-        self.conn.close()
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        self.conn.request("POST", path, json.dumps(body), self.headers)
-        response = self.conn.getresponse()
-        data: dict[str, Any] = json.loads(response.read())
-        assert response.status == 200, (path, body, data)
-        return data
-
-
 def shown(page: Page) -> list[str]:
     return [page.get_by_test_id(t).text_content() or "" for t in SHOWN]
 
@@ -62,7 +37,8 @@ def test_a_scoreboard_fed_deltas_shows_what_a_fresh_one_shows(
 ) -> None:
     watch = Watch(served.url)
     context = phone(browser)
-    admin = Admin(served)
+    host_port = served.url.removeprefix("http://")
+    admin = Admin(int(host_port.rsplit(":", 1)[1]), served.pin)
     try:
         admin.post("/api/game", {"game": "twist", "players": ["Ann", "Ben", "Cem", "Dan"]})
         following = watch.page(context)

@@ -19,6 +19,8 @@ from typing import Any
 import jsonpatch
 import pytest
 
+from .web_fakes import Admin
+
 PIN = "2580"
 START_TIMEOUT_S = 30
 
@@ -64,32 +66,6 @@ def serve(data: Path) -> Served:
             served.port = int(found.group(1))
         if f"admin PIN {PIN}" in line:
             return served
-
-
-class Admin:
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        self.headers = {"Content-Type": "application/json"}
-        self.conn.request("POST", "/api/login", json.dumps({"pin": PIN}), self.headers)
-        response = self.conn.getresponse()
-        token = json.loads(response.read())["csrf"]
-        cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
-        self.headers.update({"Cookie": cookie, "X-CSRF-Token": token})
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        self.conn.request("POST", path, json.dumps(body), self.headers)
-        response = self.conn.getresponse()
-        data: dict[str, Any] = json.loads(response.read())
-        assert response.status == 200, (path, body, data)
-        return data
-
-    def close(self) -> None:
-        self.conn.close()
-
-    def state(self) -> dict[str, Any]:
-        self.conn.request("GET", "/api/state", headers=self.headers)
-        data: dict[str, Any] = json.loads(self.conn.getresponse().read())
-        return data
 
 
 def live(port: int, last_id: int | None = None) -> Iterator[dict[str, Any]]:
@@ -146,7 +122,7 @@ def tidy() -> Iterator[list[Any]]:
 
 def test_kill_9_loses_nothing_acknowledged_and_doubles_nothing(data: Path, tidy: list[Any]) -> None:
     served = serve(data)
-    admin = Admin(served.port)
+    admin = Admin(served.port, PIN)
     stream = live(served.port)
     tidy += [served, admin, stream]
     admin.post("/api/game", {"game": "twist", "players": ["Ann", "Ben", "Cem"]})
@@ -160,7 +136,7 @@ def test_kill_9_loses_nothing_acknowledged_and_doubles_nothing(data: Path, tidy:
     served.kill()  # kill -9 with the game at rest
 
     served = serve(data)
-    admin = Admin(served.port)
+    admin = Admin(served.port, PIN)
     tidy += [served, admin]
     again = admin.state()
     assert game_of(again) == game_of(quiet)
@@ -189,7 +165,7 @@ def test_kill_9_loses_nothing_acknowledged_and_doubles_nothing(data: Path, tidy:
     presser.join(30)
 
     served = serve(data)
-    admin = Admin(served.port)
+    admin = Admin(served.port, PIN)
     tidy += [served, admin]
     after = admin.state()
     assert after["box"]["seq"] >= in_flight[-1]  # every acknowledged event is there
@@ -204,7 +180,7 @@ def test_kill_9_loses_nothing_acknowledged_and_doubles_nothing(data: Path, tidy:
 
 def test_the_live_stream_of_a_real_box_follows_and_resumes(data: Path, tidy: list[Any]) -> None:
     served = serve(data)
-    admin = Admin(served.port)
+    admin = Admin(served.port, PIN)
     viewer = live(served.port)
     tidy += [served, admin, viewer]
     assert next(viewer)["phase"] == "idle"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,3 +39,31 @@ def new_game(admin: FlaskClient, game: str = "ligretto", **fields: Any) -> dict[
     reply = admin.post("/api/game", json=body)
     assert reply.status_code == 200, reply.json
     return reply.json  # type: ignore[return-value]
+
+
+class Admin:
+    """The admin's phone against a real `buzzerbox serve`: logged in, one connection."""
+
+    def __init__(self, port: int, pin: str) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.headers = {"Content-Type": "application/json"}
+        self.conn.request("POST", "/api/login", json.dumps({"pin": pin}), self.headers)
+        response = self.conn.getresponse()
+        token = json.loads(response.read())["csrf"]
+        cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
+        self.headers.update({"Cookie": cookie, "X-CSRF-Token": token})
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        self.conn.request("POST", path, json.dumps(body), self.headers)
+        response = self.conn.getresponse()
+        data: dict[str, Any] = json.loads(response.read())
+        assert response.status == 200, (path, body, data)
+        return data
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def state(self) -> dict[str, Any]:
+        self.conn.request("GET", "/api/state", headers=self.headers)
+        data: dict[str, Any] = json.loads(self.conn.getresponse().read())
+        return data
