@@ -115,6 +115,7 @@ class Box:
         self._token = 0
         self._lit: list[str] = []
         self._cache: dict[str, Any] | None = None
+        self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
         self.seq = log_.last_seq()
         last = log_.last_game_id()
         if last is not None:
@@ -157,9 +158,16 @@ class Box:
                     "lit": list(self._lit),
                     "enrolling": self._seats.enrolling,
                     "pad_test": self._seats.edges(),
+                    **self._reports,
                 }
                 self._cache = state
             return self._cache
+
+    def report(self, key: str, value: Any) -> None:
+        """Another part's status under state["box"][key] (e.g. the broker link)."""
+        with self._lock:
+            self._reports[key] = value
+            self._changed()
 
     def pads(self) -> list[Pad]:
         with self._lock:

@@ -64,7 +64,14 @@ def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
     reply = client.get("/api/board")
     assert reply.json is not None
     assert [t["box"] for t in reply.json["tables"]] == ["t1"]
-    assert set(reply.json) == {"tables", "tournament", "finishes", "dropped"}
+    assert set(reply.json) == {
+        "tables",
+        "tournament",
+        "finishes",
+        "dropped",
+        "dropped_by",
+        "broker",
+    }
 
 
 def test_the_live_stream_board_first_then_updates(

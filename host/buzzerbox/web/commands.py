@@ -28,7 +28,7 @@ import platformdirs
 
 from buzzerbox.box import Box
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.mqtt import add_serve_options, attach
+from buzzerbox.mqtt import SERVE_DEFAULTS, SERVE_TYPES, add_serve_options, attach_serve
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import new_pin
@@ -45,8 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "wifi_password": None,
     "max_phones": 1000,
     "countdown_s": 3.0,
-    "mqtt": None,
-    "box_name": None,
+    **SERVE_DEFAULTS,  # mqtt, box_name, mqtt_ca, mqtt_password, ... (buzzerbox.mqtt)
 }
 
 #: the types each config key takes (the command line's are checked by argparse)
@@ -60,6 +59,7 @@ TYPES: dict[str, tuple[type, ...]] = {
     "wifi_password": (str,),
     "max_phones": (int,),
     "countdown_s": (int, float),
+    **SERVE_TYPES,
 }
 
 
@@ -163,8 +163,7 @@ def run_serve(args: argparse.Namespace) -> int:
             simulated=pad_map is None,
             pad_map=box_pads(pad_map) if pad_map else (),
         )
-        if cfg["mqtt"]:
-            attach(box, str(cfg["mqtt"]), cfg["box_name"], folder)
+        attach_serve(box, cfg, folder, args.config.parent if args.config else None)
         if sources is not None:
             feed = PadFeed(sources, box)
             feed.start()
