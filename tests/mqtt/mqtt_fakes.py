@@ -40,7 +40,9 @@ def free_port() -> int:
 class Mosquitto:
     """A mosquitto of its own on a free loopback port, with persistence, restartable."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, listener: str = "", persistence: bool = True) -> None:
+        """`listener`: lines for the listener (TLS files, a password file); the
+        default is a plain one that lets anyone in."""
         self.folder = folder
         self.port = free_port()
         self.process: subprocess.Popen[str] | None = None
@@ -49,8 +51,8 @@ class Mosquitto:
         self.config = folder / "mosquitto.conf"
         self.config.write_text(
             f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous true\n"
-            "persistence true\n"
+            + (listener or "allow_anonymous true\n")
+            + f"persistence {'true' if persistence else 'false'}\n"
             f"persistence_location {folder}/\n"
             "max_queued_messages 100000\n"
             "log_dest stderr\n"

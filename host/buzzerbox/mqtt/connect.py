@@ -92,9 +92,28 @@ def tls_context(broker: Broker) -> ssl.SSLContext:
     return context
 
 
+class Client(mqtt.Client):
+    """paho's client, closing the socket of a failed TLS handshake at once (paho leaves
+    it to the garbage collector: a ResourceWarning, and a file descriptor per retry)."""
+
+    def _ssl_wrap_socket(self, tcp_sock: socket.socket) -> ssl.SSLSocket:
+        context = self._ssl_context
+        assert context is not None  # tls_set_context was called
+        ssl_sock = context.wrap_socket(
+            tcp_sock, server_hostname=self._host, do_handshake_on_connect=False
+        )
+        try:
+            ssl_sock.settimeout(self._connect_timeout)
+            ssl_sock.do_handshake()  # the context checks the host name
+        except BaseException:
+            ssl_sock.close()
+            raise
+        return ssl_sock
+
+
 def make_client(broker: Broker, client_id: str, *, clean: bool) -> mqtt.Client:
     """A paho client (MQTT 3.1.1, callbacks v2) for the broker; not yet connected."""
-    client = mqtt.Client(
+    client = Client(
         CallbackAPIVersion.VERSION2,
         client_id=client_id,
         clean_session=clean,
@@ -172,10 +191,11 @@ def refusal(reason: ReasonCode) -> str:
     """Why the broker refused the connection (its CONNACK), and what to do."""
     text = str(reason)
     lower = text.lower()
-    if "user name or password" in lower or "credentials" in lower:
-        hint = "check the user name and the password (BUZZERBOX_MQTT_PASSWORD, mqtt_password)"
-    elif "not authorized" in lower:
-        hint = "the broker does not let this user in: check its password file or ACL"
+    if "user name or password" in lower or "credentials" in lower or "not authorized" in lower:
+        hint = (
+            "check the user name and the password (BUZZERBOX_MQTT_PASSWORD, mqtt_password, "
+            "or percent-encoded in the URL) against the broker's password file"
+        )
     elif "identifier" in lower:
         hint = "the broker does not accept this client id"
     else:
@@ -322,8 +342,17 @@ class Link:
 
     def _closed_early(self) -> str:
         where = f"{self.broker.host}:{self.broker.port}"
+        if self.broker.is_tls and self.broker.cert_file is None:
+            return (
+                f"{where} closed the connection before it answered: if the broker wants a "
+                "client certificate, give --mqtt-cert FILE and --mqtt-key FILE (mqtt_cert, "
+                "mqtt_key in the config); else see the broker's log"
+            )
         if self.broker.is_tls:
-            return f"{where} closed the connection before it answered: see the broker's log"
+            return (
+                f"{where} closed the connection before it answered: does the broker accept "
+                f"the client certificate {self.broker.cert_file}? See the broker's log"
+            )
         return (
             f"{where} closed the connection before it answered: if this port takes TLS, "
             "use mqtts:// (and --mqtt-ca for the venue's own CA)"
