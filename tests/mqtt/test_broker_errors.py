@@ -119,7 +119,7 @@ def test_no_broker_at_all() -> None:
 
 
 def test_tls_files_are_checked_at_start(tmp_path: Path, pki: Pki) -> None:
-    with pytest.raises(TlsFileError, match="the CA file .* cannot be read"):
+    with pytest.raises(TlsFileError, match=r"the CA file .* cannot be read"):
         broker_from("mqtts://h", ca_file=tmp_path / "missing.pem")
     with pytest.raises(TlsFileError, match="use mqtts://"):
         broker_from("mqtt://h", ca_file=pki.ca)
