@@ -30,6 +30,7 @@ from typing import Any, TextIO
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.probe import BoardReport, Probe, spread
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.mqtt.probe import add_doctor_options, doctor_section
 from buzzerbox.pads.padmap import PadMap
 
 PICO_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040, RP2350)
@@ -53,6 +54,7 @@ def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
     )
     d.add_argument("--pad-test", metavar="S", type=float, help="then show pad presses for S s")
     d.add_argument("--presses", type=int, help="end the pad test after this many presses")
+    add_doctor_options(d)  # --mqtt URL, --config FILE: the event's broker
     d.set_defaults(func=run_doctor)
 
 
@@ -296,6 +298,7 @@ def run_doctor(
             healthy = healthy and report.hello is not None and bool(report.trips)
     else:
         out.write("== boards: none to ask (no --board, no url in the map, no Pico found)\n")
+    healthy = doctor_section(args, out) and healthy
     if args.pad_test:
         pad_test(pad_map, urls, factory, out, seconds=args.pad_test, presses=args.presses)
     out.flush()

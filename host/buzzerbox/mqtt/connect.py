@@ -283,15 +283,15 @@ class Link:
             if (old.state, old.reason) == (state, reason):
                 return
             self.status = status = LinkStatus(state, reason, self.broker.url, self._wall())
-        if state == CONNECTED:
-            log.info("mqtt: %s: connected to %s", self.label, self.broker.url)
-        elif state != STOPPED:
-            log.warning("mqtt: %s: %s", self.label, status.line())
-        for listener in list(self.when_status):
+        for listener in list(self.when_status):  # first: the console says what they show
             try:
                 listener(status)
             except Exception:  # a listener's bug never stops the link
                 log.exception("mqtt: %s: a status listener failed", self.label)
+        if state == CONNECTED:
+            log.info("mqtt: %s: connected to %s", self.label, self.broker.url)
+        elif state != STOPPED:
+            log.warning("mqtt: %s: %s", self.label, status.line())
 
     def _run(self) -> None:
         delay = 1.0
