@@ -22,7 +22,7 @@ Update = tuple[str, Any]
 
 def frame(version: int, kind: str, data: Any) -> bytes:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {version}\nevent: {kind}\ndata: {body}\n\n".encode()
+    return f"id: {version}\nevent: {kind}\ndata: {body}\n\n".encode("utf-8", "replace")
 
 
 class Live:

@@ -198,7 +198,7 @@ def result_message(data: dict[str, Any]) -> dict[str, Any]:
     """A `games/<id>` message: a game's result (or `finished: false`, withdrawn)."""
     if integer(data.get("game_id"), "game_id") is None:
         raise Invalid("bad game_id")
-    stats = data.get("stats") or {}
+    stats = {} if data.get("stats") is None else data["stats"]
     if not isinstance(stats, dict) or len(stats) > MAX_PLAYERS:
         raise Invalid("bad stats")
     clean_stats = {}
