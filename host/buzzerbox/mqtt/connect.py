@@ -373,7 +373,8 @@ class Link:
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
     ) -> None:
-        self._lost = str(reason)
+        text = str(reason)
+        self._lost = "the connection closed" if text == "Unspecified error" else text
 
 
 def wait_until(link: Link, states: tuple[str, ...], timeout: float) -> LinkStatus:
