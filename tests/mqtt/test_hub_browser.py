@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
-from web import browser_support as support
+from web import browser_support as support  # type: ignore[import-not-found]
 
 from .mqtt_fakes import Mosquitto
 from .test_crash import BoxProcess
