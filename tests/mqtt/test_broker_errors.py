@@ -4,18 +4,21 @@ hub's page and doctor show)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from buzzerbox.box import Box
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.subscriber import Subscriber
-from buzzerbox.mqtt import TlsFileError, broker_from
+from buzzerbox.mqtt import TlsFileError, attach, broker_from
 from buzzerbox.mqtt.connect import CONNECTED, REFUSED, UNREACHABLE, Link, LinkStatus, wait_until
 from buzzerbox.mqtt.topics import Broker
 
 from .certs import Pki, make_pki, password_file, tls_listener
-from .mqtt_fakes import Mosquitto, free_port
+from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, free_port, kids_round
+
+MakeBox = Callable[[str, ManualClock], Box]
 
 PASSWORD = "p@ss:w/rd%"  # every character a URL reserves
 ENV = {"BUZZERBOX_MQTT_PASSWORD": PASSWORD}
@@ -55,6 +58,23 @@ def test_tls_with_the_venues_ca_and_a_password_from_the_environment(
     encoded = "p%40ss%3Aw%2Frd%25"
     url = f"mqtts://box:{encoded}@localhost:{tls_broker.port}"
     assert first_answer(broker_from(url, ca_file=pki.ca, env={})).state == CONNECTED
+
+
+def test_a_box_publishes_a_game_over_tls(
+    tls_broker: Mosquitto, pki: Pki, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    """The publisher's thread and the network thread share one TLS stream."""
+    box = make_box("t1", clock)
+    broker = broker_from(f"mqtts://box@localhost:{tls_broker.port}", ca_file=pki.ca, env=ENV)
+    publisher = attach(box, broker, "t1", tmp_path / "t1")
+    try:
+        box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+        for winner in (0, 1, 1):
+            kids_round(box, clock, winner)
+        assert publisher.wait_published(box.seq, TIMEOUT_S)
+        assert publisher.status.state == CONNECTED
+    finally:
+        publisher.close()
 
 
 def test_a_client_certificate(tmp_path: Path, pki: Pki) -> None:

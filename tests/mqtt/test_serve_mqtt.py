@@ -143,7 +143,7 @@ def test_serve_with_the_broker_in_its_config_and_the_password_in_the_environment
     try:
         serve.wait_for(r"box table-2: connected to mqtts://box@localhost")
         mqtt = serve.box_state()["mqtt"]
-        assert mqtt["state"] == "connected" and mqtt["box_name"] == "table-2"
+        assert mqtt["state"] == "connected" and mqtt["box_name"] == "table-2", (mqtt, serve.seen)
     finally:
         assert serve.stop() == 0
         broker.stop()

@@ -93,8 +93,20 @@ def tls_context(broker: Broker) -> ssl.SSLContext:
 
 
 class Client(mqtt.Client):
-    """paho's client, closing the socket of a failed TLS handshake at once (paho leaves
-    it to the garbage collector: a ResourceWarning, and a file descriptor per retry)."""
+    """paho's client, run by the Link's thread (`run`), closing the socket of a failed
+    TLS handshake at once (paho leaves it to the garbage collector: a ResourceWarning,
+    and a file descriptor per retry)."""
+
+    def run(self) -> None:
+        """`loop_forever` in the calling thread, which paho then knows as its network
+        thread (as under `loop_start`): a publish from another thread is queued for it,
+        never written to the socket from that other thread (two writers at once
+        corrupt a TLS stream: "bad record mac")."""
+        self._thread = threading.current_thread()
+        try:
+            self.loop_forever()
+        finally:
+            self._thread = None
 
     def _ssl_wrap_socket(self, tcp_sock: socket.socket) -> ssl.SSLSocket:
         context = self._ssl_context
@@ -111,22 +123,14 @@ class Client(mqtt.Client):
         return ssl_sock
 
 
-def make_client(broker: Broker, client_id: str, *, clean: bool) -> mqtt.Client:
-    """A paho client (MQTT 3.1.1, callbacks v2) for the broker; not yet connected."""
-    client = Client(
-        CallbackAPIVersion.VERSION2,
-        client_id=client_id,
-        clean_session=clean,
-        protocol=mqtt.MQTTv311,
-        reconnect_on_failure=False,  # the Link reconnects, with a fresh client
-    )
+def configure(client: mqtt.Client, broker: Broker) -> None:
+    """The broker's login and TLS on a paho client; QoS 1 bounded by the publisher."""
     if broker.username:
         client.username_pw_set(broker.username, broker.password)
     if broker.is_tls:
         client.tls_set_context(tls_context(broker))
     client.max_queued_messages_set(0)
     client.max_inflight_messages_set(0)  # the publisher bounds what is in flight
-    return client
 
 
 def stop_client(client: mqtt.Client) -> None:
@@ -309,7 +313,14 @@ class Link:
 
     def _attempt(self) -> bool:
         """One connection, until it ends; True if the broker accepted it."""
-        client = make_client(self.broker, self.client_id, clean=self.clean)
+        client = Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=self.client_id,
+            clean_session=self.clean,
+            protocol=mqtt.MQTTv311,
+            reconnect_on_failure=False,  # the Link reconnects, with a fresh client
+        )
+        configure(client, self.broker)
         client.connect_timeout = self.connect_timeout_s
         if self.will is not None:
             client.will_set(self.will[0], self.will[1], qos=1, retain=True)
@@ -329,7 +340,7 @@ class Link:
             except (OSError, ValueError) as exc:
                 self._set(UNREACHABLE, explain(exc, self.broker, self.connect_timeout_s))
                 return False
-            client.loop_forever()
+            client.run()
         finally:
             client._reset_sockets()
         if self._closing.is_set():
