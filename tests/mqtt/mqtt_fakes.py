@@ -5,6 +5,7 @@ A module of its own: test modules import from it (conftest.py holds the fixtures
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import os
 import queue
@@ -77,8 +78,9 @@ class Mosquitto:
 
         def read() -> None:
             assert process.stderr is not None
-            for line in process.stderr:
-                lines.put(line)
+            with contextlib.suppress(OSError, ValueError):  # closed by stop()
+                for line in process.stderr:
+                    lines.put(line)
             lines.put("")
 
         threading.Thread(target=read, daemon=True).start()

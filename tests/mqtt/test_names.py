@@ -56,7 +56,7 @@ def test_two_boxes_with_one_name(
 ) -> None:
     recorder = Recorder(broker.url, ["buzzerbox/t3/status", "buzzerbox/t3/event"])
     first = make_box("a", clock)
-    a = attach(first, broker.url, "t3", tmp_path / "a", grace_s=1.0)
+    a = attach(first, broker.url, "t3", tmp_path / "a")
     second = make_box("b", clock)
     b = None
     try:
@@ -65,7 +65,7 @@ def test_two_boxes_with_one_name(
         a_seen = statuses(a.link)
         second.new_game({"game": "kids", "players": ["Xia", "Yan"]})
         kids_round(second, clock, 0)
-        b = attach(second, broker.url, "t3", tmp_path / "b", grace_s=1.0)
+        b = attach(second, broker.url, "t3", tmp_path / "b")  # waits 5 s: time to lose
         refused = wait_until(b.link, (REFUSED,), 20)
         assert refused.state == REFUSED, refused
         assert refused.reason.startswith("the box name 't3' is already used on mqtt://")

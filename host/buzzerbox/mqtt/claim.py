@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 #: how long a box whose name holds another box's claim waits before publishing
-GRACE_S = 3.0
+GRACE_S = 5.0
 
 OURS = "ours"
 WAIT = "wait"

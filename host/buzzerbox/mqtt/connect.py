@@ -301,15 +301,15 @@ class Link:
         delay = 1.0
         while not self._closing.is_set():
             try:
-                if self._attempt():
-                    delay = 1.0
+                if self._attempt():  # a connection that worked: try again at once
+                    delay = 0.0
             except Exception as exc:  # a bug, or something a broker sent: start again
                 self.crashes += 1
                 log.exception("mqtt: %s: the connection failed unexpectedly", self.label)
                 self._set(UNREACHABLE, f"the connection failed unexpectedly ({exc!r})")
             if self._closing.wait(delay):
                 break
-            delay = min(delay * 2, self.reconnect_max_s)
+            delay = min(max(delay * 2, 1.0), self.reconnect_max_s)
 
     def _attempt(self) -> bool:
         """One connection, until it ends; True if the broker accepted it."""
