@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 from web import browser_support as support  # type: ignore[import-not-found]
 
-from .mqtt_fakes import Mosquitto
+from .mqtt_fakes import Mosquitto, free_port
 from .test_crash import BoxProcess
 from .test_untrusted import Hub
 
@@ -77,3 +77,20 @@ def test_two_boxes_a_finish_and_one_box_killed(
         for box in (t1, t2):
             if box.process.poll() is None:
                 box.kill()
+
+
+def test_the_table_view_says_why_there_is_no_broker(browser: Browser, tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    served = support.serving(tmp_path, f'mqtt = "mqtt://127.0.0.1:{port}"\nbox_name = "t9"\n')
+    box = next(served)
+    context = support.phone(browser)
+    try:
+        table = context.new_page()
+        table.goto(f"{box.url}/table")
+        support.log_in(table, box.pin)
+        expect(table.get_by_test_id("broker")).to_contain_text(
+            f"MQTT: broker unreachable: nothing listens on 127.0.0.1:{port}"
+        )
+    finally:
+        context.close()
+        served.close()
