@@ -104,6 +104,9 @@ class Client(mqtt.Client):
         corrupt a TLS stream: "bad record mac")."""
         self._thread = threading.current_thread()
         try:
+            # one step by hand first: `loop` makes the socket pair through which another
+            # thread's publish wakes this loop at once (loop_forever alone does not)
+            self.loop(timeout=0.0)
             self.loop_forever()
         finally:
             self._thread = None
