@@ -79,6 +79,7 @@ class PadSources:
                 self.arbiter,
                 pad_name=self._pad_name,
                 debounce_us=specs[url].debounce_us if url in specs else None,
+                release_us=self._release_us,
             )
             for url in urls
         ]
@@ -97,6 +98,7 @@ class PadSources:
                 pull_up=settings is None or settings.pull == "up",
                 debounce_us=settings.debounce_us if settings else 5000,
                 lights=[p.light_gpio for p in pads if p.light_gpio is not None],
+                release_us={p.ch: self._release_us(GPIO, p.ch) for p in pads},
             )
             self.arbiter.add_source(GPIO, clock())
         self._started = False
@@ -132,6 +134,10 @@ class PadSources:
     def _pad_name(self, board: str, ch: int) -> str:
         pad = self.pad_map.at(board, ch) if self.pad_map else None
         return pad.id if pad is not None else f"{board}:{ch}"
+
+    def _release_us(self, board: str, ch: int) -> int:
+        """The pad's release hold (its role's, in the pad map); 0 without a map."""
+        return self.pad_map.release_us(board, ch) if self.pad_map else 0
 
     def set_light(self, pad_id: str, on: bool) -> None:
         """Light (or darken) a pad's light: a board's LED channel or a GPIO output pin.

@@ -1,0 +1,125 @@
+"""What a pad map holds, once read (`padmap.py` reads and checks the TOML).
+
+A pad (`Pad`), a pad board (`BoardSpec`), the Pi header's settings
+(`GpioSettings`) and the whole map (`PadMap`), with its release hold per pad
+role: a pile zone's release counts only after the contact stayed open
+`release_ms` (default `DEFAULT_RELEASE_MS`), so a resting hand that shifts its
+weight is one card, not two (see `debounce.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from buzzerbox.pads.arbiter import GPIO
+
+ROLES: Final = ("stop", "slap", "pile")
+"""Pad roles; the same names as the game log's `pad` field."""
+DEFAULT_RELEASE_MS: Final[Mapping[str, int]] = {"stop": 0, "slap": 0, "pile": 120}
+"""Release hold per role (ms): a pile zone flickers under a resting hand for up to
+about 80 ms; a real lift and the next card take 300 ms or more."""
+MAX_RELEASE_MS: Final = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class GpioSettings:
+    pull: Literal["up", "down"] = "up"
+    debounce_us: int = 5000
+
+    @property
+    def pressed_level(self) -> bool:
+        """The pin level of a closed contact."""
+        return self.pull == "down"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSpec:
+    """A pad board: `id` is what it says in HELLO; `alias` (optional) is the name the
+    map's pads may use for it instead, so a new board id is a one-line change."""
+
+    id: str
+    url: str | None = None
+    channels: int | None = None
+    debounce_us: int | None = None
+    line: int | None = None
+    alias: str | None = None
+
+    @property
+    def name(self) -> str:
+        """What the wiring docs call it: the alias if it has one."""
+        return self.alias or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Pad:
+    """One pad: its input (`board`, `ch`; board ``"gpio"`` means pin `ch`), what it is
+    in the game (`role`, `seat`, `pile`) and its light, if any."""
+
+    id: str
+    role: str
+    seat: int
+    board: str
+    ch: int
+    pile: int | None = None
+    light_gpio: int | None = None
+    light_ch: int | None = None
+    line: int | None = None
+
+    @property
+    def is_gpio(self) -> bool:
+        return self.board == GPIO
+
+    @property
+    def source(self) -> str:
+        return f"gpio {self.ch}" if self.is_gpio else f"{self.board} ch {self.ch}"
+
+    @property
+    def light(self) -> str:
+        if self.light_gpio is not None:
+            return f"gpio {self.light_gpio}"
+        if self.light_ch is not None:
+            return f"{self.board} led {self.light_ch}"
+        return "-"
+
+    def describe(self) -> str:
+        what = f"pile {self.pile}" if self.pile is not None else self.role
+        return f"{what} of seat {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class PadMap:
+    seats: int
+    pads: tuple[Pad, ...] = ()
+    piles: int = 0
+    boards: tuple[BoardSpec, ...] = ()
+    gpio: GpioSettings = GpioSettings()
+    name: str = "<pad map>"
+    release_ms: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_RELEASE_MS))
+
+    def pad(self, pad_id: str) -> Pad | None:
+        return next((p for p in self.pads if p.id == pad_id), None)
+
+    def at(self, board: str, ch: int) -> Pad | None:
+        """The pad on `board` (or ``"gpio"``) channel (or pin) `ch`."""
+        return next((p for p in self.pads if p.board == board and p.ch == ch), None)
+
+    def board(self, board_id: str) -> BoardSpec | None:
+        """The board with this id (or alias)."""
+        return next((b for b in self.boards if board_id in (b.id, b.alias)), None)
+
+    def board_name(self, board_id: str) -> str:
+        """The board's alias if it has one, else `board_id`."""
+        spec = self.board(board_id)
+        return spec.name if spec is not None else board_id
+
+    @property
+    def gpio_pads(self) -> tuple[Pad, ...]:
+        return tuple(p for p in self.pads if p.is_gpio)
+
+    def release_us(self, board: str, ch: int) -> int:
+        """The release hold (µs) of the pad at `board` `ch`: its role's; 0 for an input
+        no pad holds (the sync wire's is never held back)."""
+        pad = self.at(board, ch)
+        return 0 if pad is None else self.release_ms.get(pad.role, 0) * 1000
