@@ -21,6 +21,13 @@ DEFAULT_RELEASE_MS: Final[Mapping[str, int]] = {"stop": 0, "slap": 0, "pile": 12
 """Release hold per role (ms): a pile zone flickers under a resting hand for up to
 about 80 ms; a real lift and the next card take 300 ms or more."""
 MAX_RELEASE_MS: Final = 1000
+FIRMWARE_LAYOUTS: Final[Mapping[int, str]] = {24: "pads24", 12: "pads12"}
+"""The pad-board firmware's layouts by their input channels (hardware/pico-pinout.md)."""
+
+
+def _layout(channels: int) -> str:
+    name = FIRMWARE_LAYOUTS.get(channels)
+    return f" (layout {name})" if name else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +124,30 @@ class PadMap:
     @property
     def gpio_pads(self) -> tuple[Pad, ...]:
         return tuple(p for p in self.pads if p.is_gpio)
+
+    def channels_problem(self, board_id: str, channels: int) -> str | None:
+        """What is wrong when the board `board_id` says (HELLO) it has `channels` inputs:
+        the map wants another layout, or has a pad past its last channel; else None."""
+        spec = self.board(board_id)
+        if spec is None:
+            return None
+        fix = "flash it with `buzzerbox firmware install PORT --layout {}`"
+        has = f"board {spec.name} has {channels} input channels{_layout(channels)}"
+        if spec.channels is not None and spec.channels != channels:
+            want = FIRMWARE_LAYOUTS.get(spec.channels)
+            how = fix.format(want) if want else "fix channels in the pad map"
+            return (
+                f"{has}, but the pad map says channels = {spec.channels}"
+                f"{_layout(spec.channels)}: {how}, or change channels in the pad map"
+            )
+        beyond = [p for p in self.pads if p.board == spec.id and p.ch >= channels]
+        if beyond:
+            pad = max(beyond, key=lambda p: p.ch)
+            return (
+                f"{has}, but the pad map puts pad {pad.id} on ch {pad.ch}: "
+                f"{fix.format('pads24')}, or move the pad to ch 0-{channels - 1}"
+            )
+        return None
 
     def release_us(self, board: str, ch: int) -> int:
         """The release hold (µs) of the pad at `board` `ch`: its role's; 0 for an input

@@ -15,7 +15,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import serial
@@ -242,8 +242,16 @@ class PadSources:
                 self.status[ev.board] = ev.status
                 if ev.status == "online":
                     self._resend_leds(ev.board)
+                    ev = replace(ev, note=self._channels_problem(ev.board) or "")
             out.append(ev)
         return out
+
+    def _channels_problem(self, board: str) -> str | None:
+        """Does the board's HELLO `channels` fit what the pad map needs of it?"""
+        for session in self.sessions:
+            if self.pad_map and session.hello is not None and session.hello.board_id == board:
+                return self.pad_map.channels_problem(board, session.hello.channels)
+        return None
 
     def _resend_leds(self, board: str) -> None:
         for i, session in enumerate(self.sessions):
