@@ -12,25 +12,16 @@ from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.testing import Clock, ClockedMockFactory, Wire, edges, run_wires
-
-#: A hand on a pile zone, as a tape switch reports it (µs after the first contact,
-#: contact state): the press with its make bounce, then weight shifts that open
-#: the contact for 2-80 ms (each with a little chatter), the hand resting
-#: 150-400 ms between them.
-SHIFTS_MS = (2, 5, 8, 12, 20, 30, 40, 50, 65, 80)
-
-
-def resting_hand() -> list[tuple[int, int]]:
-    trace = [(0, 1), (400, 0), (900, 1), (2_100, 0), (2_600, 1)]  # make bounce
-    t = 2_600
-    for i, open_ms in enumerate(SHIFTS_MS):
-        t += 150_000 + 25_000 * i  # resting
-        trace += [(t, 0), (t + 300, 1), (t + 700, 0)]  # release chatter
-        t += open_ms * 1000
-        trace += [(t, 1), (t + 500, 0), (t + 1_000, 1)]  # the weight comes back
-        t += 1_000
-    return trace
+from buzzerbox.pads.testing import (
+    SHIFTS_MS,
+    Clock,
+    ClockedMockFactory,
+    Wire,
+    drive_pin,
+    edges,
+    resting_hand,
+    run_wires,
+)
 
 
 def board_output(trace: list[tuple[int, int]], window_us: int) -> list[tuple[int, int]]:
@@ -93,20 +84,10 @@ gpio = 22
 
 
 def drive(
-    factory: ClockedMockFactory,
-    clock: Clock,
-    src: PadSources,
-    pin: int,
-    trace: list[tuple[int, int]],
+    factory: ClockedMockFactory, src: PadSources, pin: int, trace: list[tuple[int, int]]
 ) -> list[Edge]:
-    start, out = clock(), []
-    for t, state in trace:
-        clock.advance(start + t - clock())
-        pin_ = factory.pin(pin)
-        pin_.drive_low() if state else pin_.drive_high()
-        out += edges(src.poll(0))
-    clock.advance(500_000)
-    out += edges(src.poll(0))
+    out: list[Edge] = []
+    drive_pin(factory, pin, trace, lambda: out.extend(edges(src.poll(0))))
     return out
 
 
@@ -116,17 +97,17 @@ def test_gpio_a_resting_hand_is_one_card_and_a_lift_makes_two(
     pad_map = parse_pad_map(GPIO_MAP)
     with PadSources(pad_map, gpio_factory=mock_factory, clock=clock, gpio_margin_us=2_000) as src:
         t0 = clock()
-        out = drive(mock_factory, clock, src, 17, resting_hand())
+        out = drive(mock_factory, src, 17, resting_hand())
         assert out == [Edge(GPIO, 17, "p0-s0", 1, t0)]  # one card, at the first contact
         assert src.gpio is not None and src.gpio.flickers == len(SHIFTS_MS)
         lift = clock()
-        out = drive(mock_factory, clock, src, 17, [(0, 0), (300_000, 1)])  # a real lift
+        out = drive(mock_factory, src, 17, [(0, 0), (300_000, 1)])  # a real lift
         assert out == [
             Edge(GPIO, 17, "p0-s0", 0, lift),
             Edge(GPIO, 17, "p0-s0", 1, lift + 300_000),
         ]
         t1 = clock()
-        out = drive(mock_factory, clock, src, 22, [(0, 1), (20_000, 0), (60_000, 1)])
+        out = drive(mock_factory, src, 22, [(0, 1), (20_000, 0), (60_000, 1)])
         assert [(e.state, e.t_us - t1) for e in out] == [(1, 0), (0, 20_000), (1, 60_000)]
 
 
@@ -255,6 +236,6 @@ def test_the_pad_map_sets_the_hold_per_role_and_refuses_bad_ones() -> None:
     with pytest.raises(PadMapError, match=r"line 3: key 'hand' is not allowed in \[release_ms\]"):
         parse_pad_map("seats = 1\n[release_ms]\nhand = 3\n")
     with pytest.raises(
-        PadMapError, match="pile 5000 is not allowed: it must be a whole number 0-1000"
+        PadMapError, match="pile 5000 is not allowed: it must be a whole number 0-400"
     ):
         parse_pad_map("seats = 1\n[release_ms]\npile = 5000\n")

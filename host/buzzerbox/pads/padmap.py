@@ -5,7 +5,7 @@ Format 1 (see also README.md and examples/)::
     seats = 4              # seats 0..seats-1 (1-12); required
     piles = 2              # piles 0..piles-1 for "pile" pads (0-12); default 0
 
-    [release_ms]           # optional: release hold per pad role, ms (0-1000)
+    [release_ms]           # optional: release hold per pad role, ms (0-400)
     pile = 120             # a release counts once the contact stayed open this long
     stop = 0               # (defaults: pile 120, stop 0, slap 0)
 

@@ -20,7 +20,9 @@ ROLES: Final = ("stop", "slap", "pile")
 DEFAULT_RELEASE_MS: Final[Mapping[str, int]] = {"stop": 0, "slap": 0, "pile": 120}
 """Release hold per role (ms): a pile zone flickers under a resting hand for up to
 about 80 ms; a real lift and the next card take 300 ms or more."""
-MAX_RELEASE_MS: Final = 1000
+MAX_RELEASE_MS: Final = 400
+"""A longer hold would hold a source's watermark back past the arbiter's silence
+limit (500 ms) and have it left out."""
 FIRMWARE_LAYOUTS: Final[Mapping[int, str]] = {24: "pads24", 12: "pads12"}
 """The pad-board firmware's layouts by their input channels (hardware/pico-pinout.md)."""
 
