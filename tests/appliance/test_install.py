@@ -99,8 +99,11 @@ def test_without_a_pad_map_the_box_is_simulated() -> None:
 
 
 def test_prefix_user_and_skips() -> None:
-    out = dry_run("--prefix", "/srv/bb", "--user", "bbx", "--no-apt", "--no-start").stdout
+    out = dry_run(
+        "--prefix", "/srv/bb", "--user", "bbx", "--no-apt", "--no-start", "--bin", "/usr/bin"
+    ).stdout
     cmds = commands(out)
+    assert "ln -sfn /srv/bb/venv/bin/buzzerbox /usr/bin/buzzerbox" in cmds
     assert not any("apt-get" in c for c in cmds)
     assert "systemctl restart buzzerbox.service" not in cmds
     assert "usermod --append --groups gpio,dialout bbx" in cmds
@@ -213,9 +216,11 @@ def test_the_unit_starts_without_the_network_and_restarts_whatever_ends_it() -> 
 
 def test_buzzerbox_install_passes_its_options_to_the_script() -> None:
     args = build_parser().parse_args(
-        ["install", "--dry-run", "--pads", "p.toml", "--port", "81", "--no-apt"]
+        ["install", "--dry-run", "--pads", "p.toml", "--port", "81", "--no-apt", "--bin", "/b"]
     )
-    assert install_options(args) == ["--pads", "p.toml", "--port", "81", "--dry-run", "--no-apt"]
+    assert install_options(args) == [
+        *("--pads", "p.toml", "--port", "81", "--bin", "/b", "--dry-run", "--no-apt")
+    ]
     cmd = installer.script_command(install_options(args), source="/src")
     assert cmd[:4] == ["bash", str(SCRIPT), "--source", "/src"]
 
