@@ -239,3 +239,21 @@ def test_the_pad_map_sets_the_hold_per_role_and_refuses_bad_ones() -> None:
         PadMapError, match="pile 5000 is not allowed: it must be a whole number 0-400"
     ):
         parse_pad_map("seats = 1\n[release_ms]\npile = 5000\n")
+
+
+def test_a_board_that_reboots_still_reports_its_held_release(clock: Clock) -> None:
+    arbiter = Arbiter()
+    w = board_wire(clock, arbiter, "pico-a1")
+    run_wires(clock, [w], 100_000)
+    w.to_host(w.board.press(0))
+    out = edges(run_wires(clock, [w], 100_000))
+    released = clock()
+    w.to_host(w.board.release(0))
+    clock.advance(20_000)
+    w.to_host(w.board.boot())  # HELLO with seq 0: a new clock; the hold ends here
+    out += edges(run_wires(clock, [w], 100_000))
+    assert [(e.board, e.pad, e.state) for e in out] == [
+        ("pico-a1", "p0-s0", 1),
+        ("pico-a1", "p0-s0", 0),
+    ]
+    assert abs(out[1].t_us - released) < 1_000

@@ -121,7 +121,7 @@ class BoardSession:
         self._is_open = False
         self._hello_due = self._sync_due = None
         self._unanswered_since = None
-        self._release_held(now_us)
+        self.release_held(now_us)
         if self.is_usable:
             self.arbiter.drop_source(self.board)
         self._set_status("gone")
@@ -206,6 +206,8 @@ class BoardSession:
         )
         if known is not None and known.board_id != hello.board_id and known.proto == p.PROTO:
             self.arbiter.drop_source(known.board_id)
+        if rebooted:
+            self.release_held(now_us)  # under the old id, on the old clock
         self.hello = hello
         if hello.proto != p.PROTO:
             self._set_status("unsupported")
@@ -232,7 +234,7 @@ class BoardSession:
 
     def _restart_clock(self, tick_hz: int) -> ClockMap:
         """The board clock started again (reboot): map it anew; held edges are lost."""
-        self._release_held(self._floor)
+        self.release_held(self._floor)
         self.clock = clock = ClockMap(tick_hz)
         self._synced = 0
         self._floor = -(1 << 62)  # a new clock: its times owe nothing to the old one's
@@ -283,8 +285,9 @@ class BoardSession:
                 name = self._names[ch] = self.pad_name(board, ch)
             self.arbiter.edge(Edge(board, ch, name, state, t_us), now_us, reports=False)
 
-    def _release_held(self, now_us: int) -> None:
-        """The board's clock ends here (gone, rebooted): held releases count as they are."""
+    def release_held(self, now_us: int) -> None:
+        """The board's clock ends here (gone, rebooted, the box stops): releases still
+        held count as they are, at their own times."""
         self._pass(self._hold.settle(1 << 62), now_us)
         self._flickers += self._hold.flickers
         self._hold = Debouncer(0)

@@ -187,6 +187,8 @@ class PadSources:
         with self._lock:
             if self.gpio is not None:
                 self.gpio.settle(1 << 62)  # a contact changed inside its window: say so now
+            for session in self.sessions:
+                session.release_held(self.clock())  # a release in its hold: say so now
             out = self._step()
             out += self._emit(self.arbiter.flush())
             return out
