@@ -33,6 +33,14 @@ def clone(into: Path) -> Path:
     return into
 
 
+def run(
+    cmd: list[str], env: dict[str, str], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        cmd, capture_output=True, text=True, timeout=timeout, check=False, env=env
+    )
+
+
 def test_a_trial_install_puts_buzzerbox_on_path_and_leaves_the_clone_clean(
     tmp_path: Path,
 ) -> None:
@@ -42,14 +50,8 @@ def test_a_trial_install_puts_buzzerbox_on_path_and_leaves_the_clone_clean(
     pads = ROOT / "hardware" / "builds" / "twist-picos" / "pads.toml"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    result = subprocess.run(
-        ["bash", str(SCRIPT), "--root", str(root), "--source", str(src), "--pads", str(pads)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env=env,
-    )
+    script = ["bash", str(SCRIPT), "--root", str(root), "--source", str(src), "--pads", str(pads)]
+    result = run(script, env, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "a trial install in" in result.stdout
 
@@ -73,22 +75,10 @@ def test_a_trial_install_puts_buzzerbox_on_path_and_leaves_the_clone_clean(
     env["PATH"] = f"{link.parent}{os.pathsep}/usr/bin{os.pathsep}/bin"
     found = shutil.which("buzzerbox", path=env["PATH"])
     assert found == str(link)
-    where = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "import buzzerbox; print(buzzerbox.__file__)"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-        env=env,
-    ).stdout.strip()
-    assert Path(where).is_relative_to(venv)
-    check = subprocess.run(
-        ["buzzerbox", "hardware", "check", str(root / "etc" / "buzzerbox" / "pads.toml")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env=env,
+    where = run(
+        [str(venv / "bin/python"), "-c", "import buzzerbox; print(buzzerbox.__file__)"], env
     )
+    assert Path(where.stdout.strip()).is_relative_to(venv), where.stdout + where.stderr
+    check = run(["buzzerbox", "hardware", "check", str(root / "etc/buzzerbox/pads.toml")], env)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "fits: every pad and light has a pin of its own" in check.stdout

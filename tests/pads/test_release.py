@@ -211,13 +211,19 @@ def test_board_releases_wait_in_order_and_stop_and_sync_are_never_held(clock: Cl
     assert abs(out[2].t_us - out[1].t_us - 60_000) < 100 and out[1].t_us >= pulse - 1_000
 
 
-def test_a_board_that_goes_away_still_reports_its_held_release(clock: Clock) -> None:
-    arbiter = Arbiter()
+def pressed_then_released(clock: Clock, arbiter: Arbiter) -> tuple[Wire, list[Edge]]:
+    """A board online, a hand on its pile zone (final), then lifted (held)."""
     w = board_wire(clock, arbiter, "pico-a1")
     run_wires(clock, [w], 100_000)
     w.to_host(w.board.press(0))
     out = edges(run_wires(clock, [w], 100_000))
     w.to_host(w.board.release(0))
+    return w, out
+
+
+def test_a_board_that_goes_away_still_reports_its_held_release(clock: Clock) -> None:
+    arbiter = Arbiter()
+    w, out = pressed_then_released(clock, arbiter)
     w.session.gone(clock())
     out += edges(arbiter.advance(clock()) + arbiter.flush())
     assert [(e.pad, e.state) for e in out] == [("p0-s0", 1), ("p0-s0", 0)]
@@ -243,12 +249,8 @@ def test_the_pad_map_sets_the_hold_per_role_and_refuses_bad_ones() -> None:
 
 def test_a_board_that_reboots_still_reports_its_held_release(clock: Clock) -> None:
     arbiter = Arbiter()
-    w = board_wire(clock, arbiter, "pico-a1")
-    run_wires(clock, [w], 100_000)
-    w.to_host(w.board.press(0))
-    out = edges(run_wires(clock, [w], 100_000))
+    w, out = pressed_then_released(clock, arbiter)
     released = clock()
-    w.to_host(w.board.release(0))
     clock.advance(20_000)
     w.to_host(w.board.boot())  # HELLO with seq 0: a new clock; the hold ends here
     out += edges(run_wires(clock, [w], 100_000))
