@@ -121,6 +121,7 @@ def test_the_default_source_is_the_checkout_the_script_is_in() -> None:
     copy = "/tmp/buzzerbox-source.XXXXXX"
     assert f"copy {root} to {copy} (not .git, build, dist, *.egg-info, caches)" in cmds
     assert any(c.endswith(f"--upgrade {copy}") for c in cmds)  # never built in the clone
+    assert "write /opt/buzzerbox/source (mode 0644, group root)" in cmds  # for updates
 
 
 @pytest.mark.parametrize(
@@ -243,6 +244,14 @@ def test_the_source_is_the_checkout_or_what_pip_recorded(tmp_path: Path) -> None
     (checkout / "host" / "buzzerbox").mkdir(parents=True)
     (checkout / "pyproject.toml").write_text("", encoding="utf-8")
     assert installer.find_source(checkout / "host" / "buzzerbox") == str(checkout)
+    venv = tmp_path / "opt" / "venv"
+    site = venv / "lib" / "site-packages" / "buzzerbox"
+    assert installer.noted_source(venv) is None
+    (tmp_path / "opt" / "source").parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "opt" / "source").write_text(f"{checkout}\n", encoding="utf-8")
+    assert installer.find_source(site, venv) == str(checkout)  # what install.sh noted
+    (tmp_path / "opt" / "source").write_text(f"{tmp_path / 'gone'}\n", encoding="utf-8")
+    assert installer.noted_source(venv) is None
     assert installer.checkout_root(tmp_path / "site-packages" / "buzzerbox") is None
 
     class Dist:

@@ -82,3 +82,9 @@ def test_a_trial_install_puts_buzzerbox_on_path_and_leaves_the_clone_clean(
     check = run(["buzzerbox", "hardware", "check", str(root / "etc/buzzerbox/pads.toml")], env)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "fits: every pad and light has a pin of its own" in check.stdout
+
+    # and `sudo buzzerbox install` updates from the same clone (pip only saw a copy)
+    assert (root / "opt" / "buzzerbox" / "source").read_text() == f"{src}\n"
+    again = run(["buzzerbox", "install", "--dry-run"], env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"+ copy {src} to /tmp/buzzerbox-source.XXXXXX" in again.stdout

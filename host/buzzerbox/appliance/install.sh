@@ -218,6 +218,10 @@ if [ -d "$SOURCE" ]; then
 fi
 run "$R$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
     "$PIP_SOURCE"
+if [ -d "$SOURCE" ]; then
+    # where the next `sudo buzzerbox install` updates from (pip saw only the copy)
+    printf '%s\n' "$(cd "$SOURCE" && pwd)" | write "$PREFIX/source" 0644
+fi
 run mkdir -p "$R$BIN_DIR"
 run ln -sfn "$R$VENV/bin/buzzerbox" "$R$BIN_DIR/buzzerbox"
 
