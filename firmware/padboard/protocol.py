@@ -2,7 +2,7 @@
 
 PURE: no machine, rp2, sys or time; runs unchanged on the Pico, under the
 MicroPython unix port and under CPython (the tests). The contract is
-shared/spec/board-protocol.md.
+firmware/board-protocol.md.
 """
 
 MAX_LINE = 128  # bytes in a line, counting any "\r" and the "\n"
@@ -136,7 +136,7 @@ def parse_command(line):
     """
     star = line.rfind(b"*")
     if star < 0:
-        raise CommandError(ERR_FRAME, "no crc: a frame ends with *XXXX")
+        raise CommandError(ERR_FRAME, "no crc: a frame ends with a star and 4 hex digits")
     payload = line[:star]
     crc_field = line[star + 1 :]
     if len(crc_field) != 4 or not all(b in b"0123456789abcdefABCDEF" for b in crc_field):

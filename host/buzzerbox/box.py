@@ -1,106 +1,63 @@
-"""The box: the one wiring point. Pads -> rules -> store -> listeners (web, lights).
+"""The box: the game in progress. Pads -> rules -> store -> listeners (web, lights).
 
-A `Box` holds the game in progress (a rules `Engine`) and the SQLite `EventLog`.
-Every change goes through it under one lock: an event is applied to the engine
-(which refuses it and changes nothing, or accepts it), appended to the log (durable
-when `append` returns), and only then announced to the listeners (`when_changed`:
-the live stream) and the pad lights (`when_lit`). On start the box replays the log
-and resumes the last game where it stood. Which pad is whose (the pad map, enrolment)
-and the pad test's last edges are enrol.py's.
+A `Box` holds the game (a rules `Engine`) and the SQLite `EventLog`. Every change goes
+through it under one lock: an event is applied to the engine (which refuses it and
+changes nothing, or accepts it), appended to the log (durable when `append` returns),
+and only then announced to the listeners (`when_changed`) and the pad lights
+(`when_lit`). On start it replays the log and resumes the last game where it stood.
+Which pad is whose is enrol.py's; the pads come from a pad source (pads/). serve.py
+builds it and wires it to the rest.
 
-Time enters only here, through an injected `Clock` (host monotonic µs, the clock the
-pads use): the start signal `go` when a countdown ends, and the press time of a
-virtual pad. The box timeline is the host clock plus an offset chosen when a game is
-loaded, so that it never runs behind the times already in the log (after a reboot the
-host clock starts again near 0).
+Time enters only through the injected `Clock` (host monotonic µs, the pads' clock):
+the `go` when a countdown ends, a virtual pad's press. The box timeline is the host
+clock plus an offset, so that it never runs behind the times already in the log.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from buzzerbox.enrol import ENROL_PHASES, Pad, PadSeats, lit_pads, virtual_pads
+from buzzerbox.clock import Clock, SystemClock
+from buzzerbox.countdown import Countdown
+from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
+from buzzerbox.entries import check_table_entry, idle_state, last_t, progress, variants
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
+from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
-from buzzerbox.store import games
-from buzzerbox.store.games import GameNotFoundError, NoGameError, NotFinishedError
-from buzzerbox.store.log import EventLog, Progress, StoreError
+from buzzerbox.store.games import GameArchive, GameNotFoundError, NoGameError, NotFinishedError
+from buzzerbox.store.log import EventLog, StoreError
 from buzzerbox.store.replay import load_lines, replay_stored
 
 log = logging.getLogger(__name__)
-__all__ = ["Box", "Clock", "GameNotFoundError", "NoGameError", "NotFinishedError", "Pad"]
+__all__ = ["Box", "GameNotFoundError", "NoGameError", "NotFinishedError", "Pad"]
 
 COUNTDOWN_US = 3_000_000
 GO_RETRY_US = 500_000
-#: table entries a phone may post; `go`, `press` and `release` come from the box and pads
-TABLE_EVENTS = frozenset(
-    {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}
-)
 
 
-class Cancellable(Protocol):
-    def cancel(self) -> None: ...
-
-
-class Clock(Protocol):
-    """Host monotonic time in µs, and callbacks after a delay."""
-
-    def ticks(self) -> int: ...
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Cancellable: ...
-
-
-class SystemClock:
-    """The host clock: time.monotonic_ns() // 1000, the clock the pads stamp edges with."""
-
-    def ticks(self) -> int:
-        return time.monotonic_ns() // 1000
-
-    def call_later(self, delay_us: int, fn: Callable[[], None]) -> Cancellable:
-        timer = threading.Timer(max(delay_us, 0) / 1e6, fn)
-        timer.daemon = True
-        timer.start()
-        return timer
-
-
-def idle_state() -> dict[str, Any]:
-    """The state object before the box has seen any game."""
-    return {
-        "game": None,
-        "title": None,
-        "round": 0,
-        "phase": "idle",
-        "players": [],
-        "winners": [],
-        "caller": None,
-        "history": [],
-        "undoable": None,
-    }
-
-
-class Box:
-    """The game in progress, its log, its countdown and its pads."""
+class Box(GameArchive):
+    """The game in progress, its log (and its games' exports), its countdown, its pads."""
 
     def __init__(
         self,
         log_: EventLog,
         *,
         clock: Clock | None = None,
-        simulated: bool = True,
+        pads: PadSource | None = None,
         countdown_us: int = COUNTDOWN_US,
-        pad_map: Iterable[Pad] = (),
     ) -> None:
         self.log = log_
         self.clock: Clock = clock or SystemClock()
-        self.is_simulated = simulated
         self.countdown_us = countdown_us
-        self.pad_map = list(pad_map)
-        self._seats = PadSeats(self.pad_map)
+        #: where the pads come from: a pad map, or the phones' virtual pads (the default)
+        self.pad_source: PadSource = pads if pads is not None else VirtualPads()
+        self._seats = PadSeats(self.pad_source)
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         self.pad_refusals = 0
@@ -110,9 +67,7 @@ class Box:
         self._game_id: int | None = None
         self._rejected: list[dict[str, Any]] = []
         self._offset_us = 0
-        self._countdown: tuple[int, str] | None = None
-        self._timer: Cancellable | None = None
-        self._token = 0
+        self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
         self._cache: dict[str, Any] | None = None
         self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
@@ -133,10 +88,6 @@ class Box:
 
     # -- reading ------------------------------------------------------------------------
 
-    @property
-    def game_id(self) -> int | None:
-        return self._game_id
-
     def state(self) -> dict[str, Any]:
         """The state object of the current game, plus what the box adds under "box".
 
@@ -146,12 +97,11 @@ class Box:
             if self._cache is None:
                 state = self._engine.state() if self._engine else idle_state()
                 state["rejected"] = list(self._rejected)
-                ends, kind = self._countdown or (None, None)
                 state["box"] = {
                     "simulated": self.is_simulated,
                     "pads": [p.to_json() for p in self.pads()],
-                    "countdown_ends_us": ends,
-                    "countdown": kind,
+                    "countdown_ends_us": self._countdown.ends_us,
+                    "countdown": self._countdown.kind,
                     "seq": self.seq,
                     "game_id": self._game_id,
                     "variants": list(self._game_line.get("variants", [])),
@@ -163,6 +113,11 @@ class Box:
                 self._cache = state
             return self._cache
 
+    @property
+    def is_simulated(self) -> bool:
+        """Whether the pads are virtual (pressed on the phones), not wired."""
+        return self.pad_source.is_virtual
+
     def report(self, key: str, value: Any) -> None:
         """Another part's status under state["box"][key] (e.g. the broker link)."""
         with self._lock:
@@ -171,25 +126,20 @@ class Box:
 
     def pads(self) -> list[Pad]:
         with self._lock:
-            return (
-                virtual_pads(self._engine) if self.is_simulated else self._seats.pads(self._engine)
-            )
-
-    def games(self) -> list[dict[str, Any]]:
-        return [g.to_json() for g in self.log.games()]
+            return self._seats.pads(self._engine)
 
     # -- commands -----------------------------------------------------------------------
 
     def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
-        variants = line.pop("variants", None)
+        chosen = line.pop("variants", None)
         engine = Engine.from_dict(line)
         body = event_to_dict(engine.created)
-        if variants:
-            body["variants"] = _variants(variants)
+        if chosen:
+            body["variants"] = variants(chosen)
         with self._lock:
-            self._game_id = self.log.new_game(body, self._progress(engine))
+            self._game_id = self.log.new_game(body, progress(engine))
             self.seq = self._game_id
             self._engine, self._game_line, self._rejected = engine, body, []
             self._seats.load({})
@@ -198,12 +148,7 @@ class Box:
 
     def submit(self, obj: Mapping[str, Any]) -> dict[str, Any]:
         """A table entry from a phone (round, caller, ..., undo); returns the new state."""
-        kind = obj.get("type")
-        if not isinstance(kind, str) or kind not in TABLE_EVENTS:
-            raise InvalidEventError(
-                f"event type {kind!r} cannot be posted: the table posts "
-                f"{', '.join(sorted(TABLE_EVENTS))}; go, press and release come from the box"
-            )
+        check_table_entry(obj)
         with self._lock:
             self._accept(dict(obj))
             return self.state()
@@ -246,7 +191,10 @@ class Box:
         with self._lock:
             t_us = self.host_to_box_us(host_t_us)
             try:
-                if self._enrol_by(pad_id, pressed, t_us):
+                if self._seats.enrol_edge(
+                    pad_id, pressed, t_us, self._engine, self._game_id, self.log
+                ):
+                    self._changed()
                     return
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
@@ -262,40 +210,11 @@ class Box:
                 self._seats.echo(self.state()["phase"])
 
     def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
-        """The next press of a pad enrols it for `seat` (None: stop waiting; `reset`: the
-        game's pads are the pad map's again). Real pads only, between rounds. Raises
-        InvalidEventError, IllegalEventError, NoGameError, StoreError."""
+        """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
         with self._lock:
-            if self.is_simulated:
-                raise IllegalEventError(
-                    "a simulated box has a virtual pad per seat: enrolment is for real pads"
-                )
-            if self._engine is None or self._game_id is None:
-                raise NoGameError("no game has started: pads are enrolled for a game")
-            if reset:
-                self.log.clear_enrolments(self._game_id)
-                self._seats.load({})
-            elif seat is None:
-                self._seats.enrolling = None
-            else:
-                self._seats.begin(seat, self._engine)
+            self._seats.command(seat, reset, self._engine, self._game_id, self.log)
             self._changed()
             return self.state()
-
-    def _enrol_by(self, pad_id: str, pressed: bool, t_us: int) -> bool:
-        """Whether the enrolment takes this edge (the press that enrols, its release)."""
-        taken = self._seats.take(pad_id, pressed, self._engine)
-        if taken is None:
-            return False
-        note, seat = taken
-        if seat is not None and self._game_id is not None:
-            self.log.enrol(self._game_id, pad_id, seat)  # on disk before it counts
-            self._seats.commit(pad_id, seat)
-            log.info("pad %s %s", pad_id, note)
-        pad = next((p for p in self.pads() if p.id == pad_id), None)
-        self._seats.edge(pad_id, pad, pressed, t_us)["note"] = note
-        self._changed()
-        return True
 
     def import_log(self, text: str) -> dict[str, Any]:
         """A game log (v1) as a new game; returns its state with the lines rejected."""
@@ -303,26 +222,12 @@ class Box:
         engine, accepted, rejected = replay_stored(lines)
         body = dict(lines[0][1])
         with self._lock:
-            self._game_id, self.seq = self.log.new_game_with(body, accepted, self._progress(engine))
+            self._game_id, self.seq = self.log.new_game_with(body, accepted, progress(engine))
             self._engine, self._game_line, self._rejected = engine, body, rejected
-            self._offset_us = max(self._offset_us, _last_t(engine) + 1 - self.clock.ticks())
+            self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
             self._settle()
             return self.state()
-
-    # -- exports (of the current game, or of `game_id` from the log) --------------------
-
-    def export_log(self, game_id: int | None = None) -> str:
-        return games.export_log(self.log, self._game(game_id))
-
-    def export_csv(self, game_id: int | None = None) -> str:
-        return games.export_csv(self.log, self._game(game_id))
-
-    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
-        return games.export_bgstats(self.log, self._game(game_id))
-
-    def _game(self, game_id: int | None) -> int:
-        return games.check_game(self.log, self._game_id if game_id is None else game_id)
 
     # -- inside the lock ------------------------------------------------------------------
 
@@ -334,7 +239,7 @@ class Box:
         if "pad_id" in obj:
             body["pad_id"] = obj["pad_id"]
         try:
-            self.seq = self.log.append(self._game_id, body, self._progress(self._engine))
+            self.seq = self.log.append(self._game_id, body, progress(self._engine))
         except StoreError:
             self._load(self._game_id)  # the engine goes back to what the log holds
             raise
@@ -343,48 +248,36 @@ class Box:
         self._settle()
         return event
 
-    def _progress(self, engine: Engine) -> Progress:
-        return Progress(engine.game.phase, tuple(engine.game.winners))
-
     def _load(self, game_id: int) -> None:
         events = self.log.events(game_id)
         engine, _, rejected = replay_stored([(e.seq, e.body) for e in events])
         self._engine, self._game_id, self._rejected = engine, game_id, rejected
         self._game_line = dict(events[0].body)
         self._seats.load(self.log.enrolments(game_id))
-        self._offset_us = max(self._offset_us, _last_t(engine) + 1 - self.clock.ticks())
+        self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
 
     def _settle(self) -> None:
         """After a change: a countdown runs exactly while the game counts down; announce."""
         phase = self._engine.game.phase if self._engine else "idle"
         if phase not in ENROL_PHASES:
             self._seats.enrolling = None
-        kind = self._countdown[1] if self._countdown else None
+        kind = self._countdown.kind
         if phase == "countdown" and kind != "go":
             self._start_countdown("go")
         elif phase != "countdown" and kind == "go":
-            self._stop_countdown()
+            self._countdown.stop()
         self._changed()
 
-    def _start_countdown(self, kind: str) -> None:
-        self._stop_countdown()
-        self._token += 1
-        token = self._token
-        self._countdown = (self.now_us() + self.countdown_us, kind)
-        self._timer = self.clock.call_later(self.countdown_us, lambda: self._countdown_ended(token))
-
-    def _stop_countdown(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer, self._countdown = None, None
-        self._token += 1
+    def _start_countdown(self, kind: str, delay_us: int | None = None) -> None:
+        delay = self.countdown_us if delay_us is None else delay_us
+        self._countdown.start(kind, self.now_us(), delay, self._countdown_ended)
 
     def _countdown_ended(self, token: int) -> None:
         with self._lock:
-            if token != self._token or self._countdown is None:
+            if not self._countdown.is_current(token):
                 return
-            kind = self._countdown[1]
-            self._timer, self._countdown = None, None
+            kind = self._countdown.kind
+            self._countdown.stop()
             try:
                 if kind == "go" and self._engine and self._engine.game.phase == "countdown":
                     self._accept({"type": "go", "t_us": self.now_us()})
@@ -392,10 +285,7 @@ class Box:
             except BuzzerboxError as exc:
                 log.error("the start signal was refused: %s", exc)
                 if kind == "go":  # the log cannot be written now: try again soon
-                    self._countdown = (self.now_us() + GO_RETRY_US, kind)
-                    self._timer = self.clock.call_later(
-                        GO_RETRY_US, lambda: self._countdown_ended(token)
-                    )
+                    self._start_countdown("go", GO_RETRY_US)
             self._changed()
 
     def _changed(self) -> None:
@@ -411,18 +301,5 @@ class Box:
 
     def close(self) -> None:
         with self._lock:
-            self._stop_countdown()
+            self._countdown.stop()
         self.log.close()
-
-
-def _variants(value: object) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidEventError('variants must be a list of names, e.g. ["row as storage"]')
-    if len(value) > 10 or any(len(v) > 60 for v in value):
-        raise InvalidEventError("variants: at most 10, each at most 60 characters")
-    return list(value)
-
-
-def _last_t(engine: Engine) -> int:
-    game = engine.game
-    return max(game.last_pad_t, game.go_t or 0, 0)

@@ -14,10 +14,10 @@ from buzzerbox import __version__
 AREAS = [
     "buzzerbox.replay",
     "buzzerbox.pads.commands",
-    "buzzerbox.web.commands",
+    "buzzerbox.serve",
     "buzzerbox.flash",
     "buzzerbox.appliance.commands",
-    "buzzerbox.mqtt.commands",
+    "buzzerbox.hub.commands",
 ]
 
 

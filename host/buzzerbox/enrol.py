@@ -10,7 +10,8 @@ per game in the log's database (its own table, outside the rules' events), and a
 restarted box resumes them. Pads are enrolled between rounds (phase lobby or scored);
 a round that starts ends a pending enrolment.
 
-A simulated box has virtual pads, one set per seat: they need no enrolment.
+A box's pads come from its pad source: a pad map (wired pads, enrolled as above) or
+the virtual pads of a simulated box (pads/virtual.py), which need no enrolment.
 
 The pad test: the last `PAD_TEST_EDGES` edges of every pad, real or virtual (pad id,
 role, seat, pile, press or release, box time, and a note when one was not played),
@@ -23,12 +24,15 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, Protocol
 
+from buzzerbox.pads.pad import Pad, pad_label
+from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+from buzzerbox.store.games import NoGameError
 
 log = logging.getLogger(__name__)
 
@@ -36,51 +40,6 @@ log = logging.getLogger(__name__)
 PAD_TEST_EDGES = 16
 #: the phases in which pads can be enrolled: between rounds
 ENROL_PHASES = ("lobby", "scored")
-
-
-@dataclass(frozen=True, slots=True)
-class Pad:
-    """A pad of the box: its id, what it is (role), whose it is (seat) and which pile."""
-
-    id: str
-    role: str
-    seat: int
-    pile: int | None = None
-    label: str = ""
-    is_enrolled: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "role": self.role,
-            "seat": self.seat,
-            "pile": self.pile,
-            "label": self.label,
-            "enrolled": self.is_enrolled,
-        }
-
-
-def virtual_pads(engine: Engine | None) -> list[Pad]:
-    """The pads a simulated box shows for the game: per seat its stop/slap pad and piles."""
-    if engine is None:
-        return []
-    game = engine.game
-    pads: list[Pad] = []
-    for seat, name in enumerate(game.players):
-        for role in game.pads:
-            if role == "pile":
-                pads.extend(
-                    Pad(f"s{seat}-pile{p}", "pile", seat, p, f"{name} pile {p + 1}")
-                    for p in range(game.piles)
-                )
-            else:
-                pads.append(Pad(f"s{seat}-{role}", role, seat, None, f"{name} {role}"))
-    return pads
-
-
-def virtual_id(seat: int, role: str, pile: int | None) -> str:
-    """The id of a virtual pad (as virtual_pads names them)."""
-    return f"s{seat}-pile{pile}" if pile is not None else f"s{seat}-{role}"
 
 
 def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
@@ -107,14 +66,31 @@ def played_role(role: str | None, roles: Sequence[str]) -> str:
     return next((r for r in roles if r != "pile"), "stop")
 
 
+class Enrolments(Protocol):
+    """Where a game's enrolments are kept (the event log's database)."""
+
+    def enrol(self, game_id: int, pad: str, seat: int) -> None: ...
+
+    def clear_enrolments(self, game_id: int) -> None: ...
+
+
+class PadSource(Protocol):
+    """Where a box's pads come from: a `PadMap` or `VirtualPads` (pads/)."""
+
+    @property
+    def is_virtual(self) -> bool: ...
+
+    def for_game(self, game: GameShape | None) -> Sequence[Pad]: ...
+
+
 class PadSeats:
-    """A real box's pads for its game: the pad map, this game's enrolments, the pad test.
+    """A box's pads for its game: its pad source, this game's enrolments, the pad test.
 
     Not thread-safe on its own: the box calls it under its lock.
     """
 
-    def __init__(self, pad_map: Iterable[Pad] = ()) -> None:
-        self.pad_map = list(pad_map)
+    def __init__(self, source: PadSource) -> None:
+        self.source = source
         #: the seat whose pad the next press enrols, if any
         self.enrolling: int | None = None
         self._seats: dict[str, int] = {}  # pad id -> seat, this game's enrolments
@@ -162,7 +138,7 @@ class PadSeats:
         if seat is None or engine is None:
             return None
         game = engine.game
-        mapped = next((p for p in self.pad_map if p.id == pad_id), None)
+        mapped = next((p for p in self.source.for_game(game) if p.id == pad_id), None)
         pile = mapped.pile if mapped is not None and "pile" in game.pads else None
         if pile is not None and pile >= game.piles:
             return (
@@ -171,6 +147,54 @@ class PadSeats:
             ), None
         return f"enrolled for {game.players[seat]}", seat
 
+    def command(
+        self,
+        seat: object,
+        reset: bool,
+        engine: Engine | None,
+        game_id: int | None,
+        log_: Enrolments,
+    ) -> None:
+        """The table's enrolment command: the next press enrols a pad for `seat` (None:
+        stop waiting; `reset`: the game's pads are the pad map's again). Wired pads only,
+        between rounds. InvalidEventError, IllegalEventError, NoGameError, StoreError."""
+        if self.source.is_virtual:
+            raise IllegalEventError(
+                "a simulated box has a virtual pad per seat: enrolment is for real pads"
+            )
+        if engine is None or game_id is None:
+            raise NoGameError("no game has started: pads are enrolled for a game")
+        if reset:
+            log_.clear_enrolments(game_id)
+            self.load({})
+        elif seat is None:
+            self.enrolling = None
+        else:
+            self.begin(seat, engine)
+
+    def enrol_edge(
+        self,
+        pad_id: str,
+        pressed: bool,
+        t_us: int,
+        engine: Engine | None,
+        game_id: int | None,
+        log_: Enrolments,
+    ) -> bool:
+        """Whether the enrolment takes this edge (the press that enrols, its release);
+        an enrolment is on disk (`log_`) before it counts. Kept for the pad test."""
+        taken = self.take(pad_id, pressed, engine)
+        if taken is None:
+            return False
+        note, seat = taken
+        if seat is not None and game_id is not None:
+            log_.enrol(game_id, pad_id, seat)
+            self.commit(pad_id, seat)
+            log.info("pad %s %s", pad_id, note)
+        pad = next((p for p in self.pads(engine) if p.id == pad_id), None)
+        self.edge(pad_id, pad, pressed, t_us)["note"] = note
+        return True
+
     def commit(self, pad_id: str, seat: int) -> None:
         """The pad is `seat`'s from now on in this game; its release is the enrolment's."""
         self._seats[pad_id] = seat
@@ -178,15 +202,16 @@ class PadSeats:
         self.enrolling = None
 
     def pads(self, engine: Engine | None) -> list[Pad]:
-        """The pads as they play in the game: the map's, re-seated by enrolment."""
+        """The pads as they play in the game: the source's, re-seated by enrolment."""
+        base = list(self.source.for_game(engine.game if engine else None))
         if not self._seats or engine is None:
-            return list(self.pad_map)
+            return base
         roles = engine.game.pads
         out: list[Pad] = []
-        for pad in self.pad_map:
+        for pad in base:
             seat = self._seats.get(pad.id)
             out.append(pad if seat is None else _enrolled(pad, seat, roles))
-        known = {p.id for p in self.pad_map}
+        known = {p.id for p in base}
         for pad_id, seat in self._seats.items():
             if pad_id not in known:
                 out.append(_enrolled(Pad(pad_id, "", seat), seat, roles))
@@ -217,7 +242,7 @@ class PadSeats:
         if not isinstance(event, PadPressed | PadReleased):
             raise InvalidEventError(f"{obj.get('type')!r} is no pad edge: press or release")
         seat, role, pile = event.seat, event.pad, event.pile
-        pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile)
+        pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile=pile)
         return self.edge(pad.id, pad, isinstance(event, PadPressed), event.t_us)
 
     def echo(self, phase: str) -> None:
@@ -240,11 +265,6 @@ class PadSeats:
 
     def edges(self) -> list[dict[str, Any]]:
         return [dict(e) for e in self._edges]
-
-
-def pad_label(pad_id: str, role: str, pile: int | None) -> str:
-    """How the table view names a real pad under its seat: "stop · pad north"."""
-    return f"{f'pile {pile + 1}' if pile is not None else role} · pad {pad_id}"
 
 
 def _enrolled(pad: Pad, seat: int, roles: Sequence[str]) -> Pad:

@@ -15,11 +15,12 @@ import random
 import statistics
 import time
 
+from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.arbiter import Arbiter, Edge
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.session import BoardSession
-from buzzerbox.pads.sources import PadSources, monotonic_us
+from buzzerbox.pads.sources import PadSources
 from buzzerbox.pads.testing import Clock, Wire
 
 

@@ -129,7 +129,7 @@ class Admin:
 def start_server(folder: Path, max_phones: int) -> tuple[subprocess.Popen[str], int]:
     config = folder / "box.toml"
     config.write_text("countdown_s = 0.2\n")
-    cmd = [sys.executable, "-m", "buzzerbox.web.commands", "serve", "--config", str(config),
+    cmd = [sys.executable, "-m", "buzzerbox.serve", "serve", "--config", str(config),
            "--host", "127.0.0.1", "--port", "0", "--data", str(folder), "--pin", "2468",
            "--max-phones", str(max_phones)]  # fmt: skip
     if os.environ.get("BENCH_SERVER_CPU"):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.store.log import EventLog, StoredEvent
-from buzzerbox.store.replay import replay_stored
+from buzzerbox.store.replay import replay_events
 
 from .boxproc import Phone, Refused, ServedBox, game_of, start_box, write_config
 
@@ -150,7 +150,7 @@ def acked_in_order(actions: list[Action], logged: list[dict[str, Any]]) -> bool:
 
 
 def replayed(events: list[StoredEvent]) -> dict[str, Any]:
-    engine = replay_stored([(e.seq, e.body) for e in events])[0]
+    engine = replay_events(events)[0]
     state: dict[str, Any] = json.loads(json.dumps(engine.state()))
     return state
 

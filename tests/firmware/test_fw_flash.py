@@ -93,3 +93,43 @@ def test_a_folder_without_firmware_is_refused(
 def test_a_missing_mpremote_is_named(tmp_path: Path) -> None:
     with pytest.raises(flash.MpremoteError, match="could not be started"):
         flash.install(FIRMWARE, None, [str(tmp_path / "no-such-mpremote")])
+
+
+def test_a_layout_is_copied_in_a_config_with_that_one_line_changed(tmp_path: Path) -> None:
+    script, log = fake_mpremote(tmp_path)
+    keep = tmp_path / "copied-config.py"
+    # a second stand-in: records the config.py it is given (the staged one is gone later)
+    recorder = tmp_path / "record"
+    recorder.write_text(
+        f"""#!{sys.executable}
+import os, shutil, sys
+for arg in sys.argv[1:]:
+    if arg.endswith("config.py"):
+        shutil.copy(arg, {str(keep)!r})
+os.execv({script!r}, [{script!r}, *sys.argv[1:]])
+"""
+    )
+    recorder.chmod(recorder.stat().st_mode | stat.S_IEXEC)
+    assert main(["firmware", "install", "--layout", "pads12", "--mpremote", str(recorder)]) == 0
+    shipped = (FIRMWARE / "padboard" / "config.py").read_text()
+    assert 'LAYOUT = "pads24"' in shipped  # the shipped file stays as it is
+    assert keep.read_text() == shipped.replace('LAYOUT = "pads24"', 'LAYOUT = "pads12"')
+    copied = calls(log)[1][4:-1]
+    assert [Path(c).name for c in copied] == [Path(m).name for m in MODULES]
+    assert [c for c in copied if c not in MODULES] == [c for c in copied if "config" in c]
+
+
+def test_an_unknown_layout_is_refused_with_the_ones_there_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["firmware", "install", "--dry-run", "--layout", "pads99"]) == 2
+    err = capsys.readouterr().err
+    assert "layout 'pads99' does not exist: this firmware has pads24, pads12" in err
+    with pytest.raises(ValueError, match="pads99"):
+        flash.with_layout((FIRMWARE / "padboard" / "config.py").read_text(), "pads99")
+
+
+def test_the_firmware_is_found_in_the_package() -> None:
+    assert flash.FIRMWARE_DIR == FIRMWARE.resolve()  # a checkout: the symlink's target
+    modules, main_py = flash.firmware_files(flash.FIRMWARE_DIR)
+    assert [str(m) for m in modules] == MODULES and main_py == FIRMWARE / "main.py"

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.mqtt.outbox import LogTail
+from buzzerbox.store.tail import LogTail
 
 from .mqtt_fakes import TIMEOUT_S, Mosquitto, Recorder
 

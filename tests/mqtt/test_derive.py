@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from buzzerbox.box import Box
-from buzzerbox.mqtt.derive import Deriver, Outgoing, Stored
-from buzzerbox.mqtt.outbox import Acks, Cursor, LogTail
+from buzzerbox.mqtt.derive import Deriver, Outgoing
+from buzzerbox.mqtt.outbox import Acks
+from buzzerbox.store import StoredEvent
+from buzzerbox.store.tail import LogTail
 
 from .mqtt_fakes import COUNTDOWN_US, ManualClock, kids_round
 
@@ -20,7 +21,7 @@ def payloads(messages: list[Outgoing], kind: str) -> list[dict[str, Any]]:
     return [json.loads(m.payload) for m in messages if m.topic.split("/")[2] == kind]
 
 
-def stored(box: Box) -> list[Stored]:
+def stored(box: Box) -> list[StoredEvent]:
     tail = LogTail(box.log.path)
     try:
         return tail.after(0, 10_000)
@@ -130,26 +131,6 @@ def test_a_restart_derives_the_same_messages(make_box: MakeBox, clock: ManualClo
         first_of_rest = next(i for i, m in enumerate(whole) if m.seq == events[cut].seq)
         assert rest == whole[first_of_rest:]
     assert one_run.state_message() == again.state_message()
-
-
-def test_the_log_tail_and_the_cursor(make_box: MakeBox, clock: ManualClock, tmp_path: Path) -> None:
-    box = make_box("t1", clock)
-    box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-    first_game = box.game_id
-    box.new_game({"game": "kids", "players": ["Cem", "Dan"]})
-    box.submit({"type": "round"})
-    tail = LogTail(box.log.path)
-    assert [e.seq for e in tail.after(0, 2)] == [1, 2]
-    assert tail.last_game() == box.game_id != first_game
-    assert [e.seq for e in tail.game_upto(box.seq)] == [box.game_id, box.seq]
-    assert tail.last_seq() == box.seq
-    tail.close()
-    cursor = Cursor(tmp_path / "mqtt.db")
-    assert cursor.get("t1") is None
-    cursor.set("t1", 7)
-    cursor.set("t1", 9)
-    cursor.close()
-    assert Cursor(tmp_path / "mqtt.db").get("t1") == 9
 
 
 def test_acks_move_the_cursor_only_over_events_done_in_order() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from buzzerbox.errors import InputError
 from buzzerbox.pads.clockmap import ClockMap
 
 
@@ -72,5 +73,5 @@ def test_reply_before_request_is_ignored_and_rate_must_be_positive() -> None:
     cmap = ClockMap()
     cmap.add(100, 5, 50)
     assert not cmap.is_mapped
-    with pytest.raises(ValueError, match="tick_hz 0"):
+    with pytest.raises(InputError, match="tick_hz 0"):
         ClockMap(0)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from buzzerbox.errors import InputError
 from buzzerbox.pads.arbiter import GPIO, Edge
 from buzzerbox.pads.debounce import Debouncer
 from buzzerbox.pads.errors import GpioUnavailableError
@@ -140,7 +141,7 @@ def test_debouncer_settles_by_time_alone() -> None:
     assert deb.edge("a", 1, 1_200) == []  # inside the window opened at 600
     assert deb.edge("a", 0, 1_300) == []
     assert deb.settle(5_000) == []
-    with pytest.raises(ValueError, match="window -1"):
+    with pytest.raises(InputError, match="window -1"):
         Debouncer(-1)
 
 

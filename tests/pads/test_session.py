@@ -229,4 +229,4 @@ def test_leds_debounce_and_err(clock: Clock, arbiter: Arbiter) -> None:
     assert board.leds == {1: True} and board.debounce_us == 2500
     session.set_led(9, True)  # the board has no LED 9: it says ERR
     w.exchange()
-    assert [e.code for e in session.errors] == [1]
+    assert [e.code for e in session.errors] == [5]  # ERR_NO_OUTPUT, as the firmware says

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules import (
-    BuzzerboxError,
     Engine,
     InvalidEventError,
     event_to_dict,

@@ -1,4 +1,4 @@
-"""rules/ stays pure: it imports only itself and the standard library."""
+"""rules/ stays pure: it imports only itself, the standard library and buzzerbox.errors."""
 
 import ast
 import sys
@@ -41,13 +41,26 @@ def test_rules_imports_only_itself_and_the_stdlib() -> None:
     for path in files:
         for module in imported_modules(path):
             top = module.split(".")[0]
-            if module.startswith("buzzerbox."):
-                assert module.startswith("buzzerbox.rules"), f"{path.name} imports {module}"
+            if module == "buzzerbox" or module.startswith("buzzerbox."):
+                assert module.startswith("buzzerbox.rules") or module == "buzzerbox.errors", (
+                    f"{path.name} imports {module}: rules import only buzzerbox.errors of ours"
+                )
                 continue
             assert top in sys.stdlib_module_names or top == "__future__", (
                 f"{path.name} imports {module}, which is not the standard library"
             )
             assert top not in FORBIDDEN_STDLIB, f"{path.name} imports {module}: no I/O or clock"
+
+
+def test_the_error_root_is_buzzerboxs_and_rules_only_use_it() -> None:
+    import buzzerbox.errors
+    import buzzerbox.rules.errors
+
+    assert "BuzzerboxError" not in vars(buzzerbox.rules)  # not re-exported by the rules
+    assert vars(buzzerbox.rules.errors)["BuzzerboxError"] is buzzerbox.errors.BuzzerboxError
+    assert issubclass(buzzerbox.rules.errors.IllegalEventError, buzzerbox.errors.BuzzerboxError)
+    assert buzzerbox.errors.BuzzerboxError.__module__ == "buzzerbox.errors"
+    assert imported_modules(Path(buzzerbox.errors.__file__)) <= {"__future__"}
 
 
 def test_importing_rules_loads_no_other_layer() -> None:

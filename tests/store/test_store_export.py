@@ -44,7 +44,18 @@ def test_a_line_that_is_not_json_is_rejected_with_its_number() -> None:
     lines = load_lines(to_jsonl(KIDS[:2]) + "\n{oops\n")
     _, accepted, rejected = replay_stored(lines)
     assert accepted == [{"type": "round"}]
-    assert rejected == [{"line": 4, "reason": "this line is not JSON"}]
+    reason = "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+    assert rejected == [{"line": 4, "reason": f"this line is not JSON ({reason})"}]
+
+
+def test_an_import_reads_its_lines_as_buzzerbox_replay_does() -> None:
+    text = to_jsonl(KIDS[:2]) + "null\n" + "[" * 100_000 + "\n\n" + to_jsonl(KIDS[2:])
+    engine, accepted, rejected = replay_stored(load_lines(text))
+    assert [r["line"] for r in rejected] == [3, 4]  # null is refused, not skipped
+    assert "nests too deep" in rejected[1]["reason"]
+    assert accepted == KIDS[1:]
+    state = replay_state(text.splitlines())
+    assert state == {**engine.state(), "rejected": rejected}
 
 
 def test_fewest_cards_rank_first_in_kids_and_ties_share() -> None:

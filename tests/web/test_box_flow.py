@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad
 from buzzerbox.enrol import lit_pads
-from buzzerbox.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import EventLog, StoreError
 
 from .web_fakes import ManualClock
@@ -174,7 +174,7 @@ def test_a_simulated_box_has_a_virtual_pad_per_seat_role_and_pile(box: Box) -> N
     box.new_game({"game": "twist", "players": ["Ann", "Ben"]})
     pads = box.pads()
     assert len(pads) == 2 * (1 + 4)
-    assert pads[1] == Pad("s0-pile0", "pile", 0, 0, "Ann pile 1")
+    assert pads[1] == Pad("s0-pile0", "pile", 0, pile=0, label="Ann pile 1")
 
 
 def test_the_first_pressers_pad_and_blocked_piles_light(box: Box, clock: ManualClock) -> None:

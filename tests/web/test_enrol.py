@@ -15,7 +15,6 @@ from buzzerbox.enrol import PAD_TEST_EDGES
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.hardware import box_pads
 from flask.testing import FlaskClient
 
 from .web_fakes import PIN, ManualClock, new_game
@@ -48,8 +47,7 @@ ch = 2
 
 
 def real_box(db_path: Path, clock: ManualClock) -> Box:
-    pads = box_pads(parse_pad_map(MAP))
-    return Box(EventLog(db_path), clock=clock, simulated=False, pad_map=pads)
+    return Box(EventLog(db_path), clock=clock, pads=parse_pad_map(MAP))
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from pathlib import PurePath
 
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.wiring import PI, Wire, controllers, wires
-from buzzerbox.pads.padmap import Pad, PadMap
+from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.padmap import PadMap
 
 SVG_NS = "http://www.w3.org/2000/svg"
 #: one colour per seat (12 seats at most), readable on white and by most colour-blind eyes

@@ -4,10 +4,13 @@
                      [--pad-test S] [--presses N]
 
 1. GPIO: which pin factory the box uses and why (`pads.pifactory`), or why none.
-2. Serial ports (`serial.tools.list_ports`), Picos marked, the map's ports checked.
+2. Serial ports (`serial.tools.list_ports`), Picos marked, each with its
+   /dev/serial/by-id/ path (the one to put in the pad map: it stays the same
+   whichever USB socket the board is in), the map's ports checked.
 3. Each board (from --board, else the map's urls, else every Pico found): its
-   HELLO, the SYNC round trips and the spread of its clock offset; with
-   --sync-wire, the same from the sync wire's pulses (hardware/sync-wire.md).
+   HELLO, whether its channels fit the pad map, the SYNC round trips and the
+   spread of its clock offset; with --sync-wire, the same from the sync wire's
+   pulses (hardware/sync-wire.md).
 4. --pad-test S: press each pad; every press shows on the console, named from
    the map (the pads area's `PadSources` and monitor printer).
 
@@ -34,6 +37,7 @@ from buzzerbox.mqtt.probe import add_doctor_options, doctor_section
 from buzzerbox.pads.padmap import PadMap
 
 PICO_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040, RP2350)
+BY_ID = Path("/dev/serial/by-id")
 
 
 def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
@@ -93,10 +97,22 @@ def gpio_section(out: TextIO, model_path: Path | None = None) -> Any:
 # 2. Serial ports ------------------------------------------------------------------------
 
 
-def ports_section(out: TextIO, pad_map: PadMap | None, comports: Callable[[], Any]) -> list[str]:
-    """List the serial ports; the device paths of the Picos among them."""
+def by_id_paths(folder: Path = BY_ID) -> dict[str, str]:
+    """Each serial device (its real path) -> its stable /dev/serial/by-id/ link."""
+    try:
+        links = sorted(folder.iterdir())
+    except OSError:
+        return {}
+    return {str(link.resolve()): str(link) for link in links if link.is_symlink()}
+
+
+def ports_section(
+    out: TextIO, pad_map: PadMap | None, comports: Callable[[], Any], by_id: Path = BY_ID
+) -> list[str]:
+    """List the serial ports; the paths of the Picos among them (by id where there is one)."""
     out.write("== serial ports\n")
     picos: list[str] = []
+    stable = by_id_paths(by_id)
     found = sorted(comports(), key=lambda port: str(port.device))
     for port in found:
         is_pico = port.vid == PICO_VID
@@ -104,13 +120,16 @@ def ports_section(out: TextIO, pad_map: PadMap | None, comports: Callable[[], An
         serial_no = f" serial {port.serial_number}" if port.serial_number else ""
         mark = "  <- a Pico" if is_pico else ""
         out.write(f"{port.device}: {port.description}{ids}{serial_no}{mark}\n")
+        link = stable.get(str(Path(port.device).resolve()))
+        if link:
+            out.write(f"  url for the pad map: {link}\n")
         if is_pico:
-            picos.append(str(port.device))
+            picos.append(link or str(port.device))
     if not found:
         out.write("none found (is the board plugged in with a data cable?)\n")
     for b in pad_map.boards if pad_map else ():
         if b.url and "://" not in b.url and not Path(b.url).exists():
-            out.write(f"board {b.id}: its url {b.url} does not exist now\n")
+            out.write(f"board {b.name}: its url {b.url} does not exist now\n")
     return picos
 
 
@@ -128,10 +147,11 @@ def board_lines(r: BoardReport, pad_map: PadMap | None) -> list[str]:
     layout = pinout.pico_layout(h.channels)
     known = ""
     if pad_map is not None:
+        spec = pad_map.board(h.board_id)
         known = (
-            ", in the pad map"
-            if pad_map.board(h.board_id)
-            else ", NOT in the pad map (add a [[board]] with this id)"
+            f", in the pad map as {spec.name}"
+            if spec
+            else f', NOT in the pad map (give its [[board]] id = "{h.board_id}")'
         )
     lines.append(
         f"  HELLO: id {h.board_id}, protocol {h.proto}, firmware {h.fw_version}, clock "
@@ -139,6 +159,9 @@ def board_lines(r: BoardReport, pad_map: PadMap | None) -> list[str]:
         + (f" (layout {layout.name})" if layout else "")
         + known
     )
+    problem = pad_map.channels_problem(h.board_id, h.channels) if pad_map else None
+    if problem:
+        lines.append(f"  WARNING: {problem}")
     rtt = r.rtt_summary()
     if rtt is None:
         lines.append("  SYNC: no answer")
@@ -262,8 +285,8 @@ def run_doctor(
     from serial.tools import list_ports
 
     from buzzerbox.appliance.syncwire import PERIOD_US, SyncPulser
+    from buzzerbox.clock import monotonic_us
     from buzzerbox.pads.padmap import load_pad_map
-    from buzzerbox.pads.sources import monotonic_us
 
     out = out or sys.stdout
     try:
@@ -296,6 +319,9 @@ def run_doctor(
         for report in probe.reports:
             out.write("\n".join(board_lines(report, pad_map)) + "\n")
             healthy = healthy and report.hello is not None and bool(report.trips)
+            h = report.hello
+            if h is not None and pad_map and pad_map.channels_problem(h.board_id, h.channels):
+                healthy = False
     else:
         out.write("== boards: none to ask (no --board, no url in the map, no Pico found)\n")
     healthy = doctor_section(args, out) and healthy

@@ -41,11 +41,6 @@ PI_PULLED_UP_AT_BOOT: Final = frozenset(range(9))
 PI_USABLE: Final = tuple(sorted(set(PI_HEADER_PIN) - set(PI_AVOID)))
 
 
-def pi_pin_label(gpio: int) -> str:
-    """``"pin 11 (GPIO17)"``: the header pin a person counts, and the BCM name."""
-    return f"pin {PI_HEADER_PIN[gpio]} (GPIO{gpio})"
-
-
 # Raspberry Pi Pico -------------------------------------------------------------------
 
 #: GP number -> physical pin of the Pico (the 26 GPIOs on its edge)
@@ -78,11 +73,6 @@ class PicoLayout:
     def sync_ch(self) -> int:
         """The input channel the sync wire goes to (hardware/sync-wire.md): the last one."""
         return len(self.inputs) - 1
-
-
-def pico_pin_label(gp: int) -> str:
-    """``"pin 4 (GP2)"``."""
-    return f"pin {PICO_GP_PIN[gp]} (GP{gp})"
 
 
 #: the firmware's layouts, by the channel count a board says in HELLO

@@ -20,10 +20,10 @@ import serial
 
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.syncwire import PERIOD_US, PULSE_US, Pulser, SyncMatcher
+from buzzerbox.clock import monotonic_us
 from buzzerbox.pads import protocol as p
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
-from buzzerbox.pads.sources import monotonic_us
 
 HELLO_RETRY_US = 500_000
 

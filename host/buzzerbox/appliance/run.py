@@ -1,10 +1,10 @@
-"""`buzzerbox box`: the appliance's one process. `buzzerbox serve`, found by name.
+"""`buzzerbox box`: the appliance's one process: `buzzerbox serve` (serve.py).
 
-It takes every option of `buzzerbox serve` (the web engineer's command, reused as
-is) plus its own: advertise the scoreboard by mDNS as `NAME.local`, print the URL
-and its QR code on the console (the Pi's screen, if one is plugged in, and the
-journal), then run `serve` in this process. The advertisement follows the box's
-addresses (wifi that comes up after boot) and is withdrawn when serve returns.
+It takes every option of `buzzerbox serve` (reused as is) plus its own: advertise
+the scoreboard by mDNS as `NAME.local`, print the URL and its QR code on the console
+(the Pi's screen, if one is plugged in, and the journal), then run `serve` in this
+process. The advertisement follows the box's addresses (wifi that comes up after
+boot) and is withdrawn when serve returns.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from buzzerbox.appliance import mdns
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.serve import run_serve, settings
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,8 @@ class Advertisement(Protocol):
 
 
 def add_box_command(sub: argparse._SubParsersAction[Any]) -> None:
-    """`box`: every option of `serve` (when that command exists) plus mDNS ones."""
-    parents = [sub.choices["serve"]] if "serve" in sub.choices else []
+    """`box`: every option of `serve` plus mDNS ones."""
+    parents = [sub.choices["serve"]]  # added first: cli.AREAS lists serve before appliance
     box = sub.add_parser(
         "box",
         parents=parents,
@@ -64,8 +65,6 @@ def add_box_command(sub: argparse._SubParsersAction[Any]) -> None:
 
 def serve_port(args: argparse.Namespace) -> int:
     """The port serve will listen on: its defaults, its config file, its options."""
-    from buzzerbox.web.commands import settings
-
     return int(settings(args)["port"])
 
 
@@ -77,13 +76,7 @@ def run_box(
     addresses: Callable[[], tuple[str, ...]] = mdns.local_addresses,
 ) -> int:
     """Advertise, print the banner, serve; withdraw the advertisement when serve ends."""
-    if serve is None:
-        try:
-            from buzzerbox.web.commands import run_serve
-        except ImportError as exc:
-            print(f"buzzerbox box: the web side is missing: {exc}", file=sys.stderr)
-            return 2
-        serve = run_serve
+    serve = serve or run_serve
     try:
         port = serve_port(args)
         ann = mdns.Announcement(args.name, port, addresses())

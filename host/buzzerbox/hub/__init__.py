@@ -3,8 +3,9 @@
     buzzerbox hub --broker mqtt://broker.local [--host H --port P]
 
 - board.py       the fold of the boxes' messages: tables, tournament, photo finishes
-- live.py        Server-Sent Events from the board to every screen
+- web/sse.py     Live: Server-Sent Events from the board to every screen
 - subscriber.py  the hub's MQTT client
+- commands.py    `buzzerbox hub --broker URL`: subscribe, serve, print the address
 - create_app     GET / (the page, for a TV or a phone), GET /api/board (JSON),
                  GET /api/events (the live stream), /hub-assets/* (its JS and CSS)
 
@@ -22,20 +23,9 @@ from flask import Blueprint, Flask, Response, jsonify, render_template
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.hub.board import Board
-from buzzerbox.hub.live import Live, Stream
+from buzzerbox.web.security import security_headers
+from buzzerbox.web.sse import Live, Stream
 
-CSP = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        "frame-ancestors 'none'",
-    ]
-)
 DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE_S": 15.0,
     "SSE_MAX_STREAM_S": 600.0,
@@ -83,15 +73,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
-    @bp.after_app_request
-    def headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if response.mimetype == "text/html":
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
-
+    bp.after_app_request(security_headers("'none'"))
     app.register_blueprint(bp)
     app.extensions["buzzerbox-hub"] = {"board": board, "live": live}
     return app

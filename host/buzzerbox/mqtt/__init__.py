@@ -4,12 +4,11 @@
 - derive.py     the messages of a box, derived from its log (no I/O)
 - discovery.py  Home Assistant discovery configs (no I/O)
 - claim.py      one name, one box: the claim that tells two boxes apart
-- outbox.py     the box's log read from a cursor; the cursor on disk (mqtt.db)
+- outbox.py     when the cursor (mqtt.db, kept by buzzerbox.store.tail) may move
 - connect.py    the connection both sides use: `Link`, and why it is down, in words
 - publisher.py  `Publisher`: a box's log to the broker
 - settings.py   `attach(box, ...)`, serve's options and config keys, the environment
 - probe.py      one attempt to reach the broker, for `buzzerbox doctor`
-- commands.py   `buzzerbox hub --broker URL`: the event's leaderboard (buzzerbox.hub)
 
 See README.md for the topic tree, the payloads and how to run a venue's broker.
 """

@@ -26,25 +26,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.topics import VERSION, message_id, topic
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError
+from buzzerbox.store.log import StoredEvent
 
 #: a finish older than this (s) fires no Home Assistant event
 FRESH_S = 120.0
 #: presses of a race that a race message lists
 RACE_PRESSES = 8
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """One line of the box's log: its seq, its game (the seq of its `game` line), when
-    it was accepted (Unix s) and the event object."""
-
-    seq: int
-    game_id: int
-    at: float
-    body: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,12 +70,12 @@ class Deriver:
 
     # -- folding ------------------------------------------------------------------------
 
-    def load(self, events: Iterable[Stored]) -> None:
+    def load(self, events: Iterable[StoredEvent]) -> None:
         """Catch up on events already published: fold them, publish nothing."""
         for event in events:
             self._apply(event)
 
-    def feed(self, event: Stored, now: float) -> list[Outgoing]:
+    def feed(self, event: StoredEvent, now: float) -> list[Outgoing]:
         """The messages for one new event of the log (`now`: Unix s, for freshness)."""
         prev = self.seq
         race, finish = self._apply(event)
@@ -99,7 +89,7 @@ class Deriver:
                 out.append(self._ha_event(finish, event.seq))
         return out
 
-    def _apply(self, event: Stored) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    def _apply(self, event: StoredEvent) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         body = event.body
         self.seq, self.at = event.seq, event.at
         if body.get("type") == "game":
@@ -121,7 +111,7 @@ class Deriver:
             finish = self._result()
         return race, finish
 
-    def _new_game(self, event: Stored) -> None:
+    def _new_game(self, event: StoredEvent) -> None:
         self.game_id = event.game_id
         self._finished = False
         self._race_sig = None
@@ -224,7 +214,7 @@ class Deriver:
             "at": self.at,
         }
 
-    def _event_message(self, event: Stored, prev: int | None) -> Outgoing:
+    def _event_message(self, event: StoredEvent, prev: int | None) -> Outgoing:
         payload = {**self._envelope(), "game_id": event.game_id, "prev": prev, "event": event.body}
         payload["id"] = message_id(self.box, event.game_id, event.seq)
         return Outgoing(topic(self.box, "event"), dump(payload), False, event.seq)

@@ -10,118 +10,14 @@ it is read back from the log in order when the broker is there again. A crash
 between a PUBACK and the cursor's write means a message goes out twice: it carries
 the same id, and subscribers drop it.
 
-`LogTail` reads the log (the `events` table of store/log.py) on its own connection:
-WAL lets it read while the box writes, and it never writes.
+The store reads and writes both (`buzzerbox.store.tail`: `LogTail`, `Cursor`); this
+module only decides when the cursor may move (`Acks`).
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import threading
-import time
 from collections import OrderedDict
-from pathlib import Path
-from typing import Any
-
-from buzzerbox.mqtt.derive import Stored
-from buzzerbox.mqtt.topics import MqttError
-
-
-class OutboxError(MqttError, OSError):
-    """The box's log or the publisher's cursor cannot be read or written."""
-
-
-class LogTail:
-    """Reads the box's event log from a seq on. Never writes to it."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA query_only = ON")
-        except sqlite3.DatabaseError as exc:
-            raise OutboxError(f"the log {self.path} cannot be opened: {exc}") from exc
-
-    def after(self, seq: int, limit: int) -> list[Stored]:
-        """Up to `limit` events with a seq above `seq`, in order."""
-        return self._events(
-            "SELECT seq, game, at, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-            (seq, limit),
-        )
-
-    def game_upto(self, seq: int) -> list[Stored]:
-        """The events of the game that holds `seq`, up to and including it."""
-        rows = self._query("SELECT game FROM events WHERE seq = ?", (seq,))
-        if not rows:
-            return []
-        return self._events(
-            "SELECT seq, game, at, body FROM events WHERE game = ? AND seq <= ? ORDER BY seq",
-            (rows[0][0], seq),
-        )
-
-    def last_seq(self) -> int:
-        return int(self._query("SELECT MAX(seq) FROM events", ())[0][0] or 0)
-
-    def last_game(self) -> int | None:
-        value = self._query("SELECT MAX(game) FROM events", ())[0][0]
-        return None if value is None else int(value)
-
-    def close(self) -> None:
-        self._db.close()
-
-    def _events(self, sql: str, args: tuple[Any, ...]) -> list[Stored]:
-        rows = self._query(sql, args)
-        return [Stored(int(r[0]), int(r[1]), float(r[2]), json.loads(str(r[3]))) for r in rows]
-
-    def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        try:
-            return list(self._db.execute(sql, args).fetchall())
-        except sqlite3.OperationalError as exc:
-            if "no such table" in str(exc):
-                return [(None,)] if sql.startswith("SELECT MAX") else []
-            raise OutboxError(f"the log {self.path} cannot be read: {exc}") from exc
-        except sqlite3.DatabaseError as exc:
-            raise OutboxError(f"the log {self.path} cannot be read: {exc}") from exc
-
-
-class Cursor:
-    """Per box name: the seq up to which the broker has acknowledged everything."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # a cursor lost in a power cut only means messages sent twice (and dropped)
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS published ("
-                "box TEXT PRIMARY KEY, seq INTEGER NOT NULL, updated REAL NOT NULL)"
-            )
-        except sqlite3.DatabaseError as exc:
-            raise OutboxError(f"the cursor {self.path} cannot be opened: {exc}") from exc
-
-    def get(self, box: str) -> int | None:
-        with self._lock:
-            row = self._db.execute("SELECT seq FROM published WHERE box = ?", (box,)).fetchone()
-        return None if row is None else int(row[0])
-
-    def set(self, box: str, seq: int) -> None:
-        with self._lock:
-            try:
-                self._db.execute(
-                    "INSERT INTO published (box, seq, updated) VALUES (?, ?, ?) ON CONFLICT (box) "
-                    "DO UPDATE SET seq = excluded.seq, updated = excluded.updated",
-                    (box, seq, time.time()),
-                )
-            except sqlite3.DatabaseError as exc:
-                raise OutboxError(f"the cursor {self.path} cannot be written: {exc}") from exc
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
 
 class Acks:

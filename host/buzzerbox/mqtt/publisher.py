@@ -34,8 +34,10 @@ from buzzerbox.mqtt import claim as claims
 from buzzerbox.mqtt.connect import REFUSED, Link, LinkStatus
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
-from buzzerbox.mqtt.outbox import Acks, Cursor, LogTail, OutboxError
+from buzzerbox.mqtt.outbox import Acks
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, Broker, check_box_name, topic
+from buzzerbox.store.log import StoreError
+from buzzerbox.store.tail import Cursor, LogTail
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +119,7 @@ class Publisher:
         self._detach = lambda: box.when_changed.remove(self.notify)
 
     def start(self) -> Publisher:
-        """Read where to start (raises OutboxError if the log cannot be read), connect
+        """Read where to start (raises StoreError if the log cannot be read), connect
         in the background (the box plays on without a broker) and start publishing."""
         self._tail = LogTail(self.log_path)
         self._begin(self._tail)
@@ -208,7 +210,7 @@ class Publisher:
                 self._wake.clear()
                 try:
                     self._step(tail)
-                except OutboxError as exc:  # a disk hiccup: the log is still there; retry
+                except StoreError as exc:  # a disk hiccup: the log is still there; retry
                     self.errors += 1
                     log.warning("mqtt: box %s: %s; trying again", self.name, exc)
         except Exception as exc:  # a bug: the box plays on; the failure is kept and logged

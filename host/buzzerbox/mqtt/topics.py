@@ -21,7 +21,7 @@ import socket
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, ConfigError
 
 ROOT = "buzzerbox"
 VERSION = 1
@@ -37,11 +37,11 @@ class MqttError(BuzzerboxError):
     """The root of the errors of the MQTT side."""
 
 
-class BoxNameError(MqttError, ValueError):
+class BoxNameError(MqttError, ConfigError):
     """A box name that cannot be a topic level and a Home Assistant id."""
 
 
-class BrokerUrlError(MqttError, ValueError):
+class BrokerUrlError(MqttError, ConfigError):
     """A broker address that is not mqtt://host[:port] or mqtts://host[:port]."""
 
 

@@ -15,7 +15,8 @@ from buzzerbox.pads.errors import (
     PadNotFoundError,
     PadsError,
 )
-from buzzerbox.pads.padmap import Pad, PadMap, load_pad_map, parse_pad_map
+from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.padmap import PadMap, load_pad_map, parse_pad_map
 
 __all__ = [
     "GPIO",

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from buzzerbox.errors import InputError
+
 
 @dataclass(frozen=True, slots=True)
 class SyncSample:
@@ -41,7 +43,7 @@ class ClockMap:
         max_drift_ppm: float = 200.0,
     ) -> None:
         if tick_hz <= 0:
-            raise ValueError(f"tick_hz {tick_hz} is not allowed: it must be above 0")
+            raise InputError(f"tick_hz {tick_hz} is not allowed: it must be above 0")
         self.tick_hz = tick_hz
         self._us_per_tick = 1_000_000 / tick_hz
         self._samples: deque[SyncSample] = deque(maxlen=keep)

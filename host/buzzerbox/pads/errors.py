@@ -1,6 +1,7 @@
 """Errors of the pads area: one root under `BuzzerboxError`, leaves by kind.
 
-Each leaf also subclasses a builtin, so callers that only know Python's own
+Each leaf also subclasses a builtin (ConfigError and InputError are ValueErrors),
+so callers that only know Python's own
 errors still catch them. Messages name the subject, the value and what is
 allowed: ``"pin 17 is used twice: by slap of seat 0 (line 4) and stop of seat 1
 (line 9)"``.
@@ -8,18 +9,18 @@ allowed: ``"pin 17 is used twice: by slap of seat 0 (line 4) and stop of seat 1
 
 from __future__ import annotations
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, ConfigError, InputError
 
 
 class PadsError(BuzzerboxError):
     """The root of every error the pads area raises on purpose."""
 
 
-class PadMapError(PadsError, ValueError):
+class PadMapError(PadsError, ConfigError):
     """A pad map (TOML) is refused: a bad value, a clash, an unknown name."""
 
 
-class FrameError(PadsError, ValueError):
+class FrameError(PadsError, InputError):
     """A frame cannot be encoded: a field is not allowed or the line is too long."""
 
 
@@ -27,7 +28,7 @@ class GpioUnavailableError(PadsError, RuntimeError):
     """GPIO pads were asked for where no usable pin factory exists (not a Pi)."""
 
 
-class FakeBoardCommandError(PadsError, ValueError):
+class FakeBoardCommandError(PadsError, InputError):
     """A fake-board key or script line is not one the emulator knows."""
 
 

@@ -1,6 +1,7 @@
 """A pad board emulator's core, speaking protocol v1. No I/O: bytes in, bytes out.
 
-`FakeBoard` is what a Pico pad board says and does; `BoardClock` is its clock,
+`FakeBoard` is what a Pico pad board says and does (a host line it will not act
+on gets the firmware's own ERR code and text: boardside.py); `BoardClock` is its clock,
 with a settable offset and drift against an injected host clock, so tests can
 drive time. Tests use it in-process (wired straight to a `BoardSession`, or on
 a pty / TCP port through `fakeserve.FakeBoardPort`); `buzzerbox fake-board`
@@ -12,13 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from buzzerbox.clock import monotonic_us
+from buzzerbox.errors import InputError
+from buzzerbox.pads import boardside
 from buzzerbox.pads import protocol as p
-
-
-def _monotonic_us() -> int:
-    import time
-
-    return time.monotonic_ns() // 1000
 
 
 class BoardClock:
@@ -27,14 +25,14 @@ class BoardClock:
 
     def __init__(
         self,
-        host_us: Callable[[], int] = _monotonic_us,
+        host_us: Callable[[], int] = monotonic_us,
         *,
         offset_us: int = 0,
         drift_ppm: float = 0.0,
         tick_hz: int = 1_000_000,
     ) -> None:
         if offset_us < 0:
-            raise ValueError(
+            raise InputError(
                 f"offset {offset_us} µs is not allowed: a board clock starts at 0 or later"
             )
         self.host_us = host_us
@@ -112,7 +110,7 @@ class FakeBoard:
         self.proto = proto
         self.debounce_us = debounce_us
         self.answers_sync = True
-        self.decoder = p.host_decoder()
+        self.reader = boardside.LineReader()
         self.leds: dict[int, bool] = {}
         self.sent: list[SentEdge] = []
         self.suppressed = 0
@@ -139,7 +137,7 @@ class FakeBoard:
         self._last_t = 0
         self._last_edge.clear()
         self.leds.clear()
-        self.decoder.reset()
+        self.reader = boardside.LineReader()
         return self.hello()
 
     def hello(self) -> bytes:
@@ -154,7 +152,7 @@ class FakeBoard:
     def edge(self, ch: int, state: int) -> bytes:
         """Channel `ch` changed now; suppressed inside the debounce window of its last edge."""
         if not 0 <= ch < self.channels:
-            raise ValueError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
+            raise InputError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
         t = self._now()
         last = self._last_edge.get(ch)
         window = self.debounce_us * self.clock.tick_hz // 1_000_000
@@ -185,25 +183,35 @@ class FakeBoard:
     # What the host says ----------------------------------------------------------
 
     def received(self, data: bytes) -> bytes:
-        """Host bytes in; the answers out (a SYNC answer carries the time it is read)."""
+        """Host bytes in; the answers out (a SYNC answer carries the time it is read).
+        A line the board will not act on is answered with ERR, as the firmware does
+        (the firmware's own parser and codes: boardside.py)."""
         out = bytearray()
-        for frame in self.decoder.feed(data):
-            out += self._command(frame)
+        for line in self.reader.feed(data):
+            if line == b"":
+                continue
+            try:
+                if line is None:
+                    raise boardside.too_long()
+                out += self._command(boardside.parse_command(line))
+            except boardside.CommandRefused as e:
+                out += self.err(e.code, e.text)
         return bytes(out)
 
-    def _command(self, frame: p.HostFrame) -> bytes:
-        if isinstance(frame, p.HelloRequest):
+    def _command(self, command: boardside.Command) -> bytes:
+        name, *fields = command
+        if name == "HELLO?":
             return self.hello()
-        if isinstance(frame, p.SyncRequest):
+        if name == "SYNC":
             if not self.answers_sync:
                 return b""
-            return self._send(f"SYNC {self.seq} {frame.token} {self.clock.ticks()}")
-        if isinstance(frame, p.LedSet):
-            if frame.ch >= self.led_count:
-                return self.err(1, f"no LED {frame.ch}")
-            self.leds[frame.ch] = frame.on
+            return self._send(f"SYNC {self.seq} {fields[0]} {self.clock.ticks()}")
+        if name == "LED":
+            ch, level = int(fields[0]), int(fields[1])
+            boardside.check_led(ch, level, self.led_count)
+            self.leds[ch] = bool(level)
             return b""
-        if not 0 <= frame.us <= 100_000:
-            return self.err(2, f"debounce {frame.us} out of range 0-100000")
-        self.debounce_us = frame.us
+        us = int(fields[0])  # DEBOUNCE: the parser knows no other command
+        boardside.check_debounce(us)
+        self.debounce_us = us
         return b""

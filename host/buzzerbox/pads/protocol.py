@@ -1,9 +1,10 @@
 """Board link protocol v1: framing and parsing. PURE: no I/O, no clock, no threads.
 
-The contract is /work/shared/spec/board-protocol.md (copied in firmware/ and
-hardware/ docs). This module turns bytes into typed frames and frames into
-bytes; the host session (`session.py`) and the board emulator (`fakeboard.py`)
-both build on it, and nothing here ever touches a port.
+The contract is firmware/board-protocol.md at the top of the repository (shipped
+in the package as buzzerbox/firmware/board-protocol.md). This module turns bytes
+into typed frames and frames into bytes; the host session (`session.py`) and the
+board emulator (`fakeboard.py`) both build on it, and nothing here ever touches a
+port.
 
 - `crc16(data)`: CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); ``b"123456789"``
   gives ``0x29B1``.

@@ -3,12 +3,15 @@ wired in-process to host sessions, and waiting on real ports without sleeping.
 
 Used by tests/pads and by later areas (the box's tests, its simulated mode):
 nothing here runs on the box itself. gpiozero's own MockPin stamps changes with
-time.monotonic; `ClockedMockFactory` makes them follow a `Clock` instead.
+time.monotonic; `ClockedMockFactory` makes them follow a `Clock` instead. gpiozero
+has no public hook for that: `ClockedPin` overrides MockPin's private
+`_change_state`, so pyproject.toml bounds gpiozero (<2.1) and
+tests/pads/test_gpiozero_bound.py checks the installed version and that private
+contract.
 """
 
 from __future__ import annotations
 
-import queue
 import time
 from collections.abc import Callable
 
@@ -20,6 +23,43 @@ from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
 
 START_US = 1_000_000_000
+
+SHIFTS_MS = (2, 5, 8, 12, 20, 30, 40, 50, 65, 80)
+"""A resting hand's weight shifts: how long each opens a pile zone's contact."""
+
+
+def resting_hand() -> list[tuple[int, int]]:
+    """A hand on a pile zone as a tape switch reports it: (µs after the first contact,
+    contact state): the press with its make bounce, then `SHIFTS_MS` weight shifts
+    (each with a little chatter), the hand resting 150-375 ms between them."""
+    trace = [(0, 1), (400, 0), (900, 1), (2_100, 0), (2_600, 1)]  # make bounce
+    t = 2_600
+    for i, open_ms in enumerate(SHIFTS_MS):
+        t += 150_000 + 25_000 * i  # resting
+        trace += [(t, 0), (t + 300, 1), (t + 700, 0)]  # release chatter
+        t += open_ms * 1000
+        trace += [(t, 1), (t + 500, 0), (t + 1_000, 1)]  # the weight comes back
+        t += 1_000
+    return trace
+
+
+def drive_pin(
+    factory: ClockedMockFactory, pin: int, trace: list[tuple[int, int]], poll: Callable[[], None]
+) -> None:
+    """Drive a pulled-up pad pin through `trace` ((µs from now, pressed)), calling
+    `poll` after each change, then once 500 ms after the last."""
+    clock = factory.clock
+    start = clock()
+    for t, pressed in trace:
+        clock.advance(start + t - clock())
+        mock = factory.pin(pin)
+        if pressed:
+            mock.drive_low()
+        else:
+            mock.drive_high()
+        poll()
+    clock.advance(500_000)
+    poll()
 
 
 class Clock:
@@ -37,7 +77,12 @@ class Clock:
 
 
 class ClockedPin(MockPin):  # type: ignore[misc]
-    """A MockPin that stamps its changes with the factory's clock, not time.monotonic."""
+    """A MockPin that stamps its changes with the factory's clock, not time.monotonic.
+
+    gpiozero 2.0's MockPin: `drive_high`/`drive_low` and the `state` setter call
+    `_change_state(value)`, which records `states` and `_last_change`, the ticks its
+    `when_changed` callbacks get. Private: bounded in pyproject.toml, checked by
+    tests/pads/test_gpiozero_bound.py."""
 
     def _change_state(self, value: bool) -> bool:
         if self._state == value:  # type: ignore[has-type]
@@ -159,8 +204,3 @@ def status_is(board: str, status: str) -> Callable[[list[PadEvent]], bool]:
 
 def presses(events: list[PadEvent], board: str | None = None) -> list[Edge]:
     return [e for e in edges(events) if e.state == 1 and (board is None or e.board == board)]
-
-
-def lines_of(q: queue.Queue[str], n: int, timeout: float = 10.0) -> list[str]:
-    """`n` lines from a queue fed by a reader thread, each within `timeout` s."""
-    return [q.get(timeout=timeout) for _ in range(n)]

@@ -1,13 +1,12 @@
 """The rules engine: pure, events in, state out (see README.md)."""
 
 from buzzerbox.rules.engine import GAME_CLASSES, Engine
-from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import Event, event_to_dict, event_type, parse_event
 from buzzerbox.rules.log import replay, replay_state
 
 __all__ = [
     "GAME_CLASSES",
-    "BuzzerboxError",
     "Engine",
     "Event",
     "IllegalEventError",

@@ -59,7 +59,8 @@ class Game:
         if not self.min_players <= n <= self.max_players:
             raise InvalidEventError(
                 f"{title} is for {self.min_players} to {self.max_players} players: "
-                f"{n} {'was' if n == 1 else 'were'} named"
+                f"{n} {'was' if n == 1 else 'were'} named",
+                subject="players",
             )
         self.title = title
         self.players = created.players
@@ -100,7 +101,8 @@ class Game:
     def check_seat(self, seat: int) -> None:
         if seat >= len(self.players):
             raise InvalidEventError(
-                f"seat {seat} does not exist: this game has seats 0-{len(self.players) - 1}"
+                f"seat {seat} does not exist: this game has seats 0-{len(self.players) - 1}",
+                subject="seat",
             )
 
     def where(self) -> str:
@@ -255,16 +257,19 @@ class Game:
         self.check_seat(event.seat)
         if event.pad not in self.pads:
             raise InvalidEventError(
-                f"{self.title} has no {event.pad} pads: its pads are {' and '.join(self.pads)}"
+                f"{self.title} has no {event.pad} pads: its pads are {' and '.join(self.pads)}",
+                subject="pad",
             )
         if event.pile is not None and event.pile >= self.piles:
             raise InvalidEventError(
-                f"pile {event.pile} does not exist: this game has piles 0-{self.piles - 1}"
+                f"pile {event.pile} does not exist: this game has piles 0-{self.piles - 1}",
+                subject="pile",
             )
         if event.t_us < self.last_pad_t:
             raise InvalidEventError(
                 f"{event.pad} pad of {self.name(event.seat)} at {event.t_us} µs is out of order: "
-                f"the last pad event was at {self.last_pad_t} µs; pad events come in time order"
+                f"the last pad event was at {self.last_pad_t} µs; pad events come in time order",
+                subject=self.name(event.seat),
             )
 
     def press_record(self, event: PadPressed) -> dict[str, Any]:

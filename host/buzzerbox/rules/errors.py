@@ -4,19 +4,12 @@ Split by kind, as in python-chess: an *invalid* event is malformed (a field miss
 a seat that does not exist); an *illegal* one is well formed but the rules forbid it
 now (two empty Ligretto stacks). Every message names the subject, the value and
 what is allowed, so it can be shown to a player as it is.
+
+The root, `BuzzerboxError`, is buzzerbox's (buzzerbox/errors.py): the one module of
+ours outside rules/ that the rules import.
 """
 
-
-class BuzzerboxError(Exception):
-    """The root of every error buzzerbox raises on purpose.
-
-    `subject` names what the refusal is about where that is one thing a page can
-    point at: a player's name for a count, or a field of the event.
-    """
-
-    def __init__(self, message: str = "", *, subject: str | None = None) -> None:
-        super().__init__(message)
-        self.subject = subject
+from buzzerbox.errors import BuzzerboxError
 
 
 class InvalidEventError(BuzzerboxError, ValueError):

@@ -131,10 +131,10 @@ Event = (
 
 def _int(obj: Mapping[str, Any], key: str, what: str) -> int:
     if key not in obj:
-        raise InvalidEventError(f"{obj.get('type')} needs {key!r}: {what}")
+        raise InvalidEventError(f"{obj.get('type')} needs {key!r}: {what}", subject=key)
     value = obj[key]
     if type(value) is not int or value < 0:
-        raise InvalidEventError(f"{key} {value!r} is not allowed: {what}")
+        raise InvalidEventError(f"{key} {value!r} is not allowed: {what}", subject=key)
     return value
 
 
@@ -142,11 +142,14 @@ def _counts(obj: Mapping[str, Any]) -> dict[str, int]:
     counts = obj.get("counts")
     if not isinstance(counts, dict):
         raise InvalidEventError(
-            f"{obj['type']} needs 'counts': an object with a whole number for every player"
+            f"{obj['type']} needs 'counts': an object with a whole number for every player",
+            subject="counts",
         )
     for name, n in counts.items():
         if type(n) is not int:
-            raise InvalidEventError(f"{name}: {n!r} is not a number of cards: give a whole number")
+            raise InvalidEventError(
+                f"{name}: {n!r} is not a number of cards: give a whole number", subject=str(name)
+            )
     return dict(counts)
 
 
@@ -154,7 +157,9 @@ def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None]:
     seat = _int(obj, "seat", "a seat is a whole number from 0")
     pad = obj.get("pad")
     if pad not in PADS:
-        raise InvalidEventError(f"pad {pad!r} is unknown: a pad is stop, slap or pile")
+        raise InvalidEventError(
+            f"pad {pad!r} is unknown: a pad is stop, slap or pile", subject="pad"
+        )
     t_us = _int(obj, "t_us", "a time is whole µs on the host timeline, from 0")
     pile = None
     if pad == "pile":
@@ -165,24 +170,30 @@ def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None]:
 def _game(obj: Mapping[str, Any]) -> GameCreated:
     game = obj.get("game")
     if game not in GAMES:
-        raise InvalidEventError(f"game {game!r} is unknown: the box plays {', '.join(GAMES)}")
+        raise InvalidEventError(
+            f"game {game!r} is unknown: the box plays {', '.join(GAMES)}", subject="game"
+        )
     players = obj.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidEventError("players must be a list of names")
+        raise InvalidEventError("players must be a list of names", subject="players")
     names = tuple(p.strip() for p in players)
     if any(not n for n in names):
         raise InvalidEventError("a player's name is empty: every player needs a name")
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
-        raise InvalidEventError(f"{', '.join(twice)} is named twice: names must be unique")
+        raise InvalidEventError(
+            f"{', '.join(twice)} is named twice: names must be unique", subject="players"
+        )
     target = obj.get("target")
     rounds = obj.get("rounds")
     if target is not None and type(target) is not int:
         raise InvalidEventError(
-            f"target {target!r} is not a number: ligretto plays to 50, 99 or 150"
+            f"target {target!r} is not a number: ligretto plays to 50, 99 or 150", subject="target"
         )
     if rounds is not None and (type(rounds) is not int or rounds < 1):
-        raise InvalidEventError(f"rounds {rounds!r} is not allowed: give a whole number from 1")
+        raise InvalidEventError(
+            f"rounds {rounds!r} is not allowed: give a whole number from 1", subject="rounds"
+        )
     return GameCreated(game, names, target, rounds)
 
 
@@ -190,12 +201,15 @@ def _claim(obj: Mapping[str, Any]) -> ClaimSettled:
     result = obj.get("result")
     if result not in CLAIM_RESULTS:
         raise InvalidEventError(
-            f"claim result {result!r} is unknown: it is pair, steal, error or split"
+            f"claim result {result!r} is unknown: it is pair, steal, error or split",
+            subject="result",
         )
     victim = obj.get("victim")
     if result == "steal":
         if not isinstance(victim, str):
-            raise InvalidEventError("a steal names its victim: the player whose take is stolen")
+            raise InvalidEventError(
+                "a steal names its victim: the player whose take is stolen", subject="victim"
+            )
         return ClaimSettled(result, victim)
     return ClaimSettled(result)
 

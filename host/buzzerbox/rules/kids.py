@@ -28,7 +28,8 @@ class Kids(Game):
         super().__init__(created)
         if created.target is not None:
             raise InvalidEventError(
-                "Ligretto Kids is played for a number of rounds (3 unless agreed), not to a target"
+                "Ligretto Kids is played for a number of rounds (3 unless agreed), not to a target",
+                subject="target",
             )
         self.rounds = created.rounds or 3
         self.left: list[int] | None = None

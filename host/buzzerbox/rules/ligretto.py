@@ -36,11 +36,13 @@ class Ligretto(Game):
         super().__init__(created)
         if created.target is not None and created.rounds is not None:
             raise InvalidEventError(
-                "ligretto plays either to a target or for a number of rounds, not both"
+                "ligretto plays either to a target or for a number of rounds, not both",
+                subject="target",
             )
         if created.target is not None and created.target not in TARGETS:
             raise InvalidEventError(
-                f"target {created.target} is not offered: ligretto plays to 50, 99 or 150"
+                f"target {created.target} is not offered: ligretto plays to 50, 99 or 150",
+                subject="target",
             )
         self.rounds = created.rounds
         self.target = None if created.rounds is not None else (created.target or 99)

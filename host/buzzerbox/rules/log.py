@@ -1,55 +1,95 @@
-"""Replaying a game log (version 1): lines of text in, the state object out.
+"""Replaying a game log (version 1): lines in, the engine (and its state object) out.
 
-Pure: it takes the lines, the caller reads the file. A line the rules refuse is
-listed in `rejected` with its 1-based line number and reason, and changes
-nothing; a log whose first line is no valid `game` raises InvalidEventError.
+The one replay path: `buzzerbox replay`, an imported file and the box's own SQLite
+log (buzzerbox.store.replay) all fold their lines through `fold`. Pure: it takes the
+lines, the caller reads the file or the database.
+
+A line is numbered (its 1-based line in a file, or its `seq` in the box's log). A
+line the rules refuse, or one that cannot be read (not UTF-8, not JSON), is listed
+in `rejected` with its number and reason, and changes nothing; a log whose first
+line is no valid `game` raises InvalidEventError.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import BuzzerboxError, InvalidEventError
+from buzzerbox.rules.errors import InvalidEventError
+
+#: a log line: its number and its object (an `Unreadable` when it could not be read)
+Line = tuple[int, Any]
 
 
-def _load(line: str) -> object:
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A line that is no JSON text: why."""
+
+    reason: str
+
+
+_BLANK = Unreadable("a blank line")  # skipped, never listed
+
+
+def _load(raw: str | bytes) -> object:
+    try:
+        line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        return Unreadable("this line is not UTF-8 text")
+    if not line.strip():
+        return _BLANK
     try:
         return json.loads(line)
     except ValueError as exc:
-        raise InvalidEventError(f"this line is not JSON ({exc.args[0]})") from None
+        return Unreadable(f"this line is not JSON ({exc.args[0]})")
     except RecursionError:
-        raise InvalidEventError("this line nests too deep to read: a log line is flat") from None
+        return Unreadable("this line nests too deep to read: a log line is flat")
 
 
-def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
-    """The engine after every line, and the lines it rejected."""
+def read_lines(lines: Iterable[str | bytes]) -> list[Line]:
+    """The non-blank lines of a JSON Lines text, numbered and parsed; a line that cannot
+    be read is kept as `Unreadable`, for `fold` to refuse."""
+    read = ((number, _load(raw)) for number, raw in enumerate(lines, start=1))
+    return [(number, obj) for number, obj in read if obj is not _BLANK]
+
+
+def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]]:
+    """The engine after every line, the objects it accepted, and the lines it refused.
+    The first line must be a valid `game` line (InvalidEventError if not)."""
     engine: Engine | None = None
+    accepted: list[Any] = []
     rejected: list[dict[str, Any]] = []
-    for number, raw in enumerate(lines, start=1):
-        try:
-            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        except UnicodeDecodeError:
-            if engine is None:
-                raise InvalidEventError(f"line {number} is not UTF-8 text") from None
-            rejected.append({"line": number, "reason": "this line is not UTF-8 text"})
-            continue
-        if not line.strip():
-            continue
+    for number, obj in lines:
         if engine is None:
+            reason = obj.reason if isinstance(obj, Unreadable) else None
             try:
-                engine = Engine.from_dict(_load(line))
+                if reason is not None:
+                    raise InvalidEventError(reason)
+                engine = Engine.from_dict(obj)
             except InvalidEventError as exc:
                 raise InvalidEventError(f"line {number}: {exc}") from None
             continue
+        if isinstance(obj, Unreadable):
+            rejected.append({"line": number, "reason": obj.reason})
+            continue
         try:
-            engine.apply_dict(_load(line))
+            engine.apply_dict(obj)
         except BuzzerboxError as exc:
             rejected.append({"line": number, "reason": str(exc)})
+            continue
+        accepted.append(obj)
     if engine is None:
         raise InvalidEventError("the log is empty: a game log starts with a 'game' line")
+    return engine, accepted, rejected
+
+
+def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
+    """The engine after every line of a JSON Lines text, and the lines it rejected."""
+    engine, _, rejected = fold(read_lines(lines))
     return engine, rejected
 
 

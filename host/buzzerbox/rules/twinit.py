@@ -31,7 +31,8 @@ class TwinIt(Game):
         if created.target is not None or created.rounds is not None:
             raise InvalidEventError(
                 f"Twin It! is won by the first to {TAKES_TO_WIN} takes: "
-                "it takes no target and no rounds"
+                "it takes no target and no rounds",
+                subject="target",
             )
         self.takes: list[list[int]] = [[] for _ in self.players]
         self.claim: list[dict[str, Any]] | None = None
@@ -94,7 +95,8 @@ class TwinIt(Game):
         if victim_name not in self.players:
             raise InvalidEventError(
                 f"{victim_name} does not play in this game: the victim is one of "
-                f"{', '.join(self.players)}"
+                f"{', '.join(self.players)}",
+                subject="victim",
             )
         victim = self.players.index(victim_name)
         owned = self.takes[victim]
@@ -102,7 +104,8 @@ class TwinIt(Game):
         if not pairs:
             raise IllegalEventError(
                 f"{victim_name} has no take of 2 cards to steal from: a steal takes a pair "
-                "won before and its third card"
+                "won before and its third card",
+                subject=victim_name,
             )
         if victim == claimant:
             owned[pairs[-1]] = 3

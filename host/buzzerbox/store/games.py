@@ -7,7 +7,34 @@ from typing import Any
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.log import EventLog, StoredEvent
-from buzzerbox.store.replay import replay_stored
+from buzzerbox.store.replay import replay_events
+
+
+class GameArchive:
+    """The log's games and their exports (log, CSV, BG Stats): of `game_id`, else of
+    the current game. The box is one; it sets `log` and `_game_id`."""
+
+    log: EventLog
+    _game_id: int | None
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    def games(self) -> list[dict[str, Any]]:
+        return [g.to_json() for g in self.log.games()]
+
+    def export_log(self, game_id: int | None = None) -> str:
+        return export_log(self.log, self._game(game_id))
+
+    def export_csv(self, game_id: int | None = None) -> str:
+        return export_csv(self.log, self._game(game_id))
+
+    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
+        return export_bgstats(self.log, self._game(game_id))
+
+    def _game(self, game_id: int | None) -> int:
+        return check_game(self.log, self._game_id if game_id is None else game_id)
 
 
 class NoGameError(BuzzerboxError, LookupError):
@@ -38,7 +65,7 @@ def export_log(log: EventLog, game_id: int) -> str:
 def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEvent]]:
     """The state of a finished game and its events; NotFinishedError if it is not."""
     events = log.events(game_id)
-    state = replay_stored([(e.seq, e.body) for e in events])[0].state()
+    state = replay_events(events)[0].state()
     if state["phase"] != "finished":
         raise NotFinishedError(
             f"game {game_id} is not finished ({state['phase']}): finish it to export its scores"

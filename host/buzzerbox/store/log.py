@@ -55,6 +55,9 @@ CREATE TABLE IF NOT EXISTS enrolments (
 CREATE INDEX IF NOT EXISTS enrolments_by_game ON enrolments (game, id);
 """
 
+#: the columns of an `events` row, in the order `stored_event` reads them
+EVENT_COLUMNS = "seq, game, at, body"
+
 
 class StoreError(BuzzerboxError, OSError):
     """The log cannot be read or written (a disk error, a foreign file)."""
@@ -201,9 +204,9 @@ class EventLog:
     def events(self, game_id: int) -> list[StoredEvent]:
         """Every event of one game, in the order accepted (the `game` line first)."""
         rows = self._read(
-            "SELECT seq, game, at, body FROM events WHERE game = ? ORDER BY seq", (game_id,)
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE game = ? ORDER BY seq", (game_id,)
         )
-        return [StoredEvent(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+        return [stored_event(r) for r in rows]
 
     def last_game_id(self) -> int | None:
         rows = self._read("SELECT MAX(id) FROM games", ())
@@ -262,6 +265,11 @@ class EventLog:
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # none may be open any more
             self._db.execute("ROLLBACK")
+
+
+def stored_event(row: tuple[Any, ...]) -> StoredEvent:
+    """A row of `SELECT {EVENT_COLUMNS} FROM events` as a StoredEvent."""
+    return StoredEvent(int(row[0]), int(row[1]), float(row[2]), json.loads(str(row[3])))
 
 
 def _dump(obj: object) -> str:

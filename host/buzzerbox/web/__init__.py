@@ -113,7 +113,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         return jsonify(document())
 
     app.extensions["buzzerbox"] = {"box": box, "hub": hub, "auth": auth, "fanout": fanout}
-    register_errors(app, lambda: [p["name"] for p in box.state()["players"]])
+    register_errors(app)
     pages = _pages()
     if pages is not None:
         app.register_blueprint(pages)

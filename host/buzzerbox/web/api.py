@@ -16,6 +16,7 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.errors import InputError
 from buzzerbox.web.auth import Auth, refuse
 
 GAME_FIELDS = ("game", "players", "target", "rounds", "variants")
@@ -33,7 +34,7 @@ def body_object(what: str) -> dict[str, Any]:
     return body
 
 
-class BadBody(ValueError):
+class BadBody(InputError):
     """The request body is not what the endpoint takes: answered with 400."""
 
 

@@ -114,7 +114,6 @@ class Fanout:
         self.backlog_limit = backlog_limit
         self._connections: set[Connection] = set()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sse-fanout", daemon=True)
         self._thread.start()
 
@@ -127,13 +126,10 @@ class Fanout:
         with self._lock:
             self._connections.discard(connection)
 
-    def stop(self) -> None:
-        self._stop.set()
-
     def _run(self) -> None:
         version = self.hub.latest.version
         keepalive_at = time.monotonic() + self.keepalive_s
-        while not self._stop.is_set():
+        while True:  # a daemon thread, for the life of the server
             message = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
             with self._lock:
                 connections = list(self._connections)

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, render_template
+
+from buzzerbox.web.security import security_headers
 
 bp = Blueprint(
     "pages",
@@ -36,19 +38,6 @@ bp = Blueprint(
     static_folder="static",
     # not /static: the app may keep its own static route; ours stays apart
     static_url_path="/assets",
-)
-
-CSP = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
 )
 
 
@@ -106,12 +95,4 @@ def join() -> str:
     return _render("join")
 
 
-@bp.after_request
-def _headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    if response.mimetype == "text/html":
-        # the page frames are tiny; a phone must never show yesterday's
-        response.headers.setdefault("Cache-Control", "no-store")
-    return response
+bp.after_request(security_headers("'self'"))

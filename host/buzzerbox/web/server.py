@@ -1,4 +1,4 @@
-"""The HTTP server the box runs on: waitress, sized for every phone at the table.
+"""The HTTP server the box and the hub run on: waitress, sized for every live stream.
 
 Each open live stream holds one of waitress's worker threads, so the pool is sized
 for the phones (`max_phones` streams) plus a reserve for ordinary requests, and the
@@ -22,8 +22,10 @@ RESERVE_THREADS = 32
 STACK_BYTES = 512 * 1024
 
 
-def server_options(max_phones: int) -> dict[str, Any]:
-    threads = max_phones + RESERVE_THREADS
+def server_options(
+    max_phones: int, *, reserve: int = RESERVE_THREADS, ident: str = "buzzerbox"
+) -> dict[str, Any]:
+    threads = max_phones + reserve
     return {
         "threads": threads,
         "connection_limit": threads + 64,
@@ -32,7 +34,7 @@ def server_options(max_phones: int) -> dict[str, Any]:
         "channel_timeout": 120,
         "outbuf_high_watermark": 256 * 1024,
         "outbuf_overflow": 512 * 1024,
-        "ident": "buzzerbox",
+        "ident": ident,
         "expose_tracebacks": False,
     }
 
@@ -50,10 +52,34 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def make_server(app: Any, sock: socket.socket, max_phones: int) -> Any:
-    """A waitress server on a bound socket, for `max_phones` live streams."""
+def make_server(
+    app: Any,
+    sock: socket.socket,
+    max_phones: int,
+    *,
+    reserve: int = RESERVE_THREADS,
+    ident: str = "buzzerbox",
+) -> Any:
+    """A waitress server on a bound socket, for `max_phones` live streams and `reserve`
+    threads for everything else."""
+    options = server_options(max_phones, reserve=reserve, ident=ident)
     previous = threading.stack_size(STACK_BYTES)  # a thousand small stacks, not 8 MiB each
     try:
-        return create_server(app, sockets=[sock], **server_options(max_phones))
+        return create_server(app, sockets=[sock], **options)
     finally:
         threading.stack_size(previous)
+
+
+def urls(host: str, port: int) -> list[str]:
+    """The addresses a phone can open (the LAN addresses when listening on all)."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}/"]
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    except OSError:
+        pass
+    return [f"http://{a}:{port}/" for a in found] or [f"http://127.0.0.1:{port}/"]

@@ -1,4 +1,11 @@
-"""The live stream: GET /api/events, Server-Sent Events to every phone at the table.
+"""Server-Sent Events, for the box (`Hub`: GET /api/events, the state to every phone)
+and for the event's hub (`Live`: the leaderboard to every screen).
+
+Both count their open streams against `max_clients` (`Clients.join`/`leave`; the
+endpoint refuses with 503 beyond it, so the server's threads never run out), and
+both hand the server a `Stream` whose `close` gives the place back, once.
+
+The box's stream:
 
 The box announces each change once; the `Hub` renders it once (one message for
 viewers, one for the admin) and wakes every stream waiting for it. A stream that
@@ -17,9 +24,11 @@ browser reconnects by itself, with Last-Event-ID) and is refused with 503 while
 
 from __future__ import annotations
 
+import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,18 +47,36 @@ class Message:
         return self.admin if is_admin else self.viewer
 
 
-def frame(seq: int, data: str) -> bytes:
-    return f"id: {seq}\nevent: state\ndata: {data}\n\n".encode()
+def frame(seq: int, data: str, event: str = "state") -> bytes:
+    return f"id: {seq}\nevent: {event}\ndata: {data}\n\n".encode()
 
 
-class Hub:
-    """The latest message, and the streams waiting for a newer one."""
+class Clients:
+    """The streams open at once, at most `max_clients`; its condition wakes them."""
 
-    def __init__(self, render: Render, max_clients: int = 1000) -> None:
-        self.render = render
+    def __init__(self, max_clients: int) -> None:
         self.max_clients = max_clients
         self.clients = 0
         self._cond = threading.Condition()
+
+    def join(self) -> bool:
+        with self._cond:
+            if self.clients >= self.max_clients:
+                return False
+            self.clients += 1
+            return True
+
+    def leave(self) -> None:
+        with self._cond:
+            self.clients -= 1
+
+
+class Hub(Clients):
+    """The latest message, and the streams waiting for a newer one."""
+
+    def __init__(self, render: Render, max_clients: int = 1000) -> None:
+        super().__init__(max_clients)
+        self.render = render
         self._latest = Message(0, 0, b"", b"")
 
     def publish(self, state: dict[str, Any]) -> None:
@@ -72,17 +99,6 @@ class Hub:
                 self._cond.wait(timeout)
             latest = self._latest
         return latest if latest.version > version else None
-
-    def join(self) -> bool:
-        with self._cond:
-            if self.clients >= self.max_clients:
-                return False
-            self.clients += 1
-            return True
-
-    def leave(self) -> None:
-        with self._cond:
-            self.clients -= 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +131,87 @@ def stream(
         yield message.for_(is_admin)
 
 
-class Stream:
-    """A stream's body: iterates the messages; `close` (called by the server when the
-    phone goes, or the stream ends) gives its place back to the hub, once."""
+Update = tuple[str, Any]
 
-    def __init__(self, hub: Hub, messages: Iterator[bytes]) -> None:
-        self._hub = hub
+
+def json_frame(version: int, kind: str, data: Any) -> bytes:
+    return frame(version, json.dumps(data, ensure_ascii=False, separators=(",", ":")), kind)
+
+
+class Live(Clients):
+    """The hub's stream: the latest updates, and the screens waiting for them.
+
+    A stream starts with the whole board (`event: board`), then gets each update as
+    it comes (`event: table`, `race` or `tournament`; each replaces the thing it
+    names). The last `ring` updates are kept; a screen that fell further behind gets
+    the whole board again instead, never a queue that grows.
+    """
+
+    def __init__(
+        self,
+        snapshot: Callable[[], dict[str, Any]],
+        *,
+        ring: int = 256,
+        max_clients: int = 100,
+    ) -> None:
+        super().__init__(max_clients)
+        self.snapshot = snapshot
+        self._ring: deque[tuple[int, bytes]] = deque(maxlen=ring)
+        self._version = 0
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    def publish(self, updates: list[Update]) -> None:
+        """Called for each board change, by one thread (the subscriber's), in order."""
+        if not updates:
+            return
+        with self._cond:
+            for kind, data in updates:
+                self._version += 1
+                self._ring.append((self._version, json_frame(self._version, kind, data)))
+            self._cond.notify_all()
+
+    def _next(self, version: int, timeout: float) -> tuple[int, bytes | None, bool]:
+        """(new version, the frames since `version` or None, whether to resend all)."""
+        with self._cond:
+            if self._version == version:
+                self._cond.wait(timeout)
+            latest = self._version
+            if latest == version:
+                return version, None, False
+            if not self._ring or self._ring[0][0] > version + 1:
+                return latest, None, True
+            return latest, b"".join(f for v, f in self._ring if v > version), False
+
+    def stream(
+        self,
+        keepalive_s: float = 15.0,
+        max_stream_s: float = 600.0,
+        retry_ms: int = 2000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Generator[bytes, None, None]:
+        """The frames of one screen's stream, until `max_stream_s` has passed."""
+        version = self._version
+        yield f"retry: {retry_ms}\n\n".encode() + json_frame(version, "board", self.snapshot())
+        deadline = clock() + max_stream_s
+        while (left := deadline - clock()) > 0:
+            version, frames, resend = self._next(version, min(keepalive_s, left))
+            if resend:
+                yield json_frame(version, "board", self.snapshot())
+            elif frames is None:
+                yield b": keepalive\n\n"
+            else:
+                yield frames
+
+
+class Stream:
+    """A stream's response body: its messages; `close` (called by the server when the
+    phone or screen goes, or the stream ends, started or not) gives its place back, once."""
+
+    def __init__(self, clients: Clients, messages: Iterator[bytes]) -> None:
+        self._clients = clients
         self._messages = messages
         self._open = True
 
@@ -131,4 +222,4 @@ class Stream:
         if self._open:
             self._open = False
             self._messages.close()  # type: ignore[attr-defined]
-            self._hub.leave()
+            self._clients.leave()

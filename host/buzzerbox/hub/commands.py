@@ -16,17 +16,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from waitress.server import create_server
-
 from buzzerbox.hub import create_app
 from buzzerbox.hub.board import Board
-from buzzerbox.hub.live import Live
 from buzzerbox.hub.record import RECORD_FILE, Keeper
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt.settings import add_tls_options, hub_broker
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name
-from buzzerbox.web.commands import urls
-from buzzerbox.web.server import bind
+from buzzerbox.web.server import bind, make_server, urls
+from buzzerbox.web.sse import Live
 
 #: threads beyond the live streams, for the page, its assets and /api/board
 RESERVE_THREADS = 8
@@ -73,14 +70,8 @@ def run_hub(args: argparse.Namespace) -> int:
     keeper = Keeper(board, args.data / RECORD_FILE if args.data else None, live.publish).start()
     subscriber = Subscriber(broker, board, live.publish, name=name).start()
     app = create_app(board, live)
-    threads = args.max_screens + RESERVE_THREADS
-    server = create_server(
-        app,
-        sockets=[sock],
-        threads=threads,
-        connection_limit=threads + 16,
-        asyncore_use_poll=True,
-        ident="buzzerbox-hub",
+    server = make_server(
+        app, sock, args.max_screens, reserve=RESERVE_THREADS, ident="buzzerbox-hub"
     )
     print(f"buzzerbox hub: broker {broker.url}", flush=True)
     for address in urls(args.host, int(sock.getsockname()[1])):

@@ -1,4 +1,4 @@
-"""Real pads for `buzzerbox serve --config`: the pads layer feeding the box.
+"""Real pads for `buzzerbox serve --config`: the pad sources, feeding the box.
 
 The serve config's `[pads]` table names the pad map (a TOML file, see
 host/buzzerbox/pads/) and optionally the board URLs and whether to use GPIO:
@@ -11,21 +11,20 @@ host/buzzerbox/pads/) and optionally the board URLs and whether to use GPIO:
 or, for a pad map alone, the short form `pads = "twist-boards.toml"`.
 
 A `PadFeed` thread takes the final, time-ordered edges from `PadSources.poll` and
-hands each to `Box.pad_edge` (which maps it to a press or release of a seat and
+hands each to the box's `pad_edge` (which maps it to a press or release of a seat and
 never raises); it lights the pads the box asks for (the first presser's pad,
-blocked piles), where the pad map gives them a light.
+blocked piles), where the pad map gives them a light. The feed knows the box only
+as a `PadSink` (pads/ never imports the box).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from buzzerbox.box import Box, Pad
-from buzzerbox.enrol import pad_label
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
 from buzzerbox.pads.padmap import PadMap, load_pad_map
@@ -35,11 +34,12 @@ from buzzerbox.pads.sources import PadSources
 log = logging.getLogger(__name__)
 
 
-def box_pads(pad_map: PadMap) -> list[Pad]:
-    """The pad map's pads as the box and its pages know them."""
-    return [
-        Pad(p.id, p.role, p.seat, p.pile, pad_label(p.id, p.role, p.pile)) for p in pad_map.pads
-    ]
+class PadSink(Protocol):
+    """What the feed needs of the box: where edges go, and who is told of lights."""
+
+    when_lit: list[Callable[[list[str]], None]]
+
+    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> None: ...
 
 
 def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap, PadSources]:
@@ -69,7 +69,7 @@ def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap,
 class PadFeed:
     """The thread between the pad sources and the box, and the box's pad lights."""
 
-    def __init__(self, sources: PadSources, box: Box) -> None:
+    def __init__(self, sources: PadSources, box: PadSink) -> None:
         self.sources = sources
         self.box = box
         self.edges = 0
@@ -97,6 +97,8 @@ class PadFeed:
                 self.box.pad_edge(event.pad, event.is_press, event.t_us)
             elif isinstance(event, BoardStatusChanged):
                 log.info("pad board %s is %s", event.board, event.status)
+                if event.note:
+                    log.warning("pad board %s: %s", event.board, event.note)
             elif isinstance(event, FramesLost):
                 log.warning("pad frames lost: %s", event)
 

@@ -1,4 +1,14 @@
-"""`buzzerbox serve`: the box, its log and its web side, on waitress.
+"""`buzzerbox serve`: the one place that wires the box. Data flows one way:
+
+    pad sources (GPIO, pad boards, or the phones' virtual pads)
+      -> PadFeed (pads/feed.py) -> Box (box.py: rules, the event log in store/)
+      -> listeners: the Flask app (web/, live stream), the MQTT publisher (mqtt/),
+         the pad lights
+
+This module builds them: the pad sources the config names (a pad map, or virtual
+pads), the event log, the Box, the MQTT publisher, the pad feed (started once
+nothing can fail before it), the Flask app and the waitress server; it closes the
+server, the feed and the box when it ends.
 
     buzzerbox serve [--config FILE] [--host H] [--port P] [--data DIR] [--pin PIN]
                     [--open-pads] [--wifi-ssid S --wifi-password P] [--max-phones N]
@@ -7,7 +17,7 @@ With no config and no hardware it starts a simulated box (virtual pads on the ph
 It prints the addresses to open and the admin PIN. The config file is TOML with the
 same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
 max_phones, countdown_s), options given on the command line win; and a `[pads]` table
-(see hardware.py) for a box with real pads: GPIO and pad boards.
+(see pads/feed.py) for a box with real pads: GPIO and pad boards.
 """
 
 from __future__ import annotations
@@ -18,7 +28,6 @@ import os
 import resource
 import secrets
 import signal
-import socket
 import sys
 import tomllib
 from pathlib import Path
@@ -29,11 +38,12 @@ import platformdirs
 from buzzerbox.box import Box
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt import SERVE_DEFAULTS, SERVE_TYPES, add_serve_options, attach_serve
+from buzzerbox.pads.feed import PadFeed, open_sources
+from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import new_pin
-from buzzerbox.web.hardware import PadFeed, box_pads, open_sources
-from buzzerbox.web.server import bind, make_server
+from buzzerbox.web.server import bind, make_server, urls
 
 DEFAULTS: dict[str, Any] = {
     "host": "0.0.0.0",
@@ -131,21 +141,6 @@ def secret_key(folder: Path) -> bytes:
     return key
 
 
-def urls(host: str, port: int) -> list[str]:
-    """The addresses a phone can open (the LAN addresses when listening on all)."""
-    if host not in ("0.0.0.0", "::", ""):
-        return [f"http://{host}:{port}/"]
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
-    except OSError:
-        pass
-    return [f"http://{a}:{port}/" for a in found] or [f"http://127.0.0.1:{port}/"]
-
-
 def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     feed: PadFeed | None = None
@@ -160,8 +155,7 @@ def run_serve(args: argparse.Namespace) -> int:
         box = Box(
             EventLog(folder / "buzzerbox.db"),
             countdown_us=int(float(cfg["countdown_s"]) * 1_000_000),
-            simulated=pad_map is None,
-            pad_map=box_pads(pad_map) if pad_map else (),
+            pads=pad_map if pad_map is not None else VirtualPads(),
         )
         attach_serve(box, cfg, folder, args.config.parent if args.config else None)
         if sources is not None:
@@ -197,7 +191,11 @@ def run_serve(args: argparse.Namespace) -> int:
     raise_file_limit(2 * max_phones + 256)
     server = make_server(app, sock, max_phones)
     signal.signal(signal.SIGTERM, on_sigterm)
-    mode = "simulated box (virtual pads)" if box.is_simulated else f"{len(box.pad_map)} pads"
+    mode = (
+        "simulated box (virtual pads)"
+        if box.is_simulated
+        else f"{len(pad_map.pads) if pad_map else 0} pads"
+    )
     try:  # a signal from here on ends in the same tidy close
         print(f"buzzerbox: {mode}; log {folder / 'buzzerbox.db'}", flush=True)
         for address in addresses:
@@ -231,7 +229,7 @@ def raise_file_limit(wanted: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m buzzerbox.web.commands serve ...`: this area alone, without the others."""
+    """`python -m buzzerbox.serve serve ...`: this area alone, without the others."""
     parser = argparse.ArgumentParser(prog="buzzerbox")
     add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)

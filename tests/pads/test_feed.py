@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
 from buzzerbox.store.log import EventLog
-from buzzerbox.web.hardware import PadFeed, box_pads, open_sources
-
-from .web_fakes import ManualClock
+from buzzerbox.testing import ManualClock
 
 MAP = """
 seats = 2
@@ -61,12 +60,9 @@ def pad_map() -> PadMap:
     return parse_pad_map(MAP)
 
 
-def test_edges_of_real_pads_are_presses_of_their_seats(
-    pad_map: PadMap, tmp_path: Path, clock: ManualClock
-) -> None:
-    box = Box(
-        EventLog(tmp_path / "box.db"), clock=clock, simulated=False, pad_map=box_pads(pad_map)
-    )
+def test_edges_of_real_pads_are_presses_of_their_seats(pad_map: PadMap, tmp_path: Path) -> None:
+    clock = ManualClock()  # the box's clock (this folder's `clock` fixture is the pads')
+    box = Box(EventLog(tmp_path / "box.db"), clock=clock, pads=pad_map)
     assert box.pads()[0].to_json() == {
         "id": "north", "role": "stop", "seat": 0, "pile": None, "label": "stop · pad north",
         "enrolled": False,

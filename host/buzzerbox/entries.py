@@ -1,0 +1,65 @@
+"""What a phone may post to the box, and what the box reads off a game for its log.
+
+The rules (rules/) decide whether an entry is allowed in the game's state; this is
+what the box itself refuses before that: event types that come from the box and the
+pads, not from a phone (`go`, `press`, `release`), and malformed variants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from buzzerbox.rules.engine import Engine
+from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.store.log import Progress
+
+#: table entries a phone may post; `go`, `press` and `release` come from the box and pads
+TABLE_EVENTS = frozenset(
+    {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}
+)
+
+
+def check_table_entry(obj: Mapping[str, Any]) -> None:
+    """InvalidEventError unless `obj` is a table entry a phone may post."""
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in TABLE_EVENTS:
+        raise InvalidEventError(
+            f"event type {kind!r} cannot be posted: the table posts "
+            f"{', '.join(sorted(TABLE_EVENTS))}; go, press and release come from the box"
+        )
+
+
+def variants(value: object) -> list[str]:
+    """The house rules a new game names (free text, shown with the game)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidEventError('variants must be a list of names, e.g. ["row as storage"]')
+    if len(value) > 10 or any(len(v) > 60 for v in value):
+        raise InvalidEventError("variants: at most 10, each at most 60 characters")
+    return list(value)
+
+
+def idle_state() -> dict[str, Any]:
+    """The state object before the box has seen any game."""
+    return {
+        "game": None,
+        "title": None,
+        "round": 0,
+        "phase": "idle",
+        "players": [],
+        "winners": [],
+        "caller": None,
+        "history": [],
+        "undoable": None,
+    }
+
+
+def progress(engine: Engine) -> Progress:
+    """What the log keeps beside a game's events: its phase and winners."""
+    return Progress(engine.game.phase, tuple(engine.game.winners))
+
+
+def last_t(engine: Engine) -> int:
+    """The latest time in a game's events (box µs): the box timeline resumes after it."""
+    game = engine.game
+    return max(game.last_pad_t, game.go_t or 0, 0)

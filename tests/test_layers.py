@@ -1,0 +1,171 @@
+"""The layout's import rules, read from the source (ast): a change that breaks one fails.
+
+Data flows one way: pad sources -> box -> rules -> store -> web / MQTT, and serve.py
+is the one place that wires them. A *unit* is a package under buzzerbox/ (pads, web,
+...) or a top-level module (box, serve, ...). The rules:
+
+- no import cycles between units;
+- web/ is HTTP only: it imports nothing of pads/, mqtt/, hub/ or serve;
+- pads/ never imports the box (the feed is typed against a Protocol), nor what sits
+  on top of it;
+- mqtt/ imports neither web/ nor hub/;
+- rules/ imports only itself, the standard library and buzzerbox.errors.
+
+Every import counts, also one inside a function. The detector is checked on a small
+synthetic tree with each kind of bad import, so this test can fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import buzzerbox
+
+ROOT = Path(buzzerbox.__file__).parent
+
+#: unit -> units it must not import
+FORBIDDEN = {
+    "web": {"pads", "mqtt", "hub", "serve"},
+    "pads": {"box", "enrol", "entries", "serve", "web", "mqtt", "hub", "appliance"},
+    "mqtt": {"web", "hub", "serve"},
+}
+#: what rules/ may import besides the standard library
+RULES_MAY_IMPORT = {"rules", "errors"}
+
+
+def imports_of(path: Path, root: Path) -> Iterator[str]:
+    """The absolute names of the modules a source file imports (relative ones resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = [root.name, *path.relative_to(root).parent.parts]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                yield ".".join([*base, node.module] if node.module else base)
+            elif node.module:
+                yield node.module
+
+
+def unit_of(module: str, root: Path) -> str | None:
+    """The unit of one of our modules ("buzzerbox.pads.link" -> "pads"); None if not ours."""
+    parts = module.split(".")
+    if parts[0] != root.name:
+        return None
+    if len(parts) == 1:
+        return ""  # the package itself (buzzerbox/__init__.py)
+    return parts[1]
+
+
+def graph(root: Path) -> dict[str, dict[str, set[str]]]:
+    """unit -> {imported unit (or "" for the root, or a foreign top name): {files}}."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        unit = rel.parts[0].removesuffix(".py") if rel.parts[0] != "__init__.py" else ""
+        edges = out.setdefault(unit, {})
+        for module in imports_of(path, root):
+            target = unit_of(module, root)
+            if target is None:
+                target = "<" + module.split(".")[0] + ">"
+            if target != unit:
+                edges.setdefault(target, set()).add(str(rel))
+    return out
+
+
+def cycles(edges: dict[str, dict[str, set[str]]]) -> list[list[str]]:
+    """The import cycles between units (strongly connected components, Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in edges.get(node, {}):
+            if nxt not in edges:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def violations(root: Path) -> list[str]:
+    """Every broken rule, as a sentence naming the files."""
+    edges = graph(root)
+    out = [f"import cycle between {', '.join(c)}" for c in cycles(edges)]
+    for unit, banned in FORBIDDEN.items():
+        for target in sorted(banned & set(edges.get(unit, {}))):
+            where = ", ".join(sorted(edges[unit][target]))
+            out.append(f"{unit} imports {target} ({where})")
+    stdlib = sys.stdlib_module_names
+    for target, files in sorted(edges.get("rules", {}).items()):
+        foreign = target.startswith("<") and target.strip("<>") not in stdlib
+        if foreign or (not target.startswith("<") and target not in RULES_MAY_IMPORT):
+            out.append(f"rules imports {target} ({', '.join(sorted(files))})")
+    return out
+
+
+def test_the_import_rules_hold() -> None:
+    assert len(graph(ROOT)) >= 15  # the walk found the units
+    assert violations(ROOT) == []
+
+
+def test_serve_is_the_one_place_that_wires_the_box() -> None:
+    edges = graph(ROOT)
+    assert {"box", "pads", "mqtt", "web", "store"} <= set(edges["serve"])
+    wiring = [u for u, e in edges.items() if {"pads", "mqtt", "web"} <= set(e)]
+    assert wiring == ["serve"]
+
+
+def write(root: Path, name: str, text: str) -> None:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
+    root = tmp_path / "buzzerbox"
+    for package in ("rules", "pads", "web", "mqtt", "hub", "store"):
+        write(root, f"{package}/__init__.py", "")
+    write(root, "__init__.py", "")
+    write(root, "box.py", "from buzzerbox.rules import engine\n")
+    write(root, "rules/engine.py", "import json\nfrom buzzerbox.errors import BuzzerboxError\n")
+    write(root, "errors.py", "")
+    assert violations(root) == []  # a clean tree passes
+
+    write(root, "web/api.py", "def f():\n    from buzzerbox.pads import link\n")
+    write(root, "pads/feed.py", "from ..box import Box\n")
+    write(root, "mqtt/pub.py", "import buzzerbox.hub.board\n")
+    write(root, "rules/base.py", "import serial\nfrom buzzerbox.store import log\n")
+    write(root, "store/log.py", "from buzzerbox.web import api\n")
+    write(root, "hub/x.py", "from buzzerbox.store import log\n")
+    found = violations(root)
+    assert "web imports pads (web/api.py)" in found
+    assert "pads imports box (pads/feed.py)" in found
+    assert "mqtt imports hub (mqtt/pub.py)" in found
+    assert "rules imports <serial> (rules/base.py)" in found
+    assert "rules imports store (rules/base.py)" in found
+    # box -> rules -> store -> web -> pads -> box
+    assert "import cycle between box, pads, rules, store, web" in found
