@@ -14,6 +14,8 @@ the box's own claim back).
   claim back.
 - Another's claim that replaced one of ours (or a live one): a clash. The earlier
   claim keeps the name; the later box stops with a message naming the other.
+- A connection right after one that lasted less than `GRACE_S` (thrown off, maybe
+  by a box with our name) also waits `GRACE_S` before publishing.
 
 The box's id (`machine_id`) is the Pi's serial number (else /etc/machine-id, else the
 network card's address) with its data folder: unique per board, also for two SD
@@ -114,9 +116,11 @@ class Claimant:
             self.since = now
         return Claim(self.owner, self.host, self.since)
 
-    def connected(self) -> None:
-        """A new connection: what was seen on the last one no longer counts."""
-        self._foreign_retained = False
+    def connected(self, *, wary: bool = False) -> None:
+        """A new connection: what was seen on the last one no longer counts. `wary`:
+        the last one was short (thrown off? another box may use our name): wait
+        GRACE_S even if the claim is ours."""
+        self._foreign_retained = wary
 
     def seen(self, claim: Claim | None, retained: bool) -> str:
         """OURS (publish), WAIT (GRACE_S first), LOSE (stop: `other` has the name),

@@ -81,6 +81,7 @@ class Publisher:
         self._next: tuple[int, mqtt.Client, Acks] | None = None
         self._settled_gen = -1  # the connection on which our name was confirmed
         self._grace_until: float | None = None
+        self._last_up: float | None = None  # when the last connection was accepted
         self._greeted_gen = -1
         self._state_due = False
         self._lock = threading.Lock()
@@ -163,7 +164,10 @@ class Publisher:
             self._wake.set()
 
         client.on_publish = on_publish
-        self.claimant.connected()
+        now = time.monotonic()
+        wary = self._last_up is not None and now - self._last_up < self.grace_s
+        self._last_up = now
+        self.claimant.connected(wary=wary)
         claim_topic = topic(self.name, "claim")
         client.subscribe(claim_topic, qos=1)
         mine = self.claimant.mine(self._wall())
