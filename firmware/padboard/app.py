@@ -24,12 +24,17 @@ from padboard import config
 from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
+try:
+    from padboard.fastcrc import frame
+except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
+    from padboard.protocol import frame
+
 _SM_ID = 0  # PIO 0, state machine 0
 _DREQ_PIO0_RX0 = 4  # the DMA request line of that state machine's RX FIFO
 _PADS_BANK0 = 0x4001C000  # RP2040 pad control registers
 _PAD_IE = 1 << 6  # a pad's input enable bit
+_CHIP_ID = 0x40000000  # SYSINFO CHIP_ID, the same address on RP2040 and RP2350
 _DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
-_ONE_BYTE = tuple(bytes((i,)) for i in range(256))  # writes without allocating
 
 
 class EdgeRing:
@@ -118,24 +123,43 @@ class Pins:
         self.leds = [machine.Pin(n, machine.Pin.OUT, value=0) for n in layout["leds"]]
         self._probe = machine.Pin(config.PROBE_GPIO, machine.Pin.OUT, value=0)
         self._probe_us = time.ticks_us()
-        for n in config.QUIET_GPIOS:
-            machine.mem32[_PADS_BANK0 + 4 + 4 * n] &= ~_PAD_IE
+        self.arrived_us = self._probe_us  # when the host bytes being read arrived
+        if is_rp2040():
+            for n in config.QUIET_GPIOS:
+                machine.mem32[_PADS_BANK0 + 4 + 4 * n] &= ~_PAD_IE
 
     def probe(self):
+        """Toggle the probe; returns the us since the host bytes being read arrived."""
         # Two toggles closer than the PIO's two-tick pass could merge into none.
         while time.ticks_diff(time.ticks_us(), self._probe_us) < 4:
             pass
         self._probe.toggle()
-        self._probe_us = time.ticks_us()
+        now = self._probe_us = time.ticks_us()
+        return time.ticks_diff(now, self.arrived_us)
 
     def set_led(self, output, level):
         self.leds[output].value(level)
 
 
-class HostLink:
-    """The USB serial link (the REPL's stdin/stdout), polled, never waited on."""
+def is_rp2040():
+    """The chip is an RP2040 (SYSINFO CHIP_ID: part 2, manufacturer 0x927).
 
-    def __init__(self):
+    The pad registers written above are the RP2040's; an RP2350 (Pico 2) keeps
+    them elsewhere, so there the inputs are left as they are."""
+    return machine.mem32[_CHIP_ID] & 0x0FFFFFFF == 0x0002927
+
+
+class HostLink:
+    """The USB serial link (the REPL's stdin/stdout), polled, never waited on.
+
+    Host bytes are read one at a time while select says one is there; the time
+    the first of a burst was seen is its arrival (`Pins.arrived_us`), which a
+    SYNC answer is stamped with. Frames are written whole, one write each, when
+    the host can take bytes.
+    """
+
+    def __init__(self, pins):
+        self._pins = pins
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._rd = select.poll()
@@ -143,13 +167,22 @@ class HostLink:
         self._wr = select.poll()
         self._wr.register(sys.stdout, select.POLLOUT)
         self._frame = None
-        self._at = 0
         self._closed = False
 
-    def read(self, board, most):
-        """Give `board` up to `most` bytes the host sent; returns the number."""
+    def readable(self):
+        if self._closed:
+            return False
+        for _ in self._rd.ipoll(0):
+            return True
+        return False
+
+    def read(self, board, room):
+        """Give `board` the bytes the host sent, while it has `room` frames free."""
+        if not self.readable():
+            return 0
+        self._pins.arrived_us = time.ticks_us()
         n = 0
-        while n < most and not self._closed and self._rd.poll(0):
+        while board.pending() < room:
             try:
                 data = self._in.read(1)
             except OSError:
@@ -159,26 +192,26 @@ class HostLink:
                 break
             board.rx(data[0])
             n += 1
+            if not self.readable():
+                break
         return n
 
-    def write(self, board, most):
-        """Send up to `most` bytes of `board`'s frames; returns the number."""
-        n = 0
-        while n < most:
-            frame = self._frame
+    def write(self, board):
+        """Send the next frame if the host can take bytes; returns 1 if one went."""
+        frame = self._frame
+        if frame is None:
+            frame = board.next_frame()
             if frame is None:
-                frame = self._frame = board.next_frame()
-                self._at = 0
-                if frame is None:
-                    return n
-            if not self._wr.poll(0):
-                return n
-            self._out.write(_ONE_BYTE[frame[self._at]])
-            self._at += 1
-            n += 1
-            if self._at == len(frame):
-                self._frame = None
-        return n
+                return 0
+        for _ in self._wr.ipoll(0):
+            n = self._out.write(frame)
+            if n is not None and 0 < n < len(frame):
+                self._frame = frame[n:]  # the rest when the host takes more
+                return 1
+            self._frame = None
+            return 1
+        self._frame = frame
+        return 0
 
     def wait(self, ms):
         if self._closed:
@@ -213,30 +246,39 @@ def run():
         led_count=len(pins.leds),
         tick_hz=tick_hz(sm_hz),
         debounce_us=config.DEBOUNCE_US,
+        sync_ch=len(layout["pads"]) - 1,
+        frame=frame,
         queue_max=config.QUEUE_FRAMES,
         max_probes=config.MAX_PENDING_PROBES,
     )
-    link = HostLink()
+    link = HostLink(pins)
     sm.active(1)
 
+    room = config.QUEUE_FRAMES
     ms = 0
     last = time.ticks_ms()
     next_tick = config.TICK_MS
     fault_ms = -1000
     while True:
-        now = time.ticks_ms()
-        ms += time.ticks_diff(now, last)
-        last = now
         busy = 0
         try:
-            busy += ring.drain(board, 32)
-            busy += link.read(board, 64)
+            # Host bytes first and between every other step: a SYNC is stamped
+            # when its bytes are first seen, so they must be seen at once.
+            busy += link.read(board, room)
+            busy += ring.drain(board, 2)
+            for _ in range(4):  # output keeps pace with input: a frame per edge or more
+                busy += link.read(board, room)
+                if not link.write(board):
+                    break
+                busy += 1
+            now = time.ticks_ms()
+            ms += time.ticks_diff(now, last)
+            last = now
             if ms >= next_tick:
                 board.tick(ms)
                 next_tick += config.TICK_MS
                 if next_tick <= ms:  # fell behind: skip, do not burst
                     next_tick = ms + config.TICK_MS
-            busy += link.write(board, 64)
         except Exception as e:  # a fault of ours: report it (once a second), carry on
             if sys.platform == "linux":  # the unix port, under test: stderr is free
                 sys.print_exception(e, sys.stderr)

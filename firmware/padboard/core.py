@@ -21,7 +21,7 @@ does not fit is counted and reported by a LOST frame before the next frame.
 
 from padboard import protocol
 from padboard.clock import CounterClock
-from padboard.config import DEBOUNCE_MAX_US, FW_VERSION
+from padboard.config import DEBOUNCE_MAX_US, FW_VERSION, SYNC_DEBOUNCE_US
 from padboard.debounce import Debouncer
 
 RESERVE = 4  # queue places kept for answers
@@ -49,13 +49,18 @@ class PadBoard:
         queue_max=64,
         max_probes=8,
         fw_version=FW_VERSION,
+        sync_ch=None,
+        sync_window_us=SYNC_DEBOUNCE_US,
+        frame=protocol.frame,
     ):
         self.board_id = board_id
         self.tick_hz = tick_hz
         self._pad_bits = tuple(pad_bits)
         self._pad_mask = 0
-        for bit in self._pad_bits:
+        self._ch_of = {}  # a pad's bit (1 << gpio) -> its channel
+        for ch, bit in enumerate(self._pad_bits):
             self._pad_mask |= 1 << bit
+            self._ch_of[1 << bit] = ch
         self._probe_mask = 1 << probe_bit
         self._probe = probe
         self._set_led = set_led
@@ -64,14 +69,20 @@ class PadBoard:
         self._max_probes = max_probes
         self._fw_version = fw_version
         self.debounce_us = debounce_us
-        self._debouncer = Debouncer(len(self._pad_bits), self._ticks(debounce_us), self._edge)
+        # The sync channel keeps its own short window: DEBOUNCE never swallows a pulse.
+        fixed = {} if sync_ch is None else {sync_ch: self._ticks(sync_window_us)}
+        self._debouncer = Debouncer(
+            len(self._pad_bits), self._ticks(debounce_us), self._edge, fixed
+        )
+        self._frame = frame
+        self._gap = False  # the PIO's words since the last pair fed were lost
         self._clock = CounterClock()
         self._reader = protocol.LineReader()
         self._pins = None  # the last pins word; None until the first pair
-        self._out = []  # [(type, fields)], oldest first
+        self._out = []  # [(type, fields)], oldest first; an EDGE's fields are a tuple
         self._seq = 0
         self.lost = 0  # edges dropped since the last LOST frame
-        self._probes = []  # [kind, token, ms], oldest first
+        self._probes = []  # [kind, tokens, ms, age], oldest first
         self._ms = 0
         self._queue("HELLO", self._hello_fields())
 
@@ -90,44 +101,69 @@ class PadBoard:
         if last is None:
             self._debouncer.start([self._pressed(pins, bit) for bit in self._pad_bits])
             return
+        if self._gap:
+            # Pairs were lost: this one is the new start. Each pad now at another
+            # level lost at least one edge; the probes in flight may have been
+            # among them, so they are made again, in order: every SYNC is answered.
+            self._gap = False
+            levels = [self._pressed(pins, bit) for bit in self._pad_bits]
+            self.lost += max(1, self._debouncer.rebase(levels))
+            self._probe_again()
+            return
         changed = pins ^ last
-        if changed & self._pad_mask:
-            bits = self._pad_bits
-            for ch in range(len(bits)):
-                if changed >> bits[ch] & 1:
-                    self._debouncer.change(ch, self._pressed(pins, bits[ch]), t)
+        pads = changed & self._pad_mask
+        if pads:
+            ch_of = self._ch_of
+            change = self._debouncer.change
+            while pads:
+                low = pads & -pads
+                pads ^= low
+                change(ch_of[low], 0 if pins & low else 1, t)
         if changed & self._probe_mask:
             self._probe_seen(t)
 
     def lost_pairs(self, count):
-        """The PIO pushed `count` pairs the board could not read (its ring overran)."""
-        self.lost += count
-        self._probes = []  # their pairs may be among the lost ones
+        """The PIO pushed `count` pairs the board could not read (its ring overran).
+
+        The next pair fed counts the edges lost (`LOST` counts debounced edges,
+        not words: at least one per pad whose level changed meanwhile).
+        """
+        self._gap = True
+
+    def _probe_again(self):
+        """Make every probe in flight again, in order (its pair went missing)."""
+        again = self._probes
+        self._probes = []
+        for kind, tokens, _, age in again:
+            self._probe()
+            self._probes.append([kind, tokens, self._ms, age])
 
     @staticmethod
     def _pressed(pins, bit):
         return 0 if pins >> bit & 1 else 1  # pulled up: a pressed pad reads 0
 
     def _edge(self, ch, level, t):
-        self._queue("EDGE", "%d %d %d" % (ch, level, t), edge=True)
+        self._queue("EDGE", (ch, level, t), edge=True)  # formatted when sent
 
     def _probe_seen(self, t):
         if not self._probes:
             return  # a probe given up on, arriving after all
-        kind, token, _ = self._probes.pop(0)
+        kind, tokens, _, age = self._probes.pop(0)
         if kind == _TICK:
             self._debouncer.settle(t)
             self._queue("TICK", "%d" % t)
         elif kind == _SYNC:
-            self._queue("SYNC", "%d %d" % (token, t))
+            # stamped when its bytes arrived: `age` ticks before the probe
+            for token in tokens:
+                self._queue("SYNC", "%d %d" % (token, t - age))
 
     # -- clock probes ---------------------------------------------------------
 
-    def _ask_time(self, kind, token=0):
+    def _ask_time(self, kind):
         if len(self._probes) >= self._max_probes:
             return False
-        self._probe()
-        self._probes.append([kind, token, self._ms])
+        age = self._probe() or 0  # us since the host bytes being read arrived
+        self._probes.append([kind, [], self._ms, self._ticks(age)])
         return True
 
     def tick(self, ms):
@@ -137,8 +173,8 @@ class PadBoard:
             if probe[0] == _TICK:
                 if ms - probe[2] < STALE_MS:
                     return  # the last TICK is still on its way
-                self._probes = []  # a probe's pair went missing: start again
-                break
+                self._probe_again()  # a probe's pair went missing: ask again
+                return
         self._ask_time(_TICK)
 
     # -- from the host --------------------------------------------------------
@@ -166,7 +202,7 @@ class PadBoard:
         name = command[0]
         if name == "SYNC":
             probe[0] = _SYNC
-            probe[1] = command[1]
+            probe[1].append(command[1])
         elif name == "HELLO?":
             self._queue("HELLO", self._hello_fields())
         elif name == "LED":
@@ -221,7 +257,12 @@ class PadBoard:
         if kind == "TICK" and out and out[-1][0] == "TICK":
             out[-1] = (kind, fields)  # a later TICK says all the earlier one did
             return
-        limit = self._queue_max - RESERVE if edge or kind == "TICK" else self._queue_max
+        if edge:
+            limit = self._queue_max - RESERVE
+        elif kind == "SYNC":
+            limit = self._queue_max + self._max_probes  # every SYNC is answered
+        else:
+            limit = self._queue_max
         if len(out) >= limit:
             if edge:
                 self.lost += 1
@@ -243,4 +284,6 @@ class PadBoard:
             return None
         seq = self._seq
         self._seq = (seq + 1) & MASK32
-        return protocol.frame("%s %d %s" % (kind, seq, fields))
+        if kind == "EDGE":
+            return self._frame("EDGE %d %d %d %d" % (seq, fields[0], fields[1], fields[2]))
+        return self._frame("%s %d %s" % (kind, seq, fields))

@@ -20,13 +20,26 @@ class Debouncer:
     `level` is 1 for a pressed pad, 0 for a released one.
     """
 
-    def __init__(self, channels, window, emit):
+    def __init__(self, channels, window, emit, fixed=None):
         self.window = window
+        self.fixed = fixed or {}  # channel -> its own window, whatever `window` is
         self._emit = emit
         self._raw = [0] * channels  # the level the PIO saw last
         self._rep = [0] * channels  # the level last reported
         self._until = [0] * channels  # the end of each channel's lock
         self._waiting = []  # channels whose raw level differs from rep inside a lock
+
+    def rebase(self, levels):
+        """Take `levels` as reported without reporting them (after a gap in the
+        input); returns the number of channels whose level differs from before."""
+        changed = 0
+        for ch, level in enumerate(levels):
+            if level != self._rep[ch]:
+                changed += 1
+            self._raw[ch] = level
+            self._rep[ch] = level
+        self._waiting = []
+        return changed
 
     def start(self, levels):
         """Take the levels at power-up (a list of 0/1) as known, reporting nothing."""
@@ -48,7 +61,7 @@ class Debouncer:
             return
         if t >= self._until[ch]:
             self._rep[ch] = level
-            self._until[ch] = t + self.window
+            self._until[ch] = t + self.fixed.get(ch, self.window)
             self._emit(ch, level, t)
         elif ch not in self._waiting:
             self._waiting.append(ch)
@@ -69,5 +82,5 @@ class Debouncer:
             if level != self._rep[ch]:
                 end = until[ch]
                 self._rep[ch] = level
-                until[ch] = end + self.window
+                until[ch] = end + self.fixed.get(ch, self.window)
                 self._emit(ch, level, end)
