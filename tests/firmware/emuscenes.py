@@ -75,7 +75,9 @@ def calibrate(emu: PicoEmulator, gpio: int = 22) -> int:
     since = len(emu.lines)
     base = emu.drive([(0, gpio, 0), (20_000, gpio, None)], after=2_000)
     emu.wait("in", "EDGE", TIMEOUT, since)
-    return base - edges(emu.lines[since:])[0].t
+    press = edges(emu.lines[since:])[0]
+    wait_tick(emu, press.t + 21_000)  # its release is sent too
+    return base - press.t
 
 
 def sync_latencies(emu: PicoEmulator, host: HostSocket, count: int, gap_us: int) -> list[int]:
@@ -98,10 +100,10 @@ def sync_latencies(emu: PicoEmulator, host: HostSocket, count: int, gap_us: int)
 
 def train(
     emu: PicoEmulator, rate: int, seconds: float, gpios: tuple[int, ...] = PAD_GPIOS[:23]
-) -> tuple[int, list[Line]]:
+) -> tuple[int, list[Line], list[Edge]]:
     """Edges at `rate` per second for `seconds`, round `gpios` (each pad's edges
-    far apart, outside the 5 ms debounce window); returns (the number driven,
-    the board's lines until a TICK past the last one)."""
+    far apart, outside the 5 ms debounce window); returns the number driven, the
+    board's lines until a TICK past the last one, and the EDGEs among them."""
     n = int(rate * seconds)
     step = 1_000_000 / rate
     events: list[tuple[int, int, int | None]] = []
@@ -114,10 +116,17 @@ def train(
         events.append((round(n * step) + 10_000, gpio, None))
     n += len(pressed)
     since = len(emu.lines)
-    base = emu.drive(events, after=5_000)
+    base = emu.board_time(emu.drive(events, after=5_000))
     last = events[-1][0] + base
+    wait_tick(emu, last + 1_000)
+    lines = emu.lines[since:]
+    inside = [e for e in edges(lines) if base - 2 <= e.t <= last + 2]
+    return n, lines, inside
+
+
+def wait_tick(emu: PicoEmulator, t: int) -> None:
+    """Until a TICK past board time `t`: every edge before it was sent (or LOST)."""
     while True:
         tick = emu.wait("in", "TICK", TIMEOUT * 4, len(emu.lines))
-        if tick.t > last + 20_000:
-            break
-    return n, emu.lines[since:]
+        if int(tick.fields[2]) > t:
+            return
