@@ -172,13 +172,15 @@ class PicoEmulator:
         """`buzzerbox monitor --json` on this board, its clocks slowed to RATIO."""
         env = dict(os.environ, LD_PRELOAD=libfaketime(), FAKETIME=f"+0 x{RATIO}")
         env["FAKETIME_DONT_FAKE_MONOTONIC"] = "0"
-        return subprocess.Popen(
-            [sys.executable, "-m", "buzzerbox", "monitor", "--board", self.url, "--json", *args],
-            stdout=subprocess.PIPE,
-            stderr=open(tmp / "monitor.stderr", "w"),  # noqa: SIM115  (the child owns it)
-            text=True,
-            env=env,
-        )
+        with open(tmp / "monitor.stderr", "w") as stderr:  # the child keeps its own copy
+            return subprocess.Popen(
+                [sys.executable, "-m", "buzzerbox", "monitor", "--board", self.url, "--json"]
+                + list(args),
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                env=env,
+            )
 
     def close(self) -> None:
         if self.proc.poll() is None:

@@ -9,8 +9,8 @@
 //   {"cmd": "drive", "after": us, "events": [[dt, gpio, level], ...]}
 //        levels 0/1 (null releases), dt from base = now + after -> {"ev": "drive", "base": us}
 //   {"cmd": "ratio", "ratio": R}   cap emulated time at R x wall time (0: uncapped)
-//   {"cmd": "reset"}               power-cycle the chip (the flash is kept); the
-//                                  host's connection is closed, as an unplug would
+//   {"cmd": "reset", "unplug": bool}  power-cycle the chip (the flash is kept);
+//                                  with unplug the host's connection is closed too
 //   {"cmd": "quiet", "on": bool}   stop or start the per-line reports below
 // Reports: {"ev": "port", "port": N}; {"ev": "sm", "t": us} when the edge timer starts;
 //   {"ev": "in", "t": us, "line": "..."}   a line from the board, t = when it left
@@ -133,8 +133,10 @@ function command(text) {
     case 'reset': {
       epochNs += chip.nanos;
       flash.set(chip.mcu.flash.subarray(0, FLASH_BYTES));
-      if (client) client.destroy();
-      client = null;
+      if (cmd.unplug && client) {
+        client.destroy();
+        client = null;
+      }
       boot();
       setRatio(ratio);
       say({ ev: 'reset', t: us(0) });
