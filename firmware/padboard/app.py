@@ -25,9 +25,16 @@ from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
 try:
-    from padboard.fastcrc import frame
+    from padboard.fast import copy_pairs, frame
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
+
+    def copy_pairs(ring, at, mask, count, out):
+        for i in range(count):
+            out[2 * i] = ring[at]
+            out[2 * i + 1] = (-ring[at + 1]) & 0x3FFFFFFF
+            at = (at + 2) & mask
+        return count
 
 _SM_ID = 0  # PIO 0, state machine 0
 _DREQ_PIO0_RX0 = 4  # the DMA request line of that state machine's RX FIFO
@@ -35,6 +42,8 @@ _PADS_BANK0 = 0x4001C000  # RP2040 pad control registers
 _PAD_IE = 1 << 6  # a pad's input enable bit
 _CHIP_ID = 0x40000000  # SYSINFO CHIP_ID, the same address on RP2040 and RP2350
 _DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
+_BATCH = 16  # pairs copied out of the ring at once
+_FRAMES_PER_WRITE = 6  # frames joined into one write
 
 
 class EdgeRing:
@@ -65,6 +74,7 @@ class EdgeRing:
             ring_sel=True,
             treq_sel=_DREQ_PIO0_RX0 + _SM_ID,
         )
+        self._pairs = array.array("i", bytes(8 * _BATCH))  # (pins, ticks mod 2**30)
         self._base = 0  # words written by earlier DMA sequences
         self._read = 0  # words read
         self._arm()
@@ -94,20 +104,19 @@ class EdgeRing:
         if behind > self._words:
             self._lose(board)
             return 0
-        ring = self._ring
-        n = self._words
-        at = start % n
-        batch = []
-        for _ in range(min(behind // 2, most)):
-            batch.append((ring[at], ring[at + 1]))
-            at = (at + 2) % n
-        if self.written() - start > n:  # the DMA lapped the words being read
+        n = min(behind // 2, most, _BATCH)
+        if not n:
+            return 0
+        pairs = self._pairs
+        copy_pairs(self._ring, start % self._words, self._words - 1, n, pairs)
+        if self.written() - start > self._words:  # the DMA lapped the words being read
             self._lose(board)
             return 0
-        for pins, counter in batch:
-            board.feed(pins, counter)
-        self._read = start + 2 * len(batch)
-        return len(batch)
+        feed = board.feed_ticks
+        for i in range(0, 2 * n, 2):
+            feed(pairs[i], pairs[i + 1])
+        self._read = start + 2 * n
+        return n
 
     def _lose(self, board):
         skip = (self.written() - self._read) // 2
@@ -197,20 +206,30 @@ class HostLink:
         return n
 
     def write(self, board):
-        """Send the next frame if the host can take bytes; returns 1 if one went."""
-        frame = self._frame
-        if frame is None:
-            frame = board.next_frame()
-            if frame is None:
+        """Send the next frames (a few at once) if the host can take bytes; returns
+        1 if some went."""
+        data = self._frame
+        if data is None:
+            data = board.next_frame()
+            if data is None:
                 return 0
+            more = board.next_frame()
+            if more is not None:
+                parts = [data, more]
+                while len(parts) < _FRAMES_PER_WRITE:
+                    more = board.next_frame()
+                    if more is None:
+                        break
+                    parts.append(more)
+                data = b"".join(parts)
         for _ in self._wr.ipoll(0):
-            n = self._out.write(frame)
-            if n is not None and 0 < n < len(frame):
-                self._frame = frame[n:]  # the rest when the host takes more
+            n = self._out.write(data)
+            if n is not None and 0 < n < len(data):
+                self._frame = data[n:]  # the rest when the host takes more
                 return 1
             self._frame = None
             return 1
-        self._frame = frame
+        self._frame = data
         return 0
 
     def wait(self, ms):
@@ -265,12 +284,9 @@ def run():
             # Host bytes first and between every other step: a SYNC is stamped
             # when its bytes are first seen, so they must be seen at once.
             busy += link.read(board, room)
-            busy += ring.drain(board, 2)
-            for _ in range(4):  # output keeps pace with input: a frame per edge or more
-                busy += link.read(board, room)
-                if not link.write(board):
-                    break
-                busy += 1
+            busy += ring.drain(board, 4)
+            busy += link.read(board, room)
+            busy += link.write(board)
             now = time.ticks_ms()
             ms += time.ticks_diff(now, last)
             last = now

@@ -27,6 +27,7 @@ from padboard.debounce import Debouncer
 RESERVE = 4  # queue places kept for answers
 STALE_MS = 50  # a TICK probe unanswered this long is given up
 MASK32 = 0xFFFFFFFF
+MASK30 = 0x3FFFFFFF
 
 _TICK = 0
 _SYNC = 1
@@ -95,13 +96,30 @@ class PadBoard:
 
     def feed(self, pins, counter):
         """One (pins, counter) pair from the edge timer, in the order pushed."""
-        t = self._clock.unwrap(counter)
+        self.feed_ticks(pins, (-counter) & MASK30)
+
+    def feed_ticks(self, pins, low):
+        """One pair from the edge timer, its counter given as ticks mod 2**30.
+
+        The hot path of the board (every input change): kept to few calls."""
+        t = self._clock.advance(low)
         last = self._pins
         self._pins = pins
-        if last is None:
+        if last is not None and not self._gap:
+            changed = pins ^ last
+            pads = changed & self._pad_mask
+            if pads:
+                ch_of = self._ch_of
+                change = self._debouncer.change
+                while pads:
+                    low = pads & -pads
+                    pads ^= low
+                    change(ch_of[low], 0 if pins & low else 1, t)
+            if changed & self._probe_mask:
+                self._probe_seen(t)
+        elif last is None:
             self._debouncer.start([self._pressed(pins, bit) for bit in self._pad_bits])
-            return
-        if self._gap:
+        else:
             # Pairs were lost: this one is the new start. Each pad now at another
             # level lost at least one edge; the probes in flight may have been
             # among them, so they are made again, in order: every SYNC is answered.
@@ -109,18 +127,6 @@ class PadBoard:
             levels = [self._pressed(pins, bit) for bit in self._pad_bits]
             self.lost += max(1, self._debouncer.rebase(levels))
             self._probe_again()
-            return
-        changed = pins ^ last
-        pads = changed & self._pad_mask
-        if pads:
-            ch_of = self._ch_of
-            change = self._debouncer.change
-            while pads:
-                low = pads & -pads
-                pads ^= low
-                change(ch_of[low], 0 if pins & low else 1, t)
-        if changed & self._probe_mask:
-            self._probe_seen(t)
 
     def lost_pairs(self, count):
         """The PIO pushed `count` pairs the board could not read (its ring overran).
@@ -143,7 +149,11 @@ class PadBoard:
         return 0 if pins >> bit & 1 else 1  # pulled up: a pressed pad reads 0
 
     def _edge(self, ch, level, t):
-        self._queue("EDGE", (ch, level, t), edge=True)  # formatted when sent
+        out = self._out
+        if len(out) >= self._queue_max - RESERVE:
+            self.lost += 1
+        else:
+            out.append(("EDGE", (ch, level, t)))  # formatted when sent
 
     def _probe_seen(self, t):
         if not self._probes:

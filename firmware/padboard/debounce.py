@@ -55,7 +55,8 @@ class Debouncer:
 
     def change(self, ch, level, t):
         """Channel `ch` went to `level` at time `t`."""
-        self.settle(t)
+        if self._waiting:
+            self.settle(t)
         self._raw[ch] = level
         if level == self._rep[ch]:
             return
