@@ -17,6 +17,7 @@ import sys
 import time
 
 import machine
+import micropython
 import rp2
 import uctypes
 
@@ -25,9 +26,11 @@ from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
 try:
-    from padboard.fast import copy_pairs, frame
+    from padboard.fast import copy_pairs, edge_frame, frame
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
+
+    edge_frame = None
 
     def copy_pairs(ring, at, mask, count, out):
         for i in range(count):
@@ -89,6 +92,7 @@ class EdgeRing:
             trigger=True,
         )
 
+    @micropython.native
     def written(self):
         remaining = self._dma.count
         if remaining == 0 and not self._dma.active():
@@ -97,6 +101,7 @@ class EdgeRing:
             remaining = _DMA_COUNT
         return self._base + _DMA_COUNT - remaining
 
+    @micropython.native
     def drain(self, board, most):
         """Feed up to `most` pairs to `board`; returns the number fed."""
         start = self._read
@@ -109,7 +114,8 @@ class EdgeRing:
             return 0
         pairs = self._pairs
         copy_pairs(self._ring, start % self._words, self._words - 1, n, pairs)
-        if self.written() - start > self._words:  # the DMA lapped the words being read
+        # the DMA may have lapped the words being read, if it was close behind
+        if behind > self._words - 4 * _BATCH and self.written() - start > self._words:
             self._lose(board)
             return 0
         feed = board.feed_ticks
@@ -178,6 +184,7 @@ class HostLink:
         self._frame = None
         self._closed = False
 
+    @micropython.native
     def readable(self):
         if self._closed:
             return False
@@ -185,6 +192,7 @@ class HostLink:
             return True
         return False
 
+    @micropython.native
     def read(self, board, room):
         """Give `board` the bytes the host sent, while it has `room` frames free."""
         if not self.readable():
@@ -205,6 +213,7 @@ class HostLink:
                 break
         return n
 
+    @micropython.native
     def write(self, board):
         """Send the next frames (a few at once) if the host can take bytes; returns
         1 if some went."""
@@ -250,6 +259,7 @@ def tick_hz(sm_hz):
     return (sys_hz * 256 + div256 * LOOP_CYCLES // 2) // (div256 * LOOP_CYCLES)
 
 
+@micropython.native
 def run():
     layout = config.LAYOUTS[config.LAYOUT]
     pins = Pins(layout)
@@ -267,6 +277,7 @@ def run():
         debounce_us=config.DEBOUNCE_US,
         sync_ch=len(layout["pads"]) - 1,
         frame=frame,
+        edge_frame=edge_frame,
         queue_max=config.QUEUE_FRAMES,
         max_probes=config.MAX_PENDING_PROBES,
     )
@@ -274,6 +285,9 @@ def run():
     sm.active(1)
 
     room = config.QUEUE_FRAMES
+    # On the Pico the loop never sleeps: a sleep would delay the next edge and
+    # the next SYNC by up to its length. The unix port under test naps.
+    idle_ms = 1 if sys.platform == "linux" else 0
     ms = 0
     last = time.ticks_ms()
     next_tick = config.TICK_MS
@@ -284,7 +298,7 @@ def run():
             # Host bytes first and between every other step: a SYNC is stamped
             # when its bytes are first seen, so they must be seen at once.
             busy += link.read(board, room)
-            busy += ring.drain(board, 4)
+            busy += ring.drain(board, 8)
             busy += link.read(board, room)
             busy += link.write(board)
             now = time.ticks_ms()
@@ -302,5 +316,5 @@ def run():
                 fault_ms = ms
                 board.fault(type(e).__name__)
             busy = 1
-        if not busy:
-            link.wait(1)
+        if not busy and idle_ms:
+            link.wait(idle_ms)

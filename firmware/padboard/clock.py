@@ -10,6 +10,8 @@ readings could not be told apart. Only the low 30 bits are used: on the Pico
 they stay small ints (MicroPython's are 31-bit), which costs no allocation.
 """
 
+from padboard.native import micropython
+
 MASK30 = 0x3FFFFFFF
 
 
@@ -24,6 +26,7 @@ class CounterClock:
         """The 64-bit time of a counter reading not older than the last one fed."""
         return self.advance((-counter) & MASK30)
 
+    @micropython.native
     def advance(self, low):
         """The 64-bit time of a reading given as ticks mod 2**30 (`fast.copy_pairs`)."""
         self.now += (low - self._low) & MASK30

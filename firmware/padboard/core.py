@@ -23,6 +23,7 @@ from padboard import protocol
 from padboard.clock import CounterClock
 from padboard.config import DEBOUNCE_MAX_US, FW_VERSION, SYNC_DEBOUNCE_US
 from padboard.debounce import Debouncer
+from padboard.native import micropython
 
 RESERVE = 4  # queue places kept for answers
 STALE_MS = 50  # a TICK probe unanswered this long is given up
@@ -53,6 +54,7 @@ class PadBoard:
         sync_ch=None,
         sync_window_us=SYNC_DEBOUNCE_US,
         frame=protocol.frame,
+        edge_frame=None,
     ):
         self.board_id = board_id
         self.tick_hz = tick_hz
@@ -76,6 +78,7 @@ class PadBoard:
             len(self._pad_bits), self._ticks(debounce_us), self._edge, fixed
         )
         self._frame = frame
+        self._edge_frame = edge_frame  # (seq, ch, level, t) -> an EDGE frame, faster
         self._gap = False  # the PIO's words since the last pair fed were lost
         self._clock = CounterClock()
         self._reader = protocol.LineReader()
@@ -98,6 +101,7 @@ class PadBoard:
         """One (pins, counter) pair from the edge timer, in the order pushed."""
         self.feed_ticks(pins, (-counter) & MASK30)
 
+    @micropython.native
     def feed_ticks(self, pins, low):
         """One pair from the edge timer, its counter given as ticks mod 2**30.
 
@@ -109,12 +113,7 @@ class PadBoard:
             changed = pins ^ last
             pads = changed & self._pad_mask
             if pads:
-                ch_of = self._ch_of
-                change = self._debouncer.change
-                while pads:
-                    low = pads & -pads
-                    pads ^= low
-                    change(ch_of[low], 0 if pins & low else 1, t)
+                self._debouncer.change_bits(pads, pins, t, self._ch_of)
             if changed & self._probe_mask:
                 self._probe_seen(t)
         elif last is None:
@@ -148,6 +147,7 @@ class PadBoard:
     def _pressed(pins, bit):
         return 0 if pins >> bit & 1 else 1  # pulled up: a pressed pad reads 0
 
+    @micropython.native
     def _edge(self, ch, level, t):
         out = self._out
         if len(out) >= self._queue_max - RESERVE:
@@ -279,10 +279,12 @@ class PadBoard:
             return
         out.append((kind, fields))
 
+    @micropython.native
     def pending(self):
         """The number of frames waiting to be sent."""
         return len(self._out) + (1 if self.lost else 0)
 
+    @micropython.native
     def next_frame(self):
         """The next frame to send, as bytes, numbered now; None when there is none."""
         if self.lost:
@@ -295,5 +297,7 @@ class PadBoard:
         seq = self._seq
         self._seq = (seq + 1) & MASK32
         if kind == "EDGE":
+            if self._edge_frame is not None:
+                return self._edge_frame(seq, fields[0], fields[1], fields[2])
             return self._frame("EDGE %d %d %d %d" % (seq, fields[0], fields[1], fields[2]))
         return self._frame("%s %d %s" % (kind, seq, fields))
