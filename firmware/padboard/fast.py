@@ -68,61 +68,59 @@ def copy_pairs(ring, at: int, mask: int, count: int, out) -> int:
 
 _E9 = 1000000000
 _E16 = 10**16
+_U30 = 0x40000000
 _POW10 = array.array("i", [100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1])
 _EDGE = bytearray(80)  # one EDGE frame is at most 6+11+3+2+21+6 bytes
 _EDGE_VIEW = memoryview(_EDGE)
-_FIELDS = array.array("i", [0] * 6)  # seq (hi, lo), ch, level, t (hi, lo): x = hi * 10**9 + lo
 
 
 @micropython.viper
-def _edge_into(buf, fields, pow10, digits) -> int:
-    """Write "EDGE <seq> <ch> <level> <t>*CRC\\n" into `buf`; returns its length."""
-    b = ptr8(buf)  # noqa: F821
-    f = ptr32(fields)  # noqa: F821
-    p = ptr32(pow10)  # noqa: F821
+def _digits(b, n: int, x: int, pad: int) -> int:
+    """Write `x` (< 10**9) in decimal into `b` at `n`: `pad` 9 digits, else no
+    leading zeros; returns the new `n`."""
+    out = ptr8(b)  # noqa: F821
+    p = ptr32(_POW10)  # noqa: F821
+    for i in range(9):
+        q = 0
+        d = p[i]
+        while x >= d:
+            x -= d
+            q += 1
+        if q or pad or i == 8:
+            out[n] = 48 + q
+            n += 1
+            pad = 1
+    return n
+
+
+@micropython.viper
+def _edge_into(seq: int, packed: int, lo: int) -> int:
+    """Write "EDGE <seq> <ch> <level> <t>*CRC\n" into _EDGE; `packed` is
+    hi << 6 | ch << 1 | level, where t = hi * 10**9 + lo. Returns its length."""
+    b = ptr8(_EDGE)  # noqa: F821
     b[0] = 69  # E
     b[1] = 68  # D
     b[2] = 71  # G
     b[3] = 69  # E
-    n = 4
-    for k in range(4):
-        b[n] = 32
-        n += 1
-        if k == 0:
-            hi = f[0]
-            lo = f[1]
-        elif k == 3:
-            hi = f[4]
-            lo = f[5]
-        else:
-            hi = 0
-            lo = f[k + 1]
-        started = 0
-        for i in range(2, 9):  # hi: up to 7 digits above 10**9
-            q = 0
-            d = p[i]
-            while hi >= d:
-                hi -= d
-                q += 1
-            if q or started:
-                b[n] = 48 + q
-                n += 1
-                started = 1
-        for i in range(9):  # lo: 9 digits, the leading zeros only after hi's
-            q = 0
-            d = p[i]
-            while lo >= d:
-                lo -= d
-                q += 1
-            if q or started or i == 8:
-                b[n] = 48 + q
-                n += 1
-                started = 1
+    b[4] = 32
+    n = int(_digits(_EDGE, 5, seq, 0))
+    b[n] = 32
+    n = int(_digits(_EDGE, n + 1, (packed >> 1) & 31, 0))
+    b[n] = 32
+    b[n + 1] = 48 + (packed & 1)
+    b[n + 2] = 32
+    n += 3
+    hi = packed >> 6
+    if hi:
+        n = int(_digits(_EDGE, n, hi, 0))
+        n = int(_digits(_EDGE, n, lo, 1))
+    else:
+        n = int(_digits(_EDGE, n, lo, 0))
     table = ptr16(_TABLE)  # noqa: F821
     crc = 0xFFFF
     for i in range(n):
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b[i]]
-    hexd = ptr8(digits)  # noqa: F821
+    hexd = ptr8(_HEX)  # noqa: F821
     b[n] = 42  # *
     b[n + 1] = hexd[crc >> 12]
     b[n + 2] = hexd[(crc >> 8) & 15]
@@ -135,21 +133,14 @@ def _edge_into(buf, fields, pow10, digits) -> int:
 @micropython.native
 def edge_frame(seq, ch, level, t):
     """The EDGE frame protocol.frame would give for these fields, as bytes."""
-    f = _FIELDS
-    if seq < _E9:
-        f[0] = 0
-        f[1] = seq
-    else:
-        f[0] = seq // _E9
-        f[1] = seq % _E9
-    f[2] = ch
-    f[3] = level
     if t < _E9:
-        f[4] = 0
-        f[5] = t
-    elif t < _E16:
-        f[4] = t // _E9
-        f[5] = t % _E9
-    else:  # 317 years of uptime: the slow way
+        hi = 0
+        lo = t
+    elif t < _E16:  # 317 years of uptime
+        hi = t // _E9
+        lo = t % _E9
+    else:
+        hi = _U30
+    if seq >= _E9 or hi >= 0x1000000:
         return frame("EDGE %d %d %d %d" % (seq, ch, level, t))
-    return bytes(_EDGE_VIEW[: _edge_into(_EDGE, f, _POW10, _HEX)])
+    return bytes(_EDGE_VIEW[: _edge_into(seq, hi << 6 | ch << 1 | level, lo)])
