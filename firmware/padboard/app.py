@@ -46,6 +46,9 @@ _PAD_IE = 1 << 6  # a pad's input enable bit
 _CHIP_ID = 0x40000000  # SYSINFO CHIP_ID, the same address on RP2040 and RP2350
 _DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
 _BATCH = 16  # pairs copied out of the ring at once
+_DMA_BASE = 0x50000000  # DMA channel registers, 0x40 apart (RP2040 and RP2350 alike)
+_TRANS_COUNT = 0x08  # a channel's remaining transfer count
+_WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
 _FRAMES_PER_WRITE = 6  # frames joined into one write
 
 
@@ -78,6 +81,8 @@ class EdgeRing:
             treq_sel=_DREQ_PIO0_RX0 + _SM_ID,
         )
         self._pairs = array.array("i", bytes(8 * _BATCH))  # (pins, ticks mod 2**30)
+        # the low half of the channel's TRANS_COUNT: it changes with every word
+        self._count_at = _DMA_BASE + 0x40 * self._dma.channel + _TRANS_COUNT
         self._base = 0  # words written by earlier DMA sequences
         self._read = 0  # words read
         self._arm()
@@ -123,6 +128,18 @@ class EdgeRing:
             feed(pairs[i], pairs[i + 1])
         self._read = start + 2 * n
         return n
+
+    @micropython.native
+    def watch(self, link, most_us):
+        """Wait until the DMA writes a word or the host sends a byte, at most
+        `most_us`: the idle loop, as short as it can be (SYNC stamps)."""
+        count = machine.mem16
+        at = self._count_at
+        seen = count[at]
+        until = time.ticks_add(time.ticks_us(), most_us)
+        while count[at] == seen and not link.readable():
+            if time.ticks_diff(until, time.ticks_us()) < 0:
+                return
 
     def _lose(self, board):
         skip = (self.written() - self._read) // 2
@@ -183,11 +200,25 @@ class HostLink:
         self._wr.register(sys.stdout, select.POLLOUT)
         self._frame = None
         self._closed = False
+        self._seen_us = None  # when the bytes not read yet were first seen
 
     @micropython.native
     def readable(self):
+        """Did the host send bytes? The first check that says so stamps them with
+        the time it began: they arrived since the check before (measured on the
+        emulated Pico, that time is 15 us before to 50 us after their arrival;
+        the time it ended is always 30-65 us after)."""
         if self._closed:
             return False
+        t = time.ticks_us()
+        for _ in self._rd.ipoll(0):
+            if self._seen_us is None:
+                self._seen_us = t
+            return True
+        return False
+
+    @micropython.native
+    def _more(self):
         for _ in self._rd.ipoll(0):
             return True
         return False
@@ -197,7 +228,8 @@ class HostLink:
         """Give `board` the bytes the host sent, while it has `room` frames free."""
         if not self.readable():
             return 0
-        self._pins.arrived_us = time.ticks_us()
+        self._pins.arrived_us = self._seen_us
+        self._seen_us = None
         n = 0
         while board.pending() < room:
             try:
@@ -209,7 +241,7 @@ class HostLink:
                 break
             board.rx(data[0])
             n += 1
-            if not self.readable():
+            if not self._more():
                 break
         return n
 
@@ -301,11 +333,12 @@ def run():
             busy += ring.drain(board, 8)
             busy += link.read(board, room)
             if link.write(board):  # up to 2 x 6 frames: output keeps up with 8 pairs
-                busy += 1 + link.write(board)
+                busy += 1 + link.read(board, room) + link.write(board)
             now = time.ticks_ms()
             ms += time.ticks_diff(now, last)
             last = now
             if ms >= next_tick:
+                busy += link.read(board, room)
                 board.tick(ms)
                 next_tick += config.TICK_MS
                 if next_tick <= ms:  # fell behind: skip, do not burst
@@ -317,5 +350,8 @@ def run():
                 fault_ms = ms
                 board.fault(type(e).__name__)
             busy = 1
-        if not busy and idle_ms:
-            link.wait(idle_ms)
+        if not busy:
+            if idle_ms:
+                link.wait(idle_ms)
+            else:
+                ring.watch(link, _WATCH_US)

@@ -80,9 +80,9 @@ class Line:
 
 
 class PicoEmulator:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, source: Path = FIRMWARE) -> None:
         image = tmp / "littlefs.img"
-        image.write_bytes(littlefs_image())
+        image.write_bytes(littlefs_image(source))
         self._stderr = open(tmp / "runner.stderr", "wb")  # noqa: SIM115  (closed in close())
         self.proc = subprocess.Popen(
             [node(), str(EMU / "runner.mjs"), "--uf2", str(UF2), "--bootrom", str(BOOTROM)]
