@@ -22,15 +22,15 @@ import pytest
 from . import emuscenes as sc
 from .emulator import BOARD_ID, RATIO, PicoEmulator
 
-# What this firmware keeps on the emulated Pico today (the v1.1 promises are
-# tighter: SYNC 50 us, EDGE 1 ms, 2,000 edges/s; tests/bench/firmware.py prints
-# the figures). These bounds catch a return to the old loop (SYNC 2-6 ms, EDGE
-# 4-7 ms, LOST at 1,000 edges/s).
-SYNC_P95_US = 1_000
-EDGE_IDLE_US = 5_000
-RATE_WITHOUT_LOST = 1_000
+# The v1.1 promises, as this firmware keeps them on the emulated Pico:
+# EDGE within 1 ms of the contact (idle), 2,000 edges/s for 2 s without LOST.
+# A SYNC stamp is within 50 us of its line's arrival for most SYNCs, not yet for
+# 95 % of them (tests/bench/firmware.py prints the figures): the bound here is
+# what is kept, and catches a return to the old loop (2-6 ms late).
+SYNC_P95_US = 200
+EDGE_IDLE_US = 1_000
+RATE_WITHOUT_LOST = 2_000
 OVERLOAD_TICK_US = 1_000_000
-
 
 @pytest.fixture(scope="module")
 def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PicoEmulator]:
@@ -63,11 +63,15 @@ def test_it_boots_with_hello_then_ticks_at_least_every_100_ms(pico: PicoEmulator
 def test_sync_answers_carry_the_time_their_line_arrived(pico: PicoEmulator) -> None:
     host = sc.HostSocket(pico)
     try:
-        late = sorted(sc.sync_latencies(pico, host, 12, 15_000))
+        late = sorted(sc.sync_latencies(pico, host, 20, 12_000))
     finally:
         host.close()
-    assert late[0] >= 0  # never stamped before the line was there
-    assert late[int(0.95 * (len(late) - 1))] <= SYNC_P95_US, late
+    # stamped with the start of the check that saw the bytes: a little before
+    # their arrival at worst, never long before
+    assert late[0] >= -50, late
+    size = sorted(abs(x) for x in late)
+    assert size[len(size) // 2] <= 50, late
+    assert size[int(0.95 * (len(size) - 1))] <= SYNC_P95_US, late
 
 
 def test_an_edge_leaves_soon_after_the_contact(pico: PicoEmulator) -> None:
@@ -83,7 +87,7 @@ def test_an_edge_leaves_soon_after_the_contact(pico: PicoEmulator) -> None:
 
 
 def test_a_steady_stream_of_edges_is_sent_whole_and_in_order(pico: PicoEmulator) -> None:
-    n, lines, edges = sc.train(pico, RATE_WITHOUT_LOST, 0.5)
+    n, lines, edges = sc.train(pico, RATE_WITHOUT_LOST, 2.0)
     assert [line.text for line in lines if line.text.startswith("LOST")] == []
     assert len(edges) == n
     times = [int(line.fields[-1]) for line in lines if line.text.startswith(("EDGE", "TICK"))]
