@@ -26,11 +26,22 @@ from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
 try:
-    from padboard.fast import copy_pairs, edge_frame, frame
+    from padboard.fast import copy_pairs, count_changes, edge_frame, frame
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
 
     edge_frame = None
+
+    def count_changes(ring, at, mask, count, pads, pins):
+        n = 0
+        for _ in range(count):
+            x = (ring[at] ^ pins) & pads
+            pins = ring[at]
+            while x:
+                x &= x - 1
+                n += 1
+            at = (at + 2) & mask
+        return n
 
     def copy_pairs(ring, at, mask, count, out):
         for i in range(count):
@@ -48,6 +59,7 @@ _DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
 _BATCH = 16  # pairs copied out of the ring at once
 _DMA_BASE = 0x50000000  # DMA channel registers, 0x40 apart (RP2040 and RP2350 alike)
 _TRANS_COUNT = 0x08  # a channel's remaining transfer count
+_BEHIND_MAX = 512  # words (256 pairs, ~50 ms of work) the reader may lag the DMA
 _WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
 _FRAMES_PER_WRITE = 6  # frames joined into one write
 
@@ -111,7 +123,9 @@ class EdgeRing:
         """Feed up to `most` pairs to `board`; returns the number fed."""
         start = self._read
         behind = self.written() - start
-        if behind > self._words:
+        if behind > _BEHIND_MAX:
+            # Flooded: skip to now (the edges skipped are counted as LOST) rather
+            # than fall further behind: TICKs and SYNC answers stay on time.
             self._lose(board)
             return 0
         n = min(behind // 2, most, _BATCH)
@@ -142,9 +156,18 @@ class EdgeRing:
                 return
 
     def _lose(self, board):
-        skip = (self.written() - self._read) // 2
-        self._read += 2 * skip
-        board.lost_pairs(skip)
+        written = self.written()
+        skip = (written - self._read) // 2
+        if 2 * skip <= self._words - 4 * _BATCH:
+            # the words skipped are still in the ring: count the pad changes in them
+            words = self._words
+            at = self._read % words
+            edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask, board.pins)
+            self._read += 2 * skip
+            board.skipped(self._ring[(at + 2 * skip - 2) % words], edges)
+        else:  # overwritten: the board can only tell which pads changed meanwhile
+            self._read += 2 * skip
+            board.lost_pairs(skip)
 
 
 class Pins:

@@ -127,6 +127,25 @@ class PadBoard:
             self.lost += max(1, self._debouncer.rebase(levels))
             self._probe_again()
 
+    @property
+    def pad_mask(self):
+        """The bits of the pads in a pins word."""
+        return self._pad_mask
+
+    @property
+    def pins(self):
+        """The last pins word fed (0 before the first)."""
+        return self._pins or 0
+
+    def skipped(self, pins, edges):
+        """The board skipped pairs unread (it was flooded): `edges` pad changes
+        were among them, and `pins` is the last of them. They are LOST; the
+        probes in flight may have been among them: they are made again."""
+        self.lost += edges
+        self._pins = pins
+        self._debouncer.rebase([self._pressed(pins, bit) for bit in self._pad_bits])
+        self._probe_again()
+
     def lost_pairs(self, count):
         """The PIO pushed `count` pairs the board could not read (its ring overran).
 

@@ -66,6 +66,23 @@ def copy_pairs(ring, at: int, mask: int, count: int, out) -> int:
     return count
 
 
+@micropython.viper
+def count_changes(ring, at: int, mask: int, count: int, pads: int, pins: int) -> int:
+    """The pad bits (`pads`) that changed over `count` pairs of `ring` from word
+    `at`, starting from `pins`: the edges in pairs the board skips unread."""
+    src = ptr32(ring)  # noqa: F821
+    n = 0
+    for _ in range(count):
+        p = src[at]
+        x = (p ^ pins) & pads
+        while x:
+            x &= x - 1
+            n += 1
+        pins = p
+        at = (at + 2) & mask
+    return n
+
+
 _E9 = 1000000000
 _E16 = 10**16
 _U30 = 0x40000000

@@ -233,6 +233,32 @@ def test_lost_pairs_count_the_edges_they_held_and_every_sync_is_answered(board: 
     assert [(f.type, f.fields[1:]) for f in board.frames()] == [("EDGE", ("2", "0", "9000"))]
 
 
+def test_skipped_pairs_count_their_pad_changes_and_every_sync_is_answered(
+    board: Board,
+) -> None:
+    board.frames()
+    board.send("SYNC 8")
+    board.timer.press(2, 100)
+    board.timer.press(5, 120)
+    board.timer.release(5, 6000)
+    skipped = board.timer.pairs[:]  # the board skips them unread (a flood)
+    board.timer.pairs.clear()
+    pads = board.b.pad_mask
+    changes = sum(bin((a ^ b) & pads).count("1") for (a, _), (b, _) in zip(
+        [(board.b.pins, 0), *skipped[:-1]], skipped, strict=True
+    ))
+    board.timer.t = 7000  # the board notices now: its probe is made again
+    board.b.skipped(skipped[-1][0], changes)
+    board.sync()
+    board.timer.release(2, 9000)
+    board.sync()
+    assert [(f.type, f.fields[1:]) for f in board.frames()] == [
+        ("LOST", ("3",)),
+        ("SYNC", ("8", "7000")),
+        ("EDGE", ("2", "0", "9000")),
+    ]
+
+
 def test_the_sync_channel_keeps_its_short_window_whatever_debounce_says() -> None:
     board = Board(sync_ch=23, debounce_us=200_000)
     board.frames()

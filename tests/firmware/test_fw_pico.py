@@ -30,7 +30,6 @@ from .emulator import BOARD_ID, RATIO, PicoEmulator
 SYNC_P95_US = 200
 EDGE_IDLE_US = 1_000
 RATE_WITHOUT_LOST = 2_000
-OVERLOAD_TICK_US = 1_000_000
 
 @pytest.fixture(scope="module")
 def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PicoEmulator]:
@@ -123,9 +122,7 @@ def test_overflow_counts_lost_edges_answers_every_sync_and_keeps_ticking(
     assert lost > 0
     assert len(edges) + lost <= 2000 + 23  # LOST counts edges, never raw words
     ticks = [int(line.fields[2]) for line in lines if line.text.startswith("TICK")]
-    # v1.1 promises a TICK every 100 ms also now; this firmware falls behind to
-    # ~0.7 s under a 10,000 edges/s flood (not kept yet: see the README).
-    assert max(b - a for a, b in pairwise(ticks)) <= OVERLOAD_TICK_US
+    assert max(b - a for a, b in pairwise(ticks)) <= 100_000  # busy or idle
 
 
 def read_json(monitor: Any, want: dict[str, Any] | None = None) -> dict[str, Any]:
