@@ -4,11 +4,15 @@ Everything that touches machine, rp2 or the REPL's stdin/stdout is here; the
 logic it drives (core.PadBoard) is pure. Under test the same code runs in the
 MicroPython unix port with stand-in machine and rp2 modules.
 
-The loop never blocks: input is read a byte at a time while select.poll says a
-byte is there, and output is written a byte at a time while it says the host
-can take one (a MicroPython stdout write waits up to 500 ms when the USB
-buffer is fuller than the write). When there is nothing to do it waits for
-host input for at most 1 ms.
+The loop never waits on the host, and it is built for the board-protocol v1.1
+timing promises on a real Pico (MicroPython runs a few hundred bytecodes per
+millisecond there): host bytes are looked for first and between every other
+step, and stamped with the start of the check that first saw them (a SYNC
+answer carries that time); pairs leave the DMA ring through viper code
+(fast.py) as small ints; frames are formatted by viper and written a few at a
+time in one write; the hot functions are compiled native. A flooded board skips
+to the present and counts what it skipped as LOST, so TICKs and SYNC answers
+stay on time. Idle, it watches only the DMA count and the host.
 """
 
 import array
