@@ -24,7 +24,7 @@ from typing import Any
 
 from littlefs import LittleFS
 
-from .fwbench import FIRMWARE
+from .fwbench import FIRMWARE, stop
 
 EMU = Path(__file__).resolve().parent / "emu"
 UF2 = EMU / "micropython-rp2-pico-v1.28.0.uf2"
@@ -183,13 +183,7 @@ class PicoEmulator:
             )
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
         self._reader.join(5)
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
