@@ -43,6 +43,7 @@ from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import new_pin
+from buzzerbox.web.guard import Guard
 from buzzerbox.web.server import bind, make_server, urls
 
 DEFAULTS: dict[str, Any] = {
@@ -176,6 +177,7 @@ def run_serve(args: argparse.Namespace) -> int:
         box.close()
         return 2
     addresses = urls(str(cfg["host"]), int(sock.getsockname()[1]))
+    guard = Guard()
     app = create_app(
         box,
         {
@@ -187,10 +189,11 @@ def run_serve(args: argparse.Namespace) -> int:
             "WIFI_PASSWORD": cfg["wifi_password"],
             "SSE_MAX_CLIENTS": max_phones,
             "SSE_FANOUT": True,
+            "GUARD": guard,
         },
     )
     raise_file_limit(2 * max_phones + 256)
-    server = make_server(app, sock, max_phones)
+    server = make_server(app, sock, max_phones, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (
         "simulated box (virtual pads)"

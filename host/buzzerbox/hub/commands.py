@@ -18,6 +18,7 @@ from buzzerbox.hub import create_app
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name, parse_broker
+from buzzerbox.web.guard import Guard
 from buzzerbox.web.server import bind, make_server, urls
 from buzzerbox.web.sse import Live
 
@@ -57,9 +58,10 @@ def run_hub(args: argparse.Namespace) -> int:
     board = Board()
     live = Live(board.snapshot, max_clients=args.max_screens)
     subscriber = Subscriber(broker, board, live.publish, name=name).start()
-    app = create_app(board, live)
+    guard = Guard()
+    app = create_app(board, live, {"GUARD": guard})
     server = make_server(
-        app, sock, args.max_screens, reserve=RESERVE_THREADS, ident="buzzerbox-hub"
+        app, sock, args.max_screens, reserve=RESERVE_THREADS, ident="buzzerbox-hub", guard=guard
     )
     print(f"buzzerbox hub: broker {broker.url}", flush=True)
     for address in urls(args.host, int(sock.getsockname()[1])):
