@@ -13,6 +13,7 @@ settings it is given. Config keys (all optional): SECRET_KEY, ADMIN_PIN (random 
 absent; read it back from app.config), URLS, OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (one thread
 writes the stream to every phone, under waitress: `buzzerbox serve` sets it), LOGIN_LIMITER,
+SESSIONS (a sessions.Sessions: the admin sessions, in memory if absent),
 GUARD (the server's guard.Guard: per-address stream slots, the admin's lane).
 """
 
@@ -37,6 +38,7 @@ from buzzerbox.web.fanout import Fanout
 from buzzerbox.web.guard import Guard, is_lane
 from buzzerbox.web.live import live_blueprint
 from buzzerbox.web.openapi import document
+from buzzerbox.web.sessions import Sessions
 from buzzerbox.web.sse import Hub, StreamSettings
 
 DEFAULTS: dict[str, Any] = {
@@ -70,6 +72,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         str(cfg["ADMIN_PIN"]),
         secret.encode() if isinstance(secret, str) else secret,
         cfg.get("LOGIN_LIMITER") or LoginLimiter(),
+        cfg.get("SESSIONS") or Sessions(),
     )
     urls = list(cfg["URLS"])
     extras = {
