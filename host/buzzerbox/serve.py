@@ -140,9 +140,9 @@ def run_serve(args: argparse.Namespace) -> int:
         lock = DataLock(folder)
         pin, _ = admin_pin(folder, cfg["pin"], new_pin)
         sessions = Sessions(folder / "sessions.db")
-        for line in ensure_healthy(folder / "buzzerbox.db").lines():
-            if not line.endswith("healthy"):
-                print(f"buzzerbox serve: {line}", file=sys.stderr, flush=True)
+        health = ensure_healthy(folder / "buzzerbox.db")
+        for line in [] if health.is_healthy else health.lines():
+            print(f"buzzerbox serve: {line}", file=sys.stderr, flush=True)
         pads = cfg.get("pads")
         pad_map, sources = (None, None)
         if pads is not None:

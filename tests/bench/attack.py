@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import re
 import resource
@@ -60,9 +61,13 @@ class Hostile:
         self.port = port
         self.n = n
         self.selector = selectors.DefaultSelector()
-        self.stop = threading.Event()
-        self.drops = 0
+        self.stop = multiprocessing.Event()
+        self.dropped = multiprocessing.Value("l", 0)
         self.next_line: dict[socket.socket, float] = {}
+
+    @property
+    def drops(self) -> int:
+        return int(self.dropped.value)
 
     def source(self, i: int) -> str:
         return f"127.0.1.{1 + i // PER_ADDRESS}"
@@ -91,7 +96,8 @@ class Hostile:
                 except OSError:
                     data = b""
                 if not data:  # dropped by the box: come back at once
-                    self.drops += 1
+                    with self.dropped.get_lock():
+                        self.dropped.value += 1
                     self.selector.unregister(sock)
                     del self.next_line[sock]
                     sock.close()
@@ -151,12 +157,12 @@ def slow_clients(seconds: float, hostile: int) -> None:
         try:
             cookie = admin_cookie(port)
             attack = Hostile(port, hostile)
-            thread = threading.Thread(target=attack.run, daemon=True)
-            thread.start()
+            attacker = multiprocessing.get_context("fork").Process(target=attack.run, daemon=True)
+            attacker.start()  # its own process: the admin's client shares no GIL with it
             time.sleep(3)  # the connections are open
             latencies, failures = admin_requests(port, cookie, seconds)
             attack.stop.set()
-            thread.join(10)
+            attacker.join(10)
         finally:
             process.terminate()
             process.wait(10)

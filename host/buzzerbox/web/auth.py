@@ -27,6 +27,7 @@ from typing import Any, TypeVar, cast
 from flask import Blueprint, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
+from buzzerbox.web.bodies import read_json
 from buzzerbox.web.guard import address_key
 from buzzerbox.web.sessions import AdminSession, Sessions
 
@@ -210,7 +211,7 @@ def auth_blueprint(auth: Auth) -> Blueprint:
 
     @bp.post("/login")
     def login() -> ResponseReturnValue:
-        body = request.get_json(silent=True)
+        body = read_json()
         if not isinstance(body, dict) or "pin" not in body:
             return refuse(400, 'a login is a JSON object with the PIN: {"pin": "1234"}')
         return auth.log_in(body["pin"], request.remote_addr or "?")
