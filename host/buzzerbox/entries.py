@@ -55,6 +55,7 @@ def check_mostly_accepted(accepted: int, rejected: list[dict[str, Any]]) -> None
 def shown_rejected(rejected: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rejected[:REJECTED_SHOWN]
 
+
 #: table entries a phone may post; `go`, `press` and `release` come from the box and pads
 TABLE_EVENTS = frozenset(
     {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}

@@ -47,8 +47,8 @@ from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from buzzerbox.web.auth import new_pin
 from buzzerbox.web.guard import Guard
-from buzzerbox.web.sessions import Sessions
 from buzzerbox.web.server import bind, make_server, urls
+from buzzerbox.web.sessions import Sessions
 
 DEFAULTS: dict[str, Any] = {
     "host": "0.0.0.0",

@@ -18,6 +18,7 @@ time to guess the admin PIN at the rate the box allows.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -76,10 +77,8 @@ class Hostile:
         sock = socket.socket()
         sock.bind((self.source(i), 0))
         sock.setblocking(False)
-        try:
+        with contextlib.suppress(BlockingIOError):
             sock.connect(("127.0.0.1", self.port))
-        except BlockingIOError:
-            pass
         self.selector.register(sock, selectors.EVENT_READ, i)
         self.next_line[sock] = 0.0  # the request line, as soon as it is connected
 
@@ -117,7 +116,9 @@ class Hostile:
 
 def admin_cookie(port: int) -> str:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.request("POST", "/api/login", json.dumps({"pin": PIN}), {"Content-Type": "application/json"})
+    conn.request(
+        "POST", "/api/login", json.dumps({"pin": PIN}), {"Content-Type": "application/json"}
+    )
     response = conn.getresponse()
     response.read()
     assert response.status == 200, response.status
@@ -150,7 +151,7 @@ def admin_requests(port: int, cookie: str, seconds: float) -> tuple[list[float],
 
 
 def slow_clients(seconds: float, hostile: int) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, hostile + 1024), hard))
     with tempfile.TemporaryDirectory() as folder:
         process, port = start_box(Path(folder))

@@ -1,4 +1,4 @@
-"""A real `buzzerbox serve` for the security tests (tests/faults/boxproc.py's, with the
+"""A real `buzzerbox serve` for the security tests (issue 15) (tests/faults/boxproc.py's, with the
 PIN it prints read back), and raw sockets from any loopback address (127.x.y.z: the
 box sees each as another guest on the Wi-Fi)."""
 
@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from faults.boxproc import PIN, ServedBox
+from .boxproc import PIN, ServedBox
 
 __all__ = ["PIN", "ServedBox", "raw", "read_status", "serve", "start"]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from faults.boxproc import Phone, Refused
 
+from .boxproc import Phone, Refused
 from .served import serve, start
 
 

@@ -83,7 +83,7 @@ def test_a_csv_export_runs_no_formulas(admin: FlaskClient) -> None:
     admin.post("/api/pads/press", json={"seat": 4, "pad": "stop"})
     counts = {n: {"middle": 1, "stack": 0} for n in names}
     admin.post("/api/event", json={"type": "stacks", "counts": counts})
-    state = admin.post("/api/event", json={"type": "finish"}).json
+    state = admin.post("/api/event", json={"type": "finish"}).get_json()
     assert state["phase"] == "finished", state
     text = admin.get("/api/export/csv").get_data(as_text=True)
     header = next(csv.reader(io.StringIO(text)))
@@ -98,17 +98,17 @@ def test_an_import_is_capped_in_size(admin: FlaskClient) -> None:
 
 def test_a_mostly_refused_file_replaces_nothing(admin: FlaskClient, box: Box) -> None:
     admin.post("/api/game", json={"game": "kids", "players": ["Ann", "Ben"]})
-    before = admin.get("/api/state").json
+    before = admin.get("/api/state").get_json()
     text = GAME + '{"type":"caller","seat":9}\n' * 5000
     assert "5,000 of 5,000 lines are refused" in refused(admin.post("/api/import", data=text))
-    after = admin.get("/api/state").json
+    after = admin.get("/api/state").get_json()
     assert after["game"] == "kids" and after["box"]["seq"] == before["box"]["seq"]
-    assert len(admin.get("/api/games").json) == 1
+    assert len(admin.get("/api/games").get_json()) == 1
 
 
 def test_the_state_carries_the_first_refused_lines_and_their_count(admin: FlaskClient) -> None:
     good = (Path(buzzerbox.__file__).parent / "examples" / "twinit.jsonl").read_text()
     bad = '{"type":"caller","seat":9}\n' * 40
-    state = admin.post("/api/import", data=good + bad).json
+    state = admin.post("/api/import", data=good + bad).get_json()
     assert state["rejected_count"] == 40
     assert len(state["rejected"]) == REJECTED_SHOWN

@@ -13,8 +13,8 @@ from typing import Any
 
 from buzzerbox.box import Box
 from buzzerbox.store.log import EventLog
-from faults.boxproc import Phone
 
+from .boxproc import Phone
 from .served import start
 
 PIN = "24681357"

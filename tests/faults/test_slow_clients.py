@@ -14,8 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from faults.boxproc import Phone
-
+from .boxproc import Phone
 from .served import raw, read_status, start
 
 HEAD_S = 10.0  # web/guard.py Limits.head_s
@@ -91,7 +90,7 @@ def test_one_viewer_cannot_hold_every_stream_and_the_admin_stream_goes_in(
     box = start(data, "--pin", "13572468", "--max-phones", "8")
     tidy.append(box)
     streams = []
-    for i in range(9):
+    for _i in range(9):
         sock = raw(box.port, "127.0.3.1")
         sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: box\r\n\r\n")
         streams.append(sock)

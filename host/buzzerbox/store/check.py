@@ -134,7 +134,9 @@ def _object(raw: object) -> dict[str, Any] | str:
 
 
 def _row(db: sqlite3.Connection, seq: int) -> tuple[Any, ...]:
-    return tuple(db.execute("SELECT seq, game, at, body FROM events WHERE seq = ?", (seq,)).fetchone())
+    return tuple(
+        db.execute("SELECT seq, game, at, body FROM events WHERE seq = ?", (seq,)).fetchone()
+    )
 
 
 def _summary(events: list[tuple[int, Any]]) -> tuple[str, str, str, str]:
@@ -166,7 +168,11 @@ def _stale_games(
     missing = sorted(set(summaries) - set(listed))
     extra = sorted(set(listed) - set(summaries))
     wrong = sorted(g for g in set(summaries) & set(listed) if listed[g] != summaries[g])
-    for what, ids in (("not listed", missing), ("listed without events", extra), ("listed wrong", wrong)):
+    for what, ids in (
+        ("not listed", missing),
+        ("listed without events", extra),
+        ("listed wrong", wrong),
+    ):
         if ids:
             health.problems.append(f"{name}: games {', '.join(map(str, ids))} are {what}")
     return bool(missing or extra or wrong)
@@ -183,7 +189,8 @@ def _repair(
     try:
         for (seq, game, at, body), reason in damaged:
             db.execute(
-                "INSERT OR REPLACE INTO damaged (seq, game, at, body, reason) VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO damaged (seq, game, at, body, reason) "
+                "VALUES (?, ?, ?, ?, ?)",
                 (seq, game, at, str(body), reason),
             )
             db.execute("DELETE FROM events WHERE seq = ?", (seq,))

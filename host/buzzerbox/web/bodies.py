@@ -57,7 +57,9 @@ def read_json() -> object:
     try:
         value = json.loads(raw)
     except RecursionError:
-        raise BadBody(f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat") from None
+        raise BadBody(
+            f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat"
+        ) from None
     except ValueError:  # not JSON, not UTF-8
         return None
     return check_json(value)

@@ -15,8 +15,8 @@ from flask.typing import ResponseReturnValue
 from segno import helpers
 
 from buzzerbox.box import Box
-from buzzerbox.web.bodies import BadBody
 from buzzerbox.web.auth import refuse
+from buzzerbox.web.bodies import BadBody
 
 
 def game_param() -> int | None:

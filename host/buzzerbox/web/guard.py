@@ -109,7 +109,7 @@ class Guard:
     def channel_class(self) -> type[HTTPChannel]:
         guard = self
 
-        class GuardedChannel(HTTPChannel):  # type: ignore[misc]
+        class GuardedChannel(HTTPChannel):
             def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None):
                 self.address = address_key(str(addr[0]) if addr else "")
                 self.is_lane = False
@@ -142,9 +142,8 @@ class Guard:
             self.dropped["address"] += 1
             self.refuse(channel, "too many connections from one address: close some and retry")
             return
-        if self.limit and self.open > self.limit:
-            if not self.evict_one():
-                channel.is_lane = True
+        if self.limit and self.open > self.limit and not self.evict_one():
+            channel.is_lane = True
 
     def closed(self, channel: Any) -> None:
         with self._lock:

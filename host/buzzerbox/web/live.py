@@ -15,7 +15,6 @@ from buzzerbox.web.fanout import Fanout, handed_over, waitress_channel
 from buzzerbox.web.guard import Guard, Slotted
 from buzzerbox.web.sse import Hub, Stream, StreamSettings, frame, stream
 
-
 #: live streams kept beyond --max-phones for the admin's phones
 ADMIN_STREAMS = 8
 
