@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import heapq
 import http.client
+import itertools
 import json
 import multiprocessing
 import os
@@ -64,7 +66,9 @@ class Hostile:
         self.selector = selectors.DefaultSelector()
         self.stop = multiprocessing.Event()
         self.dropped = multiprocessing.Value("l", 0)
-        self.next_line: dict[socket.socket, float] = {}
+        self.due: list[tuple[float, int, socket.socket]] = []  # header lines, by time
+        self.retry: list[int] = []
+        self.order = itertools.count()
 
     @property
     def drops(self) -> int:
@@ -74,13 +78,20 @@ class Hostile:
         return f"127.0.1.{1 + i // PER_ADDRESS}"
 
     def connect(self, i: int) -> None:
+        """Connect (loopback: the kernel completes it at once) and send a request line."""
         sock = socket.socket()
         sock.bind((self.source(i), 0))
-        sock.setblocking(False)
-        with contextlib.suppress(BlockingIOError):
+        try:
+            sock.settimeout(2)
             sock.connect(("127.0.0.1", self.port))
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+        except OSError:
+            sock.close()
+            self.retry.append(i)
+            return
+        sock.setblocking(False)
         self.selector.register(sock, selectors.EVENT_READ, i)
-        self.next_line[sock] = 0.0  # the request line, as soon as it is connected
+        heapq.heappush(self.due, (time.monotonic() + 20.0, next(self.order), sock))
 
     def run(self) -> None:
         for i in range(self.n):
@@ -98,18 +109,19 @@ class Hostile:
                     with self.dropped.get_lock():
                         self.dropped.value += 1
                     self.selector.unregister(sock)
-                    del self.next_line[sock]
                     sock.close()
                     self.connect(key.data)
             now = time.monotonic()
-            for sock, due in list(self.next_line.items()):
-                if due <= now:
-                    line = b"GET / HTTP/1.1\r\n" if due == 0.0 else b"X-Slow: 1\r\n"
-                    try:
-                        sock.send(line)
-                    except OSError:
-                        continue  # not connected yet: next round
-                    self.next_line[sock] = now + 20.0
+            while self.due and self.due[0][0] <= now:  # a header line every 20 s
+                _, _, sock = heapq.heappop(self.due)
+                if sock.fileno() < 0:
+                    continue  # closed since
+                with contextlib.suppress(OSError):
+                    sock.send(b"X-Slow: 1\r\n")
+                heapq.heappush(self.due, (now + 20.0, next(self.order), sock))
+            retry, self.retry = self.retry, []
+            for i in retry:
+                self.connect(i)
         for key in list(self.selector.get_map().values()):
             key.fileobj.close()  # type: ignore[union-attr]
 

@@ -13,10 +13,10 @@ by holding every live-stream slot, nor by holding uploads open. So:
 - bodies are read into memory (never a temporary file), at most `bodies_bytes`
   at once over all connections; an upload beyond that is refused with 503.
 - the server accepts `lane` connections beyond its limit. When it is over the
-  limit, each new connection closes the oldest one that is waiting for a request
-  (the slow ones); if there is none, the new connection is a *lane* connection:
-  only an admin's requests are served on it (`is_lane`; the app answers the rest
-  with 503). So a logged-in admin is served at the cap.
+  limit, each new connection closes the oldest one that has waited `evict_after_s`
+  or more for a request (the slow ones); if there is none, the new connection is
+  a *lane* connection: only an admin's requests are served on it (`is_lane`; the
+  app answers the rest with 503). So a logged-in admin is served at the cap.
 
 `Guard.install(server, limit)` puts this into a waitress server (server.py does);
 the app asks `take_stream`/`give_stream` for the per-address stream slots.
@@ -51,6 +51,7 @@ class Limits:
     per_address: int = 32
     streams_per_address: int = 8
     lane: int = 64
+    evict_after_s: float = 2.0
     bodies_bytes: int = 64 * 1024 * 1024
     max_body: int = 4 * 1024 * 1024 + 64 * 1024
 
@@ -90,7 +91,7 @@ class Guard:
         self._connections: dict[str, int] = {}
         self._streams: dict[str, int] = {}
         self._lock = threading.Lock()
-        self._victims: list[Any] = []  # channels waiting for a request, oldest last
+        self._victims: list[tuple[float, Any]] = []  # (since, channel) waiting, oldest last
 
     # -- the server ------------------------------------------------------------------
 
@@ -226,14 +227,19 @@ class Guard:
             elif not channel.requests:
                 waiting.append((channel.started_at or channel.opened_at, channel))
         waiting.sort(key=lambda pair: pair[0], reverse=True)
-        self._victims = [channel for _, channel in waiting]
+        self._victims = waiting
         while self.limit and self.open > self.limit and self.evict_one():
             pass
 
     def evict_one(self) -> bool:
-        """Close the connection that has waited longest for a request; False if none."""
+        """Close the connection that has waited longest for a request, if it has waited
+        `evict_after_s`; False if there is none (then a new connection takes the lane:
+        evicting young ones would only make a reconnecting attacker spin)."""
         while self._victims:
-            channel = self._victims.pop()
+            since, channel = self._victims[-1]
+            if self.clock() - since < self.limits.evict_after_s:
+                return False
+            self._victims.pop()
             if channel.connected and not channel.requests and not channel.will_close:
                 self.dropped["evicted"] += 1
                 channel.handle_close()
