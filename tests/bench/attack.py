@@ -12,7 +12,10 @@ time to guess the admin PIN at the rate the box allows.
    with `--addresses` (254: a whole IPv4 /24) the expected time to find the default
    PIN (half its space) is printed in years.
 
-    python3 tests/bench/attack.py [--seconds 40] [--hostile 1100]
+    python3 tests/bench/attack.py [--seconds 40] [--hostile 1100] [--streams 0]
+
+`--streams 1000 --hostile 100`: the box's 1,000 live-stream slots held by viewers
+(8 per address) and 100 slow clients besides.
 """
 
 from __future__ import annotations
@@ -162,13 +165,27 @@ def admin_requests(port: int, cookie: str, seconds: float) -> tuple[list[float],
     return latencies, failures
 
 
-def slow_clients(seconds: float, hostile: int) -> None:
+def open_streams(port: int, n: int) -> list[socket.socket]:
+    """`n` live streams, 8 per address (the most one address may hold) from 127.0.2.x,
+    that never read (the box skips them)."""
+    socks = []
+    for i in range(n):
+        sock = socket.socket()
+        sock.bind((f"127.0.{2 + i // 2000}.{1 + (i % 2000) // 8}", 0))
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: box\r\n\r\n")
+        socks.append(sock)
+    return socks
+
+
+def slow_clients(seconds: float, hostile: int, streams: int) -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, hostile + 1024), hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, hostile + streams + 1024), hard))
     with tempfile.TemporaryDirectory() as folder:
         process, port = start_box(Path(folder))
         try:
             cookie = admin_cookie(port)
+            held = open_streams(port, streams)
             attack = Hostile(port, hostile)
             attacker = multiprocessing.get_context("fork").Process(target=attack.run, daemon=True)
             attacker.start()  # its own process: the admin's client shares no GIL with it
@@ -176,13 +193,16 @@ def slow_clients(seconds: float, hostile: int) -> None:
             latencies, failures = admin_requests(port, cookie, seconds)
             attack.stop.set()
             attacker.join(10)
+            for sock in held:
+                sock.close()
         finally:
             process.terminate()
             process.wait(10)
     ms = sorted(t * 1000 for t in latencies)
     p95 = statistics.quantiles(ms, n=20)[-1] if len(ms) >= 2 else float("nan")
     print(
-        f"admin GET /api/state with {hostile} slow connections open for {seconds:g} s: "
+        f"admin GET /api/state with {streams} streams and {hostile} slow connections open "
+        f"for {seconds:g} s: "
         f"{len(ms)} answered, {failures} failed; p50 {statistics.median(ms):.1f} ms, "
         f"p95 {p95:.1f} ms, max {ms[-1]:.1f} ms; the box dropped {attack.drops} slow ones "
         "(goal: p95 <= 100 ms, none failed)"
@@ -193,6 +213,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--hostile", type=int, default=1100)
+    parser.add_argument("--streams", type=int, default=0, help="live streams held open too")
     parser.add_argument("--addresses", type=int, default=254)
     args = parser.parse_args()
     days = guess_days(args.addresses)
@@ -200,7 +221,7 @@ def main() -> int:
         f"guessing the default PIN from {args.addresses} addresses at the allowed rate: "
         f"{days / 365.25:.1f} years on average (goal >= 1 year)"
     )
-    slow_clients(args.seconds, args.hostile)
+    slow_clients(args.seconds, args.hostile, args.streams)
     return 0
 
 
