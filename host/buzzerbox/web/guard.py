@@ -10,8 +10,9 @@ by holding every live-stream slot, nor by holding uploads open. So:
   `idle_s` at most for its next request. Late ones are closed (checked each second).
 - one address (an IPv6 /64 counts as one) holds at most `per_address` connections
   and `streams_per_address` live streams.
-- bodies are read into memory (never a temporary file), at most `bodies_bytes`
-  at once over all connections; an upload beyond that is refused with 503.
+- bodies are read into memory (never a temporary file); those over 64 KiB (the
+  uploads) at most `bodies_bytes` at once over all connections: an upload beyond
+  that is refused with 503, a table entry never.
 - the server accepts `lane` connections beyond its limit. When it is over the
   limit, each new connection closes the oldest one that has waited `evict_after_s`
   or more for a request (the slow ones); if there is none, the new connection is
@@ -68,6 +69,10 @@ def address_key(host: str) -> str:
         return "::1" if ip.is_loopback else str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
 
+
+#: bodies this small are not counted against `bodies_bytes` (the connections' own
+#: caps bound them), so uploads held open never stop the table's entries
+SMALL_BODY = 64 * 1024
 
 #: the box's own machine (its kiosk screen, the tests) is not capped per address
 UNCAPPED = frozenset({"127.0.0.1", "::1"})
@@ -183,6 +188,8 @@ class Guard:
             self.release_body(channel)
         if request.headers_finished and not channel.body_held and not request.completed:
             size = self.limits.max_body if request.chunked else int(request.content_length)
+            if size <= SMALL_BODY:
+                return  # a table entry or a login: never held back by uploads
             with self._lock:
                 fits = self.body_bytes + size <= self.limits.bodies_bytes
                 if fits:
