@@ -45,7 +45,7 @@ from buzzerbox.store.check import ensure_healthy
 from buzzerbox.store.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import new_pin
+from buzzerbox.web.auth import PIN_DIGITS, new_pin
 from buzzerbox.web.guard import Guard
 from buzzerbox.web.server import bind, make_server, urls
 from buzzerbox.web.sessions import Sessions
@@ -207,6 +207,13 @@ def run_serve(args: argparse.Namespace) -> int:
         for address in addresses:
             print(f"buzzerbox: open {address}", flush=True)
         print(f"buzzerbox: admin PIN {pin}", flush=True)
+        if len(pin) < PIN_DIGITS:
+            print(
+                f"buzzerbox serve: note: a PIN of {len(pin)} characters can be guessed in days "
+                f"by a guest with many addresses; {PIN_DIGITS} digits take years",
+                file=sys.stderr,
+                flush=True,
+            )
         server.run()
     except KeyboardInterrupt:
         pass
