@@ -103,4 +103,5 @@ def replay_state(lines: Iterable[str | bytes]) -> dict[str, Any]:
     engine, rejected = replay(lines)
     state = engine.state()
     state["rejected"] = rejected
+    state["rejected_count"] = len(rejected)  # as the box's state has it (it lists 20 at most)
     return state
