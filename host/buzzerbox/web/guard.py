@@ -28,6 +28,7 @@ parser, `requests`, `last_activity`, and the server's `maintenance` hook.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -35,6 +36,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from waitress.channel import HTTPChannel
+
+log = logging.getLogger(__name__)
+#: how often the guard says what it dropped (s)
+REPORT_S = 60.0
 
 #: the answer to a connection refused before it is served
 REFUSAL = (
@@ -97,6 +102,7 @@ class Guard:
         self._streams: dict[str, int] = {}
         self._lock = threading.Lock()
         self._victims: list[tuple[float, Any]] = []  # (since, channel) waiting, oldest last
+        self._reported = (dict(self.dropped), self.clock())
 
     # -- the server ------------------------------------------------------------------
 
@@ -237,6 +243,12 @@ class Guard:
         self._victims = waiting
         while self.limit and self.open > self.limit and self.evict_one():
             pass
+        before, at = self._reported
+        if now - at >= REPORT_S:
+            if self.dropped != before:
+                news = {k: v - before[k] for k, v in self.dropped.items() if v != before[k]}
+                log.warning("connections dropped in the last minute: %s", news)
+            self._reported = (dict(self.dropped), now)
 
     def evict_one(self) -> bool:
         """Close the connection that has waited longest for a request, if it has waited
