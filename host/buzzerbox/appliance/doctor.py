@@ -2,6 +2,10 @@
 
     buzzerbox doctor [--pads MAP] [--board URL ...] [--seconds S] [--sync-wire]
                      [--pad-test S] [--presses N]
+    buzzerbox doctor --log DIR
+
+With --log: the health of the event log in the data folder DIR instead, repaired
+where it can be rebuilt from the events (store/check.py; serve runs it at start).
 
 1. GPIO: which pin factory the box uses and why (`pads.pifactory`), or why none.
 2. Serial ports (`serial.tools.list_ports`), Picos marked, each with its
@@ -59,6 +63,9 @@ def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
     d.add_argument("--pad-test", metavar="S", type=float, help="then show pad presses for S s")
     d.add_argument("--presses", type=int, help="end the pad test after this many presses")
     add_doctor_options(d)  # --mqtt URL, --config FILE: the event's broker
+    d.add_argument(
+        "--log", metavar="DIR", type=Path, help="check (and repair) the event log in DIR instead"
+    )
     d.set_defaults(func=run_doctor)
 
 
@@ -289,6 +296,8 @@ def run_doctor(
     from buzzerbox.pads.padmap import load_pad_map
 
     out = out or sys.stdout
+    if getattr(args, "log", None) is not None:
+        return log_doctor(args.log, out)
     try:
         pad_map = load_pad_map(args.pads) if args.pads else None
     except BuzzerboxError as exc:
@@ -329,3 +338,28 @@ def run_doctor(
         pad_test(pad_map, urls, factory, out, seconds=args.pad_test, presses=args.presses)
     out.flush()
     return 0 if healthy else 1
+
+
+def log_doctor(folder: Path, out: TextIO) -> int:
+    """`doctor --log DIR`: 0 healthy or repaired, 1 if it cannot be used, 2 no such log."""
+    from buzzerbox.store.check import check_log
+    from buzzerbox.store.datadir import DataFolderBusyError, DataLock
+
+    path = folder / "buzzerbox.db"
+    if not path.exists():
+        print(f"buzzerbox doctor: {path} does not exist: is {folder} a box's data folder?",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        lock: DataLock | None = DataLock(folder)
+    except DataFolderBusyError as exc:
+        out.write(f"note: {exc}; checking only, repairing nothing\n")
+        lock = None
+    try:
+        health = check_log(path, repair=lock is not None)
+    finally:
+        if lock is not None:
+            lock.release()
+    out.write("\n".join(health.lines()) + "\n")
+    out.flush()
+    return 1 if health.fatal is not None or (health.problems and not health.repaired) else 0

@@ -22,6 +22,7 @@ from buzzerbox.hub.record import RECORD_FILE, Keeper
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt.settings import add_tls_options, hub_broker
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name
+from buzzerbox.web.guard import Guard
 from buzzerbox.web.server import bind, make_server, urls
 from buzzerbox.web.sse import Live
 
@@ -69,9 +70,10 @@ def run_hub(args: argparse.Namespace) -> int:
         args.data.mkdir(parents=True, exist_ok=True)
     keeper = Keeper(board, args.data / RECORD_FILE if args.data else None, live.publish).start()
     subscriber = Subscriber(broker, board, live.publish, name=name).start()
-    app = create_app(board, live)
+    guard = Guard()
+    app = create_app(board, live, {"GUARD": guard})
     server = make_server(
-        app, sock, args.max_screens, reserve=RESERVE_THREADS, ident="buzzerbox-hub"
+        app, sock, args.max_screens, reserve=RESERVE_THREADS, ident="buzzerbox-hub", guard=guard
     )
     print(f"buzzerbox hub: broker {broker.url}", flush=True)
     for address in urls(args.host, int(sock.getsockname()[1])):
