@@ -170,3 +170,29 @@ def test_pads_command_refuses_with_the_reason(
     path.write_text(BASE.replace("seat = 1", "seat = 3"))
     assert run_cli("pads", str(path)) == 2
     assert "line 17: seat 3 does not exist: this map has seats 0-1" in capsys.readouterr().err
+
+
+def test_a_board_alias_makes_a_new_board_id_a_one_line_change() -> None:
+    text = (
+        "seats = 2\n"
+        '[[board]]\nid = "pico-e6614103e7000001"\nalias = "left"\nchannels = 24\n'
+        '[[pad]]\nrole = "stop"\nseat = 0\nboard = "left"\nch = 0\nlight_ch = 0\n'
+        '[[pad]]\nrole = "stop"\nseat = 1\nboard = "pico-e6614103e7000001"\nch = 1\n'
+    )
+    pad_map = parse_pad_map(text)
+    assert [p.board for p in pad_map.pads] == ["pico-e6614103e7000001"] * 2
+    assert [p.id for p in pad_map.pads] == ["pico-e6614103e7000001:0", "pico-e6614103e7000001:1"]
+    assert pad_map.board("left") is pad_map.board("pico-e6614103e7000001") is pad_map.boards[0]
+    assert pad_map.board_name("pico-e6614103e7000001") == "left"
+    assert len(pad_map.boards) == 1
+    by_alias = text.replace('board = "pico-e6614103e7000001"', 'board = "left"')
+    renamed = parse_pad_map(by_alias.replace('id = "pico-e6614103e7000001"', 'id = "pico-ab12"'))
+    assert renamed.pads[0].board == "pico-ab12" and renamed.pads[0].light == "pico-ab12 led 0"
+    with pytest.raises(
+        PadMapError, match=r"line 18: board 'left' is declared twice \(first at line 2\)"
+    ):
+        parse_pad_map(text + '[[board]]\nid = "left"\n')
+    with pytest.raises(PadMapError, match="alias 'gpio' is not allowed"):
+        parse_pad_map('seats = 1\n[[board]]\nid = "b"\nalias = "gpio"\n')
+    with pytest.raises(PadMapError, match="board 'right' is not declared: boards are"):
+        parse_pad_map(text + '[[pad]]\nrole = "stop"\nseat = 1\nboard = "right"\nch = 2\n')

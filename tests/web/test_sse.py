@@ -165,6 +165,21 @@ def test_an_unknown_last_event_id_gets_the_full_state(
     response.close()
 
 
+@pytest.mark.parametrize("version", ["²", "١٢", "9" * 5000], ids=["sup", "arabic", "long"])
+def test_a_last_event_id_of_odd_digits_gets_the_full_state(
+    client: FlaskClient, admin: FlaskClient, version: str
+) -> None:
+    new_game(admin)
+    response, chunks = open_stream(client)
+    phone = Follower()
+    phone.read(next(chunks))
+    seq, _, boot = phone.last_id.split(".")
+    response.close()
+    response, chunks = open_stream(client, **{"Last-Event-ID": f"{seq}.{version}.{boot}"})
+    assert [m["event"] for m in messages(next(chunks))] == ["state"]
+    response.close()
+
+
 def test_a_slow_stream_skips_to_the_latest_state(client: FlaskClient, admin: FlaskClient) -> None:
     new_game(admin, "kids")
     response, chunks = open_stream(client)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
+import pytest
 from buzzerbox.web.threads import OnDemandDispatcher
 
 
@@ -45,3 +47,18 @@ def test_threads_start_on_demand_up_to_the_limit_and_are_kept() -> None:
     assert len(dispatcher.threads) == 3  # an idle thread took it
     dispatcher.shutdown(timeout=10)
     assert dispatcher.threads == set()
+
+
+def test_a_task_for_a_new_thread_is_not_logged_as_queued(caplog: pytest.LogCaptureFixture) -> None:
+    dispatcher = OnDemandDispatcher(1)
+    go, started = threading.Event(), threading.Semaphore(0)
+    first, second = Task(go, started), Task(go, started)
+    with caplog.at_level(logging.WARNING, logger="waitress.queue"):
+        dispatcher.add_task(first)  # a thread starts for it: nothing waits
+        assert started.acquire(timeout=10)
+        assert caplog.records == []
+        dispatcher.add_task(second)  # the limit: it waits, and waitress says so
+        assert [r.getMessage() for r in caplog.records] == ["Task queue depth is 1"]
+    go.set()
+    assert first.done.wait(10) and second.done.wait(10)
+    dispatcher.shutdown(timeout=10)

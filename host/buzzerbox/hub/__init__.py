@@ -11,12 +11,15 @@
 
 Everything is served by the hub itself (a venue may be offline): no CDN, no build
 step. Nothing lives in request globals: the app is built around its board and live
-stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS.
+stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, GUARD
+(the server's web.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from buzzerbox import lazy
 
 if TYPE_CHECKING:
     from buzzerbox.hub.app import create_app
@@ -31,12 +34,7 @@ LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy.attributes(__name__, LAZY)
 
 
 __all__ = ["Board", "Live", "create_app"]

@@ -2,7 +2,8 @@
 GET /api/board (JSON), GET /api/events (the live stream), /hub-assets/* (its JS and
 CSS). Everything is served by the hub itself (a venue may be offline): no CDN, no
 build step. Nothing lives in request globals: the app is built around its board and
-live stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS.
+live stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, GUARD
+(the server's web.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from flask import Blueprint, Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.hub.board import Board
+from buzzerbox.web.guard import Guard, Slotted
 from buzzerbox.web.security import security_headers
 from buzzerbox.web.sse import Live, Stream
 
@@ -30,6 +32,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     cfg = app.config
+    guard: Guard = cfg.get("GUARD") or Guard()
     bp = Blueprint(
         "hub",
         __name__,
@@ -48,11 +51,12 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
 
     @bp.get("/api/events")
     def events() -> ResponseReturnValue:
+        address = request.remote_addr or "?"
+        if not guard.take_stream(address):
+            return busy(429, "this address already has its share of live pages: close some")
         if not live.join():
-            response = jsonify(error="the hub serves as many screens as it can: try again soon")
-            response.status_code = 503
-            response.headers["Retry-After"] = "5"
-            return response
+            guard.give_stream(address)
+            return busy(503, "the hub serves as many screens as it can: try again soon")
         frames = live.stream(
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
             max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
@@ -60,7 +64,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             last_version=live.version_of(request.headers.get("Last-Event-ID")),
         )
         return Response(
-            Stream(live, frames),
+            Stream(live, Slotted(frames, lambda: guard.give_stream(address))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -69,3 +73,10 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     app.register_blueprint(bp)
     app.extensions["buzzerbox-hub"] = {"board": board, "live": live}
     return app
+
+
+def busy(status: int, message: str) -> Response:
+    response = jsonify(error=message)
+    response.status_code = status
+    response.headers["Retry-After"] = "5"
+    return response

@@ -50,10 +50,12 @@ class Edge:
 
 @dataclass(frozen=True, slots=True)
 class BoardStatusChanged:
-    """A source came online, fell silent, went away or is unsupported."""
+    """A source came online, fell silent, went away or is unsupported. `note` says
+    what is wrong with a board that is online (its channels disagree with the pad map)."""
 
     board: str
     status: Status
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,8 @@ class PadFeed:
                 self.box.pad_edge(event.pad, event.is_press, event.t_us)
             elif isinstance(event, BoardStatusChanged):
                 log.info("pad board %s is %s", event.board, event.status)
+                if event.note:
+                    log.warning("pad board %s: %s", event.board, event.note)
             elif isinstance(event, FramesLost):
                 log.warning("pad frames lost: %s", event)
 

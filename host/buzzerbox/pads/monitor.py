@@ -4,7 +4,8 @@
 
 - ``{"event": "press"|"release", "board": ID|"gpio", "ch": N, "pad": ID,
   "t_us": N}``, with ``"late": true`` for an edge that came too late to be in order
-- ``{"event": "board", "board": ID|URL, "status": "online"|"silent"|"gone"|"unsupported"}``
+- ``{"event": "board", "board": ID|URL, "status": "online"|"silent"|"gone"|"unsupported"}``,
+  with ``"note": TEXT`` when a board's channels disagree with the pad map
 - ``{"event": "lost", "board": ID, "frames": N}``
 
 Without ``--json``, `TextPrinter` prints a table. SIGINT or SIGTERM prints what
@@ -39,7 +40,8 @@ def event_json(ev: PadEvent) -> dict[str, Any]:
             obj["late"] = True
         return obj
     if isinstance(ev, BoardStatusChanged):
-        return {"event": "board", "board": ev.board, "status": ev.status}
+        obj = {"event": "board", "board": ev.board, "status": ev.status}
+        return obj | {"note": ev.note} if ev.note else obj
     return {"event": "lost", "board": ev.board, "frames": ev.frames}
 
 
@@ -72,6 +74,8 @@ class TextPrinter:
             self._row(f"{ev.t_us / 1e6:.6f}", kind, ev.board, str(ev.ch), what)
         elif isinstance(ev, BoardStatusChanged):
             self._row("", "board", ev.board, "", ev.status)
+            if ev.note:
+                self._row("", "WARNING", ev.board, "", ev.note)
         elif isinstance(ev, FramesLost):
             self._row("", "lost", ev.board, "", f"{ev.frames} frames")
 

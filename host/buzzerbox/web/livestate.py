@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from buzzerbox.web.delta import diff
-from buzzerbox.web.sse import Clients, frame
+from buzzerbox.web.sse import Clients, frame, is_number
 
 #: view(state) -> the public state a viewer gets (a new dict: the Hub keeps it)
 View = Callable[[dict[str, Any]], dict[str, Any]]
@@ -73,9 +73,9 @@ class Hub(Clients):
     def version_of(self, last_event_id: str | None) -> int | None:
         """The version a Last-Event-ID names, if it is this box's (since its start)."""
         parts = (last_event_id or "").strip().split(".")
-        if len(parts) != 3 or parts[2] != self.boot or not parts[1].isdigit():
+        if len(parts) != 3 or parts[2] != self.boot or not is_number(parts[1]):
             return None
-        return int(parts[1]) if len(parts[1]) < 19 else None
+        return int(parts[1])
 
     def publish(self, state: dict[str, Any]) -> None:
         """Called by the box after each change (under the box's lock, so in order)."""

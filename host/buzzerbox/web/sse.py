@@ -18,6 +18,11 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 
+def is_number(text: str) -> bool:
+    """Digits int() takes, of a size a version has (no "²", no 5,000 digits)."""
+    return text.isascii() and text.isdigit() and len(text) < 19
+
+
 def frame(event_id: int | str, data: str, event: str = "state") -> bytes:
     return f"id: {event_id}\nevent: {event}\ndata: {data}\n\n".encode()
 
@@ -30,9 +35,10 @@ class Clients:
         self.clients = 0
         self._cond = threading.Condition()
 
-    def join(self) -> bool:
+    def join(self, reserve: int = 0) -> bool:
+        """Take a place; `reserve` places beyond `max_clients` are kept for the admin."""
         with self._cond:
-            if self.clients >= self.max_clients:
+            if self.clients >= self.max_clients + reserve:
                 return False
             self.clients += 1
             return True
@@ -80,7 +86,7 @@ class Live(Clients):
     def version_of(self, last_event_id: str | None) -> int | None:
         """The version a Last-Event-ID names, if it is this hub's (since its start)."""
         version, _, boot = (last_event_id or "").strip().partition(".")
-        return int(version) if boot == self.boot and version.isdigit() else None
+        return int(version) if boot == self.boot and is_number(version) else None
 
     def publish(self, updates: list[Update]) -> None:
         """Called for each board change, by one thread (the subscriber's), in order."""

@@ -43,6 +43,9 @@ class OnDemandDispatcher(ThreadedTaskDispatcher):
                 self.threads.add(number)
                 self.active_count += 1  # as waitress counts a thread it starts
                 self.start_new_thread(self.handler_thread, number)
+                self.queue.append(task)  # for the new thread: no "queue depth" warning
+                self.queue_cv.notify()
+                return
         super().add_task(task)
 
     def start_new_thread(self, target: Any, thread_no: int) -> None:
