@@ -1,26 +1,31 @@
-"""The engine: a game plus undo. Events in, state out; no I/O, no clock.
+"""The engine: a game plus undo and void. Events in, state out; no I/O, no clock.
 
     engine = Engine.from_dict({"type": "game", "game": "kids", "players": ["Ann", "Ben"]})
     engine.apply_dict({"type": "round"})        # raises BuzzerboxError if refused
     engine.state()                               # the state object of game-log.md
 
-A refused event raises and changes nothing. `undo` takes back the last table
-entry of the current round (or a `finish`) by restoring the copy of the game
-taken just before it.
+A refused event raises and changes nothing. `undo` takes back the last table entry
+of the current round (or a `finish`) by restoring the copy of the game taken just
+before it. `void` takes back one press: the current round is folded again from its
+start without that press, so the state is what it would be had it never happened.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from buzzerbox.rules.base import Game
-from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import (
-    TABLE_ENTRIES,
+    TABLE_ENTRY_TYPES,
     EntryUndone,
     Event,
     GameCreated,
+    PadPressed,
+    PressVoided,
     RoundStarted,
+    event_to_dict,
     event_type,
     parse_event,
 )
@@ -28,6 +33,7 @@ from buzzerbox.rules.kids import Kids
 from buzzerbox.rules.ligretto import Ligretto
 from buzzerbox.rules.twinit import TwinIt
 from buzzerbox.rules.twist import Twist
+from buzzerbox.rules.undo import describe
 
 GAME_CLASSES: dict[str, type[Game]] = {
     "ligretto": Ligretto,
@@ -37,13 +43,31 @@ GAME_CLASSES: dict[str, type[Game]] = {
 }
 
 
+@dataclass(slots=True)
+class Entry:
+    """A table entry undo can take back: the game just before it, and where it stands
+    in the round's events. A `void` also keeps the undo stack and events before it."""
+
+    kind: str
+    event: Event
+    before: Game
+    at: int
+    undo: list[Entry] | None = None
+    events: list[Event] | None = None
+
+
 class Engine:
-    """A game in progress, with the copies that undo needs."""
+    """A game in progress, with the copies that undo and void need."""
 
     def __init__(self, created: GameCreated) -> None:
         self.created = created
         self.game: Game = GAME_CLASSES[created.game](created)
-        self._undo: list[tuple[str, Game]] = []
+        self._undo: list[Entry] = []
+        #: the game as the current round began, and the round's events folded since
+        self._start: Game = self.game.snapshot()
+        self._events: list[Event] = []
+        #: every press of the game: (seat, t_us) -> the round it came in
+        self._presses: dict[tuple[int, int], int] = {}
 
     @classmethod
     def from_dict(cls, obj: object) -> Engine:
@@ -62,26 +86,92 @@ class Engine:
 
     def apply(self, event: Event) -> None:
         """Apply one event. A refused one raises BuzzerboxError and changes nothing."""
-        if isinstance(event, GameCreated):
+        kind = type(event)
+        if kind is GameCreated:
             raise IllegalEventError(
                 f"a {self.game.title} game is already under way: a new game starts a new log"
             )
-        if isinstance(event, EntryUndone):
+        if kind is EntryUndone:
             self.undo()
-            return
-        kind = event_type(event)
-        if kind in TABLE_ENTRIES:
-            before = self.game.snapshot()
+        elif kind is PressVoided:
+            assert isinstance(event, PressVoided)
+            self._void(event)
+        else:
+            self._step(event)
+
+    def _step(self, event: Event) -> None:
+        game = self.game
+        kind = type(event)
+        if kind in TABLE_ENTRY_TYPES:
+            before = game.snapshot()
             try:
-                self.game.apply(event)
+                game.apply(event)
             except Exception:
                 self.game = before
                 raise
-            self._undo.append((kind, before))
-            return
-        self.game.apply(event)
-        if isinstance(event, RoundStarted):
+            self._undo.append(Entry(event_type(event), event, before, len(self._events)))
+        elif kind is RoundStarted:
+            start = game.snapshot()
+            game.apply(event)
+            self._start, self._events = start, []
             self._undo.clear()
+        else:
+            game.apply(event)
+            if kind is PadPressed:
+                assert isinstance(event, PadPressed)
+                self._presses.setdefault((event.seat, event.t_us), game.round)
+        self._events.append(event)
+
+    def _void(self, event: PressVoided) -> None:
+        game = self.game
+        game.check_seat(event.seat)
+        key = (event.seat, event.t_us)
+        name, t_us = game.name(event.seat), event.t_us
+        if any((r["seat"], r["t_us"]) == key for r in game.voided):
+            raise IllegalEventError(
+                f"{name}'s press at {t_us} µs is voided already: undo takes a void back",
+                subject=name,
+            )
+        found = [e for e in self._events if type(e) is PadPressed and (e.seat, e.t_us) == key]
+        if not found:
+            raise self._no_press(name, key)
+        voided = {(r["seat"], r["t_us"]) for r in game.voided} | {key}
+        saved = (self.game, self._undo, self._events)
+        self.game = self._start.snapshot()
+        self.game.voided = (*game.voided, *(game.press_record(e) for e in found))  # type: ignore[arg-type]
+        self._undo, self._events = [], []
+        try:
+            for e in saved[2]:
+                if type(e) is not PadPressed or (e.seat, e.t_us) not in voided:  # type: ignore[union-attr]
+                    self._step(e)
+        except BuzzerboxError as exc:
+            self.game, self._undo, self._events = saved
+            raise IllegalEventError(
+                f"{name}'s press at {t_us} µs cannot be voided: without it, a later entry "
+                f"of round {game.round} is refused ({exc}); undo that entry first",
+                subject=name,
+            ) from None
+        self._undo.append(Entry("void", event, saved[0], -1, saved[1], saved[2]))
+
+    def _no_press(self, name: str, key: tuple[int, int]) -> IllegalEventError:
+        where = self._presses.get(key)
+        t_us = key[1]
+        if where is None:
+            return IllegalEventError(
+                f"{name} pressed no pad at {t_us} µs: void names a press in the log by its "
+                "seat and t_us",
+                subject=name,
+            )
+        if where != self.game.round:
+            return IllegalEventError(
+                f"{name}'s press at {t_us} µs was in round {where}, which is over: void takes "
+                "back a press of the current round; correct an earlier round with amend",
+                subject=name,
+            )
+        return IllegalEventError(
+            f"{name}'s press at {t_us} µs was taken back with an undo: it counts no more",
+            subject=name,
+        )
 
     def undo(self) -> None:
         if not self._undo:
@@ -92,15 +182,35 @@ class Engine:
                 f"nothing to undo in round {game.round}: only the table entries of the "
                 "current round and a finish can be taken back"
             )
-        _, self.game = self._undo.pop()
+        entry = self._undo.pop()
+        later = self.game
+        if entry.undo is not None and entry.events is not None:  # a void: all as it was
+            self.game, self._undo, self._events = entry.before, entry.undo, entry.events
+            return
+        self.game = entry.before
+        if isinstance(later, TwinIt) and later.claim is not None and entry.kind == "claim":
+            assert isinstance(entry.before, TwinIt)
+            entry.before.requeue_open_claim(later)
+            del self._events[entry.at]  # the slaps since stay: their claim waits
+            return
+        del self._events[entry.at :]
 
     @property
     def undoable(self) -> str | None:
         """The type of the entry `undo` would take back, if any."""
-        return self._undo[-1][0] if self._undo else None
+        return self._undo[-1].kind if self._undo else None
 
     def state(self) -> dict[str, Any]:
         """The state object of game-log.md (without `rejected`, which replay adds)."""
         state = self.game.to_json()
         state["undoable"] = self.undoable
+        if self._undo:
+            entry = self._undo[-1]
+            state["undo"] = {
+                "type": entry.kind,
+                "entry": event_to_dict(entry.event),
+                "text": describe(entry.kind, entry.event, entry.before, self.game),
+            }
+        else:
+            state["undo"] = None
         return state

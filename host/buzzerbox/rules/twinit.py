@@ -2,10 +2,15 @@
 
 A slap opens a claim: the earliest slap since the last settled claim is the
 claimant (the lower hand: the earlier press), and every slap within 1 s of it
-is ranked. The table settles the claim: pair (a take of 2), steal (a take of 2
-moves from its owner to the claimant with the third card: a take of 3; the
-owner who is first keeps it and it grows to 3), error (the claimant loses its
-most recent take), split (nobody scores). The first player with 5 takes wins.
+is ranked; two slaps at the same µs are a tie the table settles (`split` is the
+rulebook's answer). The table settles the claim: pair (a take of 2), steal (a
+take of 2 moves from its owner to the claimant with the third card: a take of 3;
+the owner who is first keeps it and it grows to 3), error (the claimant loses
+its most recent take), split (nobody scores). The first player with 5 takes wins.
+
+An undo while a claim is open takes back the last settled claim, which is open
+again, and keeps the open claim queued behind it (v1.1): it opens when the other
+is settled. `void` takes a stray slap out of its claim.
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ from typing import Any
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, GameCreated, PadPressed, RoundStarted
+from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.timing import Record
 
 WINDOW_US = 1_000_000
 TAKES_TO_WIN = 5
+Claim = list[Record]
 
 
 class TwinIt(Game):
@@ -31,14 +39,21 @@ class TwinIt(Game):
         if created.target is not None or created.rounds is not None:
             raise InvalidEventError(
                 f"Twin It! is won by the first to {TAKES_TO_WIN} takes: "
-                "it takes no target and no rounds"
+                "it takes no target and no rounds",
+                subject="target" if created.target is not None else "rounds",
             )
+        self.first = created.first
         self.takes: list[list[int]] = [[] for _ in self.players]
-        self.claim: list[dict[str, Any]] | None = None
+        self.claim: Claim | None = None
+        #: claims kept behind the open one by an undo, oldest first
+        self.queued: list[Claim] = []
+        #: (seat, t_us) of the slaps that open a queued claim, so a replay queues them too
+        self.requeue: frozenset[tuple[int, int]] = frozenset()
         self.last_claim: dict[str, Any] | None = None
+        self.settled = 0
 
     def start_round(self, event: RoundStarted) -> None:
-        if self.phase != "lobby":
+        if self.phase is not Phase.LOBBY:
             raise self.refuse(
                 "no new round", "Twin It! is one round, from the start signal to 5 takes"
             )
@@ -55,17 +70,30 @@ class TwinIt(Game):
             self.claim = [{**self.press_record(event), "lead_us": 0}]
             self.race = self.claim
             return
-        first = self.claim[0]["t_us"]
-        lead = event.t_us - first
-        if lead <= WINDOW_US and all(s["seat"] != event.seat for s in self.claim):
-            self.claim.append({**self.press_record(event), "lead_us": lead})
+        if self.requeue and (event.seat, event.t_us) in self.requeue:
+            self.queued.append([{**self.press_record(event), "lead_us": 0}])
+            return
+        latest = self.queued[-1] if self.queued else self.claim
+        lead = event.t_us - latest[0]["t_us"]
+        if lead <= WINDOW_US and all(s["seat"] != event.seat for s in latest):
+            latest.append({**self.press_record(event), "lead_us": lead})
             self.race = self.claim  # one list: an undo's copy must not split them
         else:
             self.ignored += 1
 
+    def requeue_open_claim(self, later: TwinIt) -> None:
+        """Undo while a claim is open: this game is the copy from before the last settled
+        claim; the claims open or queued in `later` wait behind the one reopened."""
+        assert later.claim is not None
+        waiting = [later.claim, *later.queued]  # the claims queued here, grown since, or new
+        self.queued = waiting
+        self.requeue = self.requeue | {(c[0]["seat"], c[0]["t_us"]) for c in waiting}
+        self.last_pad_t = later.last_pad_t
+        self.ignored = later.ignored
+
     def settle_claim(self, event: ClaimSettled) -> None:
-        if self.phase != "playing" or self.claim is None:
-            if self.phase == "playing":
+        if self.phase is not Phase.PLAYING or self.claim is None:
+            if self.phase is Phase.PLAYING:
                 raise IllegalEventError(
                     "no claim is open: a claim opens with a slap; nobody has slapped since "
                     "the last claim was settled"
@@ -79,13 +107,17 @@ class TwinIt(Game):
             self._steal(claimant, event.victim)
         elif event.result == "error" and takes:
             takes.pop()
+        self.settled += 1
         self.last_claim = {
+            "number": self.settled,
             "claimant": self.name(claimant),
             "result": event.result,
             "victim": event.victim,
             "slaps": self.claim,
         }
         self.claim = None
+        if self.queued:
+            self.claim = self.race = self.queued.pop(0)
         self.totals = [len(t) for t in self.takes]
         if len(takes) >= TAKES_TO_WIN:
             self.end_game([self.name(claimant)])
@@ -94,7 +126,8 @@ class TwinIt(Game):
         if victim_name not in self.players:
             raise InvalidEventError(
                 f"{victim_name} does not play in this game: the victim is one of "
-                f"{', '.join(self.players)}"
+                f"{', '.join(self.players)}",
+                subject="victim",
             )
         victim = self.players.index(victim_name)
         owned = self.takes[victim]
@@ -102,7 +135,8 @@ class TwinIt(Game):
         if not pairs:
             raise IllegalEventError(
                 f"{victim_name} has no take of 2 cards to steal from: a steal takes a pair "
-                "won before and its third card"
+                "won before and its third card",
+                subject=victim_name,
             )
         if victim == claimant:
             owned[pairs[-1]] = 3
@@ -112,6 +146,7 @@ class TwinIt(Game):
 
     def dropped_round(self) -> None:
         self.claim = None
+        self.queued = []
 
     def player_json(self, seat: int) -> dict[str, Any]:
         out = super().player_json(seat)
@@ -121,13 +156,24 @@ class TwinIt(Game):
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
         out["takes_to_win"] = TAKES_TO_WIN
-        out["claim"] = (
-            None
-            if self.claim is None
-            else {"claimant": self.claim[0]["name"], "slaps": [dict(s) for s in self.claim]}
-        )
+        out["first"] = self.first
+        out["first_name"] = None if self.first is None else self.name(self.first)
+        out["claim"] = claim_json(self.claim)
+        out["queued"] = [claim_json(c) for c in self.queued]
         last = self.last_claim
         out["last_claim"] = (
             None if last is None else {**last, "slaps": [dict(s) for s in last["slaps"]]}
         )
         return out
+
+
+def claim_json(claim: Claim | None) -> dict[str, Any] | None:
+    """An open claim as the state shows it: claimant, ranked slaps, and whether the
+    first two slapped at the same µs (a tie)."""
+    if claim is None:
+        return None
+    return {
+        "claimant": claim[0]["name"],
+        "slaps": [dict(s) for s in claim],
+        "tie": len(claim) > 1 and claim[1]["t_us"] == claim[0]["t_us"],
+    }
