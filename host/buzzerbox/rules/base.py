@@ -104,6 +104,11 @@ class Game(Timing):
                 setattr(twin, key, dict(value))
         return twin
 
+    def keep_notes(self, later: Game, voided: tuple[Record, ...]) -> None:
+        """A fold again from the round's start (void) keeps what the table decided about
+        pad events: the presses voided, and (Twin It!) the claims queued by an undo."""
+        self.voided = voided
+
     # -- helpers -------------------------------------------------------------------
 
     def name(self, seat: int) -> str:

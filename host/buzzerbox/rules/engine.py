@@ -132,13 +132,13 @@ class Engine:
                 f"{name}'s press at {t_us} µs is voided already: undo takes a void back",
                 subject=name,
             )
-        found = [e for e in self._events if type(e) is PadPressed and (e.seat, e.t_us) == key]
+        found = [e for e in self._events if isinstance(e, PadPressed) and (e.seat, e.t_us) == key]
         if not found:
             raise self._no_press(name, key)
         voided = {(r["seat"], r["t_us"]) for r in game.voided} | {key}
         saved = (self.game, self._undo, self._events)
         self.game = self._start.snapshot()
-        self.game.voided = (*game.voided, *(game.press_record(e) for e in found))  # type: ignore[arg-type]
+        self.game.keep_notes(game, (*game.voided, *(game.press_record(e) for e in found)))
         self._undo, self._events = [], []
         try:
             for e in saved[2]:

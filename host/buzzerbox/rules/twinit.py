@@ -91,6 +91,11 @@ class TwinIt(Game):
         self.last_pad_t = later.last_pad_t
         self.ignored = later.ignored
 
+    def keep_notes(self, later: Game, voided: tuple[Record, ...]) -> None:
+        super().keep_notes(later, voided)
+        assert isinstance(later, TwinIt)
+        self.requeue = later.requeue
+
     def settle_claim(self, event: ClaimSettled) -> None:
         if self.phase is not Phase.PLAYING or self.claim is None:
             if self.phase is Phase.PLAYING:
