@@ -145,11 +145,11 @@ def _head(table: _Table, game: str, **fields: Any) -> None:
 
 
 def _amend(table: _Table, books: list[dict[str, Any]], counts: Any) -> None:
-    """Now and then (v1.1) the table corrects an earlier round: `counts(book)` gives the
-    book's new counts, which replace the old ones."""
+    """Now and then (v1.1) the table corrects one of the last three rounds: `counts(book)`
+    gives the book's new counts, which replace the old ones."""
     if table.v1 or not books or table.rng.random() > 0.15:
         return
-    number = table.rng.randrange(len(books))
+    number = table.rng.randrange(max(len(books) - 3, 0), len(books))  # a recent round
     new = counts(books[number])
     books[number].update(new)
     names = table.names

@@ -13,6 +13,7 @@ replay as they did.
 
 from __future__ import annotations
 
+import copy
 import json
 import unicodedata
 from pathlib import Path
@@ -161,3 +162,19 @@ def test_a_name_with_a_hidden_character_is_refused(name: str, hidden: str, at: i
         Engine.from_dict({"type": "game", "game": "kids", "players": [spoiled, "Ben"]})
     assert "without control, zero-width or direction-changing characters" in str(refused.value)
     assert refused.value.subject is not None
+
+
+@FAST
+@given(games(), st.data())
+def test_a_snapshot_is_not_changed_by_later_events(log: Log, data: st.DataObject) -> None:
+    """Undo and void keep shallow copies (Game.snapshot, `in_place`): nothing any later
+    event does may change one."""
+    cut = data.draw(st.integers(1, len(log)), label="lines kept")
+    engine = Engine.from_dict(log[0])
+    kept = []
+    for event in log[1:cut]:
+        snap = engine.game.snapshot()
+        kept.append((snap, copy.deepcopy(vars(snap))))
+        engine.apply_dict(event)
+    for snap, was in kept:
+        assert vars(snap) == was

@@ -8,7 +8,7 @@ engine (`engine.py`) adds undo and void on top by keeping copies.
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
@@ -59,6 +59,16 @@ class Game(Timing):
     can_stall: ClassVar[bool] = False
     #: the count fields `amend` takes for this game
     amends: ClassVar[tuple[str, ...]] = ()
+    #: the attributes (lists, dicts) this game changes in place: a snapshot copies them
+    in_place: ClassVar[tuple[str, ...]] = ("totals", "winners", "race", "false_starts", "late")
+    #: lists of lists changed in place, copied two levels deep
+    in_place_deep: ClassVar[tuple[str, ...]] = ()
+    #: event class -> the method that applies it, this class's own (set per subclass)
+    _dispatch: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._dispatch = {kind: getattr(cls, name) for kind, name in _HANDLERS.items()}
 
     def __init__(self, created: GameCreated) -> None:
         title = TITLES[self.kind]
@@ -89,25 +99,33 @@ class Game(Timing):
         self.ignored = 0
         #: presses the table took back (v1.1), oldest first; a tuple, shared by copies
         self.voided: tuple[Record, ...] = ()
+        self.voided_keys: frozenset[tuple[int, int]] = frozenset()
 
     def snapshot(self) -> Game:
-        """A copy that later events cannot change, for undo.
+        """A copy that later events cannot change, for undo and void.
 
-        Lists and dicts are copied two levels deep; the records inside them (press
-        records, history entries) are never changed once made, so they are shared.
+        Only the lists and dicts a game changes in place are copied (`in_place`; lists
+        of lists two levels deep, `in_place_deep`); everything else is replaced when it
+        changes (the history, the voided presses: tuples) or never changes once made
+        (press records, history entries), so the copy shares it. tests/rules checks
+        the copies against deep ones.
         """
-        twin = copy.copy(self)
-        for key, value in vars(self).items():
-            if isinstance(value, list):
-                setattr(twin, key, [list(v) if isinstance(v, list) else v for v in value])
-            elif isinstance(value, dict):
-                setattr(twin, key, dict(value))
+        twin = object.__new__(type(self))
+        state = self.__dict__.copy()
+        for key in self.in_place:
+            value = state[key]
+            if value is not None:
+                state[key] = value.copy()
+        for key in self.in_place_deep:
+            state[key] = [inner.copy() for inner in state[key]]
+        twin.__dict__ = state
         return twin
 
     def keep_notes(self, later: Game, voided: tuple[Record, ...]) -> None:
         """A fold again from the round's start (void) keeps what the table decided about
         pad events: the presses voided, and (Twin It!) the claims queued by an undo."""
         self.voided = voided
+        self.voided_keys = frozenset((r["seat"], r["t_us"]) for r in voided)
 
     # -- helpers -------------------------------------------------------------------
 
@@ -135,10 +153,10 @@ class Game(Timing):
 
     def apply(self, event: Event) -> None:
         """Apply one event (not `game`, `undo` or `void`: the engine handles those)."""
-        handler = _HANDLERS.get(type(event))
+        handler = self._dispatch.get(type(event))
         if handler is None:
             raise IllegalEventError(f"{type(event).__name__} cannot be applied to a game")
-        getattr(self, handler)(event)
+        handler(self, event)
 
     # -- rounds ---------------------------------------------------------------------
 
@@ -296,7 +314,7 @@ class Game(Timing):
         history = list(self.history)
         history[event.round - 1] = {**entry, **extra, "points": self.by_name(points)}
         under_way = self.phase in (Phase.COUNTDOWN, Phase.PLAYING, Phase.SCORING)
-        self.rescore(history)
+        self.rescore(history, event.round - 1)
         self.check_end()
         if under_way and self.phase is Phase.FINISHED:
             self.dropped_round()  # as a finish would: the round under way is not scored
@@ -310,16 +328,20 @@ class Game(Timing):
     def by_name(self, values: list[int]) -> dict[str, int]:
         return dict(zip(self.players, values, strict=True))
 
-    def rescore(self, history: list[dict[str, Any]]) -> None:
-        """Totals and round winners again from the rounds' points."""
-        totals = [0] * len(self.players)
-        entries = []
-        for entry in history:
-            totals = [t + entry["points"][name] for t, name in zip(totals, self.players)]
+    def rescore(self, history: list[dict[str, Any]], start: int) -> None:
+        """Totals and round winners again from the rounds' points, from round `start`
+        (0-based) on; the rounds before it are as they were."""
+        players = self.players
+        totals = [history[start - 1]["totals"][name] for name in players] if start else []
+        totals = totals or [0] * len(players)
+        for i in range(start, len(history)):
+            entry = history[i]
+            points = entry["points"]
+            totals = [t + points[name] for t, name in zip(totals, players, strict=True)]
             new = {**entry, "totals": self.by_name(totals)}
             new["winners"] = self.round_winners(new)
-            entries.append(new)
-        self.history = tuple(entries)
+            history[i] = new
+        self.history = tuple(history)
         self.totals = totals
 
     # -- the state object -----------------------------------------------------------------

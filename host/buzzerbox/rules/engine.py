@@ -23,6 +23,7 @@ from buzzerbox.rules.events import (
     Event,
     GameCreated,
     PadPressed,
+    PadReleased,
     PressVoided,
     RoundStarted,
     event_to_dict,
@@ -66,7 +67,7 @@ class Engine:
         #: the game as the current round began, and the round's events folded since
         self._start: Game = self.game.snapshot()
         self._events: list[Event] = []
-        #: every press of the game: (seat, t_us) -> the round it came in
+        #: the presses of the rounds before the current one: (seat, t_us) -> round
         self._presses: dict[tuple[int, int], int] = {}
 
     @classmethod
@@ -87,15 +88,20 @@ class Engine:
     def apply(self, event: Event) -> None:
         """Apply one event. A refused one raises BuzzerboxError and changes nothing."""
         kind = type(event)
-        if kind is GameCreated:
+        if kind is PadPressed:  # most events are pad edges: straight to the game
+            self.game.press(event)  # type: ignore[arg-type]
+            self._events.append(event)
+        elif kind is PadReleased:
+            self.game.release(event)  # type: ignore[arg-type]
+            self._events.append(event)
+        elif kind is GameCreated:
             raise IllegalEventError(
                 f"a {self.game.title} game is already under way: a new game starts a new log"
             )
-        if kind is EntryUndone:
+        elif kind is EntryUndone:
             self.undo()
         elif kind is PressVoided:
-            assert isinstance(event, PressVoided)
-            self._void(event)
+            self._void(event)  # type: ignore[arg-type]
         else:
             self._step(event)
 
@@ -113,13 +119,14 @@ class Engine:
         elif kind is RoundStarted:
             start = game.snapshot()
             game.apply(event)
+            ended = game.round - 1  # the presses of the round that ended, for void's refusals
+            self._presses.update(
+                {e.key: ended for e in self._events if type(e) is PadPressed}  # type: ignore[attr-defined]
+            )
             self._start, self._events = start, []
             self._undo.clear()
         else:
             game.apply(event)
-            if kind is PadPressed:
-                assert isinstance(event, PadPressed)
-                self._presses.setdefault((event.seat, event.t_us), game.round)
         self._events.append(event)
 
     def _void(self, event: PressVoided) -> None:
@@ -127,22 +134,30 @@ class Engine:
         game.check_seat(event.seat)
         key = (event.seat, event.t_us)
         name, t_us = game.name(event.seat), event.t_us
-        if any((r["seat"], r["t_us"]) == key for r in game.voided):
+        if key in game.voided_keys:
             raise IllegalEventError(
                 f"{name}'s press at {t_us} µs is voided already: undo takes a void back",
                 subject=name,
             )
-        found = [e for e in self._events if isinstance(e, PadPressed) and (e.seat, e.t_us) == key]
+        found = self._find(key)
         if not found:
             raise self._no_press(name, key)
-        voided = {(r["seat"], r["t_us"]) for r in game.voided} | {key}
+        records = tuple(game.press_record(self._events[i]) for i in found)  # type: ignore[arg-type]
+        voided = game.voided_keys | {key}
         saved = (self.game, self._undo, self._events)
-        self.game = self._start.snapshot()
-        self.game.keep_notes(game, (*game.voided, *(game.press_record(e) for e in found)))
-        self._undo, self._events = [], []
+        # fold again from the last copy taken before the press: the round's start, or
+        # the latest table entry before it (Twin It! is one long round)
+        at, keep, self.game = 0, 0, self._start.snapshot()
+        for n in range(len(saved[1]) - 1, -1, -1):
+            entry = saved[1][n]
+            if entry.undo is None and entry.at < found[0]:
+                at, keep, self.game = entry.at, n, entry.before.snapshot()
+                break
+        self.game.keep_notes(game, (*game.voided, *records))
+        self._undo, self._events = saved[1][:keep], saved[2][:at]
         try:
-            for e in saved[2]:
-                if type(e) is not PadPressed or (e.seat, e.t_us) not in voided:  # type: ignore[union-attr]
+            for e in saved[2][at:]:
+                if type(e) is not PadPressed or e.key not in voided:  # type: ignore[union-attr]
                     self._step(e)
         except BuzzerboxError as exc:
             self.game, self._undo, self._events = saved
@@ -153,23 +168,34 @@ class Engine:
             ) from None
         self._undo.append(Entry("void", event, saved[0], -1, saved[1], saved[2]))
 
+    def _find(self, key: tuple[int, int]) -> list[int]:
+        """Where the presses of (seat, t_us) are in the round's events, first first. Pad
+        events come in time order, so the search from the end stops at an earlier time."""
+        found = []
+        events = self._events
+        for i in range(len(events) - 1, -1, -1):
+            e = events[i]
+            kind = type(e)
+            if kind is PadPressed or kind is PadReleased:
+                if e.t_us < key[1]:  # type: ignore[union-attr]
+                    break
+                if kind is PadPressed and e.key == key:  # type: ignore[union-attr]
+                    found.append(i)
+        return found[::-1]
+
     def _no_press(self, name: str, key: tuple[int, int]) -> IllegalEventError:
         where = self._presses.get(key)
         t_us = key[1]
         if where is None:
             return IllegalEventError(
-                f"{name} pressed no pad at {t_us} µs: void names a press in the log by its "
-                "seat and t_us",
-                subject=name,
-            )
-        if where != self.game.round:
-            return IllegalEventError(
-                f"{name}'s press at {t_us} µs was in round {where}, which is over: void takes "
-                "back a press of the current round; correct an earlier round with amend",
+                f"{name} pressed no pad at {t_us} µs in this round, or that press was taken "
+                "back with an undo: void names a press of the current round by its seat and "
+                "t_us",
                 subject=name,
             )
         return IllegalEventError(
-            f"{name}'s press at {t_us} µs was taken back with an undo: it counts no more",
+            f"{name}'s press at {t_us} µs was in round {where}, which is over: void takes "
+            "back a press of the current round; correct an earlier round with amend",
             subject=name,
         )
 

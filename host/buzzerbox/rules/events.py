@@ -68,6 +68,11 @@ class PadPressed:
     t_us: int
     pile: int | None = None
 
+    @property
+    def key(self) -> tuple[int, int]:
+        """What `void` names a press by: its seat and time."""
+        return (self.seat, self.t_us)
+
 
 @dataclass(frozen=True, slots=True)
 class PadReleased:
@@ -303,9 +308,25 @@ def _amend(obj: Mapping[str, Any]) -> RoundAmended:
     return RoundAmended(number, given.get("stacks"), given.get("middle"), given.get("left"))
 
 
+def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, Any]], Event]:
+    """The parser of a pad edge: a fast path for a well-formed one, else the checks."""
+
+    def parse(obj: Mapping[str, Any]) -> Event:
+        seat, pad, t_us = obj.get("seat"), obj.get("pad"), obj.get("t_us")
+        if type(seat) is int and type(t_us) is int and seat >= 0 and t_us >= 0:
+            if pad == "stop" or pad == "slap":
+                return cls(seat, pad, t_us)
+            pile = obj.get("pile")
+            if pad == "pile" and type(pile) is int and pile >= 0:
+                return cls(seat, pad, t_us, pile)
+        return cls(*_pad_fields(obj))
+
+    return parse
+
+
 _PARSERS: Final[dict[object, Callable[[Mapping[str, Any]], Event]]] = {
-    "press": lambda obj: PadPressed(*_pad_fields(obj)),
-    "release": lambda obj: PadReleased(*_pad_fields(obj)),
+    "press": _edge(PadPressed),
+    "release": _edge(PadReleased),
     "go": lambda obj: StartSignalled(_int(obj, "t_us", TIME)),
     "round": lambda obj: RoundStarted(),
     "caller": lambda obj: CallerNamed(_int(obj, "seat", SEAT)),

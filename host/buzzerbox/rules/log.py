@@ -1,4 +1,4 @@
-"""Replaying a game log (version 1): lines of text in, the state object out.
+"""Replaying a game log (version 1.1, game-log.md): lines of text in, the state object out.
 
 Pure: it takes the lines, the caller reads the file. A line the rules refuse is
 listed in `rejected` with its 1-based line number and reason, and changes
@@ -14,10 +14,16 @@ from typing import Any
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import BuzzerboxError, InvalidEventError
 
+_decode = json.JSONDecoder().raw_decode
+
 
 def _load(line: str) -> object:
+    """One stripped line's JSON value (the whole line: trailing text is refused)."""
     try:
-        return json.loads(line)
+        value, end = _decode(line)
+        if end != len(line):
+            raise ValueError(f"extra text after the JSON value at column {end + 1}")
+        return value
     except ValueError as exc:
         raise InvalidEventError(f"this line is not JSON ({exc.args[0]})") from None
     except RecursionError:
@@ -36,8 +42,9 @@ def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
                 raise InvalidEventError(f"line {number} is not UTF-8 text") from None
             rejected.append({"line": number, "reason": "this line is not UTF-8 text"})
             continue
-        if not line.strip():
-            continue
+        line = line.strip(" \t\n\r")  # the whitespace JSON allows around a value
+        if not line or (line[0].isspace() and not line.strip()):
+            continue  # a blank line
         if engine is None:
             try:
                 engine = Engine.from_dict(_load(line))

@@ -47,6 +47,14 @@ class Timing:
 
     def check_pad(self, event: PadPressed | PadReleased) -> None:
         n = len(self.players)
+        pile = event.pile
+        if (
+            event.seat < n
+            and event.t_us >= self.last_pad_t
+            and event.pad in self.pads
+            and (pile is None or pile < self.piles)
+        ):
+            return
         if event.seat >= n:
             raise InvalidEventError(
                 f"seat {event.seat} does not exist: this game has seats 0-{n - 1}", subject="seat"

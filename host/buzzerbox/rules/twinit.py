@@ -33,6 +33,8 @@ class TwinIt(Game):
     min_players = 2
     max_players = 6
     pads = ("slap",)
+    in_place = (*Game.in_place, "claim")
+    in_place_deep = ("takes", "queued")
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)

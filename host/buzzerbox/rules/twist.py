@@ -37,6 +37,10 @@ class Twist(Game):
     max_players = 4
     pads = ("stop", "pile")
     amends = ("left",)
+    in_place = (
+        *Game.in_place,
+        *("fouls", "holder", "down", "hands", "taken_at", "tied", "laid", "round_fouls"),
+    )
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
@@ -132,9 +136,7 @@ class Twist(Game):
 
     def end_round(self, caller: int | None, *, stalled: bool = False) -> None:
         super().end_round(caller, stalled=stalled)
-        self.holder.clear()
-        self.down.clear()
-        self.hands = [0] * len(self.players)
+        self.holder, self.down, self.hands = {}, {}, [0] * len(self.players)
 
     def live_left(self, seat: int) -> int:
         if self.left is not None:
