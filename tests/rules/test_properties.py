@@ -157,7 +157,8 @@ def test_undo_after_an_entry_restores_the_state(log: Log) -> None:
         before = frozen(engine.state())
         engine.apply_dict(event)
         after = frozen(engine.state())
-        assert after != before
+        if event["type"] != "caller":  # naming the caller again may change nothing
+            assert after != before
         engine.apply_dict({"type": "undo"})
         assert frozen(engine.state()) == before
         engine.apply_dict(event)

@@ -121,11 +121,12 @@ class Game(Timing):
         twin.__dict__ = state
         return twin
 
-    def keep_notes(self, later: Game, voided: tuple[Record, ...]) -> None:
-        """A fold again from the round's start (void) keeps what the table decided about
-        pad events: the presses voided, and (Twin It!) the claims queued by an undo."""
-        self.voided = voided
-        self.voided_keys = frozenset((r["seat"], r["t_us"]) for r in voided)
+    def keep_notes(self, later: Game, records: tuple[Record, ...]) -> None:
+        """A fold again (void) keeps what the table decided about pad events: the presses
+        voided (`later`'s and the `records` voided now), and (Twin It!) the claims an
+        undo queued."""
+        self.voided = (*later.voided, *records)
+        self.voided_keys = later.voided_keys | {(r["seat"], r["t_us"]) for r in records}
 
     # -- helpers -------------------------------------------------------------------
 

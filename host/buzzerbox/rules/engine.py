@@ -12,6 +12,7 @@ start without that press, so the state is what it would be had it never happened
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,8 +68,8 @@ class Engine:
         #: the game as the current round began, and the round's events folded since
         self._start: Game = self.game.snapshot()
         self._events: list[Event] = []
-        #: the presses of the rounds before the current one: (seat, t_us) -> round
-        self._presses: dict[tuple[int, int], int] = {}
+        #: the last pad time before each round began (index 0: round 1), for refusals
+        self._bounds: list[int] = []
 
     @classmethod
     def from_dict(cls, obj: object) -> Engine:
@@ -119,10 +120,7 @@ class Engine:
         elif kind is RoundStarted:
             start = game.snapshot()
             game.apply(event)
-            ended = game.round - 1  # the presses of the round that ended, for void's refusals
-            self._presses.update(
-                {e.key: ended for e in self._events if type(e) is PadPressed}  # type: ignore[attr-defined]
-            )
+            self._bounds.append(start.last_pad_t)  # pad times up to it: earlier rounds
             self._start, self._events = start, []
             self._undo.clear()
         else:
@@ -153,7 +151,7 @@ class Engine:
             if entry.undo is None and entry.at < found[0]:
                 at, keep, self.game = entry.at, n, entry.before.snapshot()
                 break
-        self.game.keep_notes(game, (*game.voided, *records))
+        self.game.keep_notes(game, records)
         self._undo, self._events = saved[1][:keep], saved[2][:at]
         try:
             for e in saved[2][at:]:
@@ -184,18 +182,18 @@ class Engine:
         return found[::-1]
 
     def _no_press(self, name: str, key: tuple[int, int]) -> IllegalEventError:
-        where = self._presses.get(key)
         t_us = key[1]
-        if where is None:
+        if self._bounds and t_us <= self._bounds[-1]:
+            number = bisect.bisect_left(self._bounds, t_us)  # the round that time was in
+            when = f"round {number}, which is over" if number else "before the first round"
             return IllegalEventError(
-                f"{name} pressed no pad at {t_us} µs in this round, or that press was taken "
-                "back with an undo: void names a press of the current round by its seat and "
-                "t_us",
+                f"{name}'s press at {t_us} µs is from {when}: void takes back a press of "
+                "the current round; correct an earlier round with amend",
                 subject=name,
             )
         return IllegalEventError(
-            f"{name}'s press at {t_us} µs was in round {where}, which is over: void takes "
-            "back a press of the current round; correct an earlier round with amend",
+            f"{name} pressed no pad at {t_us} µs in this round, or that press was taken "
+            "back with an undo: void names a press of the current round by its seat and t_us",
             subject=name,
         )
 

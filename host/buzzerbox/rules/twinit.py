@@ -93,8 +93,8 @@ class TwinIt(Game):
         self.last_pad_t = later.last_pad_t
         self.ignored = later.ignored
 
-    def keep_notes(self, later: Game, voided: tuple[Record, ...]) -> None:
-        super().keep_notes(later, voided)
+    def keep_notes(self, later: Game, records: tuple[Record, ...]) -> None:
+        super().keep_notes(later, records)
         assert isinstance(later, TwinIt)
         self.requeue = later.requeue
 
