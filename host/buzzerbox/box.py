@@ -18,6 +18,7 @@ host clock starts again near 0).
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -26,7 +27,8 @@ from typing import Any, Protocol
 from buzzerbox.enrol import ENROL_PHASES, Pad, PadSeats, lit_pads, virtual_pads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import BuzzerboxError, IllegalEventError, InvalidEventError
-from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
+from buzzerbox.rules.events import TABLE_ENTRIES, ClaimSettled, Event, event_to_dict
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store import games
 from buzzerbox.store.games import GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.store.log import EventLog, Progress, StoreError
@@ -39,7 +41,7 @@ COUNTDOWN_US = 3_000_000
 GO_RETRY_US = 500_000
 #: table entries a phone may post; `go`, `press` and `release` come from the box and pads
 TABLE_EVENTS = frozenset(
-    {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}
+    {"round", *TABLE_ENTRIES, "undo"}  # caller, stall, counts, claim, void, amend, finish
 )
 
 
@@ -74,7 +76,7 @@ def idle_state() -> dict[str, Any]:
         "game": None,
         "title": None,
         "round": 0,
-        "phase": "idle",
+        "phase": Phase.IDLE,
         "players": [],
         "winners": [],
         "caller": None,
@@ -175,11 +177,10 @@ class Box:
     def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
-        variants = line.pop("variants", None)
+        if line.get("game") == "twinit":  # the box draws who starts unless the table chose
+            line.setdefault("first", _draw_seat(line.get("players")))
         engine = Engine.from_dict(line)
         body = event_to_dict(engine.created)
-        if variants:
-            body["variants"] = _variants(variants)
         with self._lock:
             self._game_id = self.log.new_game(body, self._progress(engine))
             self.seq = self._game_id
@@ -219,7 +220,7 @@ class Box:
             obj["pile"] = pile
         with self._lock:
             last = self._engine.game.last_pad_t if self._engine and clamp else -1
-            obj["t_us"] = max(t_us, last, 0)
+            obj["t_us"] = max(t_us, 0) if t_us >= last else last + 1  # no made-up tie
             if pad_id is not None:
                 obj["pad_id"] = pad_id
             edge = self._seats.edge_of(obj, pad_id)  # a malformed edge is refused, not shown
@@ -348,13 +349,13 @@ class Box:
 
     def _settle(self) -> None:
         """After a change: a countdown runs exactly while the game counts down; announce."""
-        phase = self._engine.game.phase if self._engine else "idle"
+        phase = self._engine.game.phase if self._engine else Phase.IDLE
         if phase not in ENROL_PHASES:
             self._seats.enrolling = None
         kind = self._countdown[1] if self._countdown else None
-        if phase == "countdown" and kind != "go":
+        if phase == Phase.COUNTDOWN and kind != "go":
             self._start_countdown("go")
-        elif phase != "countdown" and kind == "go":
+        elif phase != Phase.COUNTDOWN and kind == "go":
             self._stop_countdown()
         self._changed()
 
@@ -378,7 +379,7 @@ class Box:
             kind = self._countdown[1]
             self._timer, self._countdown = None, None
             try:
-                if kind == "go" and self._engine and self._engine.game.phase == "countdown":
+                if kind == "go" and self._engine and self._engine.game.phase == Phase.COUNTDOWN:
                     self._accept({"type": "go", "t_us": self.now_us()})
                     return
             except BuzzerboxError as exc:
@@ -407,12 +408,9 @@ class Box:
         self.log.close()
 
 
-def _variants(value: object) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidEventError('variants must be a list of names, e.g. ["row as storage"]')
-    if len(value) > 10 or any(len(v) > 60 for v in value):
-        raise InvalidEventError("variants: at most 10, each at most 60 characters")
-    return list(value)
+def _draw_seat(players: object) -> int:
+    """Twin It!: the seat that starts, drawn at random (rulebook 003: the table may pick)."""
+    return random.randrange(len(players)) if isinstance(players, list) and players else 0
 
 
 def _last_t(engine: Engine) -> int:

@@ -7,6 +7,7 @@ from typing import Any
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.log import EventLog, StoredEvent
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.replay import replay_stored
 
 
@@ -39,7 +40,7 @@ def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEv
     """The state of a finished game and its events; NotFinishedError if it is not."""
     events = log.events(game_id)
     state = replay_stored([(e.seq, e.body) for e in events])[0].state()
-    if state["phase"] != "finished":
+    if state["phase"] != Phase.FINISHED:
         raise NotFinishedError(
             f"game {game_id} is not finished ({state['phase']}): finish it to export its scores"
         )

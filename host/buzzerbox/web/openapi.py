@@ -178,6 +178,7 @@ SCHEMAS: dict[str, Any] = {
             "target": {"enum": [50, 99, 150]},
             "rounds": {"type": "integer", "minimum": 1},
             "variants": {"type": "array", "items": {"type": "string"}},
+            "first": {"type": "integer", "minimum": 0, "description": "twinit: who starts"},
         },
     },
     "TableEntry": {
@@ -194,11 +195,15 @@ SCHEMAS: dict[str, Any] = {
                     "middle",
                     "left",
                     "claim",
+                    "void",
+                    "amend",
                     "finish",
                     "undo",
                 ]
             },
-            "seat": {"type": "integer", "minimum": 0, "description": "caller"},
+            "seat": {"type": "integer", "minimum": 0, "description": "caller, void"},
+            "t_us": {"type": "integer", "minimum": 0, "description": "void: the press's time"},
+            "round": {"type": "integer", "minimum": 1, "description": "amend: a scored round"},
             "counts": {
                 "type": "object",
                 "additionalProperties": {"type": "integer"},
