@@ -2,7 +2,7 @@
 
 Pure functions of plain data (the log's event objects, the state object); no I/O.
 
-- `to_jsonl`: the game log, one JSON object per line (shared/spec/game-log.md).
+- `to_jsonl`: the game log, one JSON object per line (rules/game-log.md).
 - `to_csv`: a finished game's score sheet: one row per round with each player's
   points, then the totals and the ranks.
 - `to_bgstats`: a finished game as the JSON of BG Stats' push link

@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 document of the JSON API, served at /api/openapi.json.
 
 The contract between the box and its pages: what each endpoint takes and answers.
-The state object is the one of shared/spec/game-log.md (what `buzzerbox replay`
+The state object is the one of rules/game-log.md (what `buzzerbox replay`
 prints), plus "box": what the pages need besides the game.
 """
 
