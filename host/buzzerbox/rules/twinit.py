@@ -33,7 +33,7 @@ class TwinIt(Game):
     min_players = 2
     max_players = 6
     pads = ("slap",)
-    in_place = (*Game.in_place, "claim")
+    in_place = (*Game.in_place, "claim", "queued_ids")
     in_place_deep = ("takes", "queued")
 
     def __init__(self, created: GameCreated) -> None:
@@ -49,8 +49,11 @@ class TwinIt(Game):
         self.claim: Claim | None = None
         #: claims kept behind the open one by an undo, oldest first
         self.queued: list[Claim] = []
-        #: (seat, t_us) of the slaps that open a queued claim, so a replay queues them too
-        self.requeue: frozenset[tuple[int, int]] = frozenset()
+        #: the slaps of the claims an undo queued: (seat, t_us) -> the claim's first slap,
+        #: so that a fold again (void) queues them too; replaced, never changed in place
+        self.requeue: dict[tuple[int, int], tuple[int, int]] = {}
+        #: the first slap of each queued claim when it was queued (`requeue`'s values)
+        self.queued_ids: list[tuple[int, int]] = []
         self.last_claim: dict[str, Any] | None = None
         self.settled = 0
 
@@ -73,7 +76,13 @@ class TwinIt(Game):
             self.race = self.claim
             return
         if self.requeue and (event.seat, event.t_us) in self.requeue:
-            self.queued.append([{**self.press_record(event), "lead_us": 0}])
+            group = self.requeue[event.seat, event.t_us]
+            if self.queued and self.queued_ids[-1] == group:
+                lead = event.t_us - self.queued[-1][0]["t_us"]
+                self.queued[-1].append({**self.press_record(event), "lead_us": lead})
+            else:
+                self.queued.append([{**self.press_record(event), "lead_us": 0}])
+                self.queued_ids.append(group)
             return
         latest = self.queued[-1] if self.queued else self.claim
         lead = event.t_us - latest[0]["t_us"]
@@ -89,7 +98,11 @@ class TwinIt(Game):
         assert later.claim is not None
         waiting = [later.claim, *later.queued]  # the claims queued here, grown since, or new
         self.queued = waiting
-        self.requeue = self.requeue | {(c[0]["seat"], c[0]["t_us"]) for c in waiting}
+        self.queued_ids = [(c[0]["seat"], c[0]["t_us"]) for c in waiting]
+        self.requeue = {
+            **self.requeue,
+            **{(s["seat"], s["t_us"]): head for c, head in zip(waiting, self.queued_ids) for s in c},
+        }
         self.last_pad_t = later.last_pad_t
         self.ignored = later.ignored
 
@@ -125,6 +138,7 @@ class TwinIt(Game):
         self.claim = None
         if self.queued:
             self.claim = self.race = self.queued.pop(0)
+            self.queued_ids.pop(0)
         self.totals = [len(t) for t in self.takes]
         if len(takes) >= TAKES_TO_WIN:
             self.end_game([self.name(claimant)])
@@ -153,7 +167,7 @@ class TwinIt(Game):
 
     def dropped_round(self) -> None:
         self.claim = None
-        self.queued = []
+        self.queued, self.queued_ids = [], []
 
     def player_json(self, seat: int) -> dict[str, Any]:
         out = super().player_json(seat)
