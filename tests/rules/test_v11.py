@@ -178,3 +178,17 @@ def test_a_snapshot_is_not_changed_by_later_events(log: Log, data: st.DataObject
         engine.apply_dict(event)
     for snap, was in kept:
         assert vars(snap) == was
+
+
+def test_a_version_1_line_is_written_back_as_it_was() -> None:
+    from buzzerbox.rules import event_to_dict, parse_event
+
+    for line in (
+        {"type": "game", "game": "ligretto", "players": ["Ann", "Ben"], "target": 50},
+        {"type": "game", "game": "twinit", "players": ["Ann", "Ben"]},
+        {"type": "press", "seat": 1, "pad": "pile", "t_us": 7, "pile": 3},
+        {"type": "claim", "result": "steal", "victim": "Ann"},
+    ):
+        assert event_to_dict(parse_event(line)) == line
+    v11 = {"type": "game", "game": "twinit", "players": ["A", "B"], "variants": ["x"], "first": 0}
+    assert event_to_dict(parse_event(v11)) == v11
