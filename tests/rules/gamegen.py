@@ -112,10 +112,9 @@ class _Table:
                 late = rng.choice(presses[1:])
                 if late[1] != presses[0][1]:
                     self.add(type="void", seat=late[0], t_us=late[1])  # a bumped pad, shown
-        if not self.v1 and (caller is None or rng.random() < 0.1):
-            if rng.random() < 0.6:
-                caller = rng.randrange(len(self.names))
-                self.add(type="caller", seat=caller)
+        if not self.v1 and (caller is None or rng.random() < 0.1) and rng.random() < 0.6:
+            caller = rng.randrange(len(self.names))
+            self.add(type="caller", seat=caller)
         self.release_all()
         return caller
 
@@ -172,7 +171,10 @@ def _ligretto(table: _Table, rounds: int, target: int | None) -> None:
     def over() -> bool:
         totals = [0] * len(table.names)
         for book in books:
-            totals = [t + m - 2 * s for t, m, s in zip(totals, book["middle"], book["stacks"])]
+            totals = [
+                t + m - 2 * s
+                for t, m, s in zip(totals, book["middle"], book["stacks"], strict=True)
+            ]
         best = max(totals)
         return target is not None and best >= target and totals.count(best) == 1
 

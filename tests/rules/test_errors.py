@@ -53,7 +53,7 @@ def test_a_refusal_without_a_player_has_no_subject() -> None:
 
 def refusals() -> list[tuple[str, list[str], BuzzerboxError]]:
     """Every refusal the golden logs provoke: the case, its players, the error."""
-    found = []
+    found: list[tuple[str, list[str], BuzzerboxError]] = []
     for path in sorted(GOLDEN.glob("*.jsonl")):
         lines = []
         for text in path.read_bytes().splitlines():
@@ -85,4 +85,3 @@ def test_every_refusal_that_names_a_player_has_that_subject() -> None:
             seen += 1
             assert exc.subject in named, f"{case}: {message!r} has subject {exc.subject!r}"
     assert seen >= 40
-

@@ -228,6 +228,9 @@ class Game(Timing):
         best = max(self.totals) if self.high_wins else min(self.totals)
         return [n for n, t in zip(self.players, self.totals, strict=True) if t == best]
 
+    def is_finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
     def end_game(self, winners: list[str]) -> None:
         self.phase = Phase.FINISHED
         self.winners = winners
@@ -317,7 +320,7 @@ class Game(Timing):
         under_way = self.phase in (Phase.COUNTDOWN, Phase.PLAYING, Phase.SCORING)
         self.rescore(history, event.round - 1)
         self.check_end()
-        if under_way and self.phase is Phase.FINISHED:
+        if under_way and self.is_finished():
             self.dropped_round()  # as a finish would: the round under way is not scored
 
     def amended(

@@ -155,7 +155,7 @@ class Engine:
         self._undo, self._events = saved[1][:keep], saved[2][:at]
         try:
             for e in saved[2][at:]:
-                if type(e) is not PadPressed or e.key not in voided:  # type: ignore[union-attr]
+                if not isinstance(e, PadPressed) or e.key not in voided:
                     self._step(e)
         except BuzzerboxError as exc:
             self.game, self._undo, self._events = saved

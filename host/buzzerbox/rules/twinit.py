@@ -99,10 +99,12 @@ class TwinIt(Game):
         waiting = [later.claim, *later.queued]  # the claims queued here, grown since, or new
         self.queued = waiting
         self.queued_ids = [(c[0]["seat"], c[0]["t_us"]) for c in waiting]
-        self.requeue = {
-            **self.requeue,
-            **{(s["seat"], s["t_us"]): head for c, head in zip(waiting, self.queued_ids) for s in c},
+        slaps = {
+            (s["seat"], s["t_us"]): head
+            for claim, head in zip(waiting, self.queued_ids, strict=True)
+            for s in claim
         }
+        self.requeue = {**self.requeue, **slaps}
         self.last_pad_t = later.last_pad_t
         self.ignored = later.ignored
 

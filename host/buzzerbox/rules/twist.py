@@ -46,7 +46,8 @@ class Twist(Game):
         super().__init__(created)
         if created.target is not None:
             raise InvalidEventError(
-                "Ligretto Twist is played for a number of rounds (5 unless agreed), not to a target",
+                "Ligretto Twist is played for a number of rounds (5 unless agreed), "
+                "not to a target",
                 subject="target",
             )
         n = len(self.players)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.log import EventLog, StoredEvent
-from buzzerbox.rules.phase import Phase
 from buzzerbox.store.replay import replay_stored
 
 
