@@ -32,6 +32,7 @@ from buzzerbox.rules.events import (
     parse_event,
 )
 from buzzerbox.rules.kids import Kids
+from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.ligretto import Ligretto
 from buzzerbox.rules.twinit import TwinIt
 from buzzerbox.rules.twist import Twist
@@ -56,6 +57,11 @@ class Entry:
     at: int
     undo: list[Entry] | None = None
     events: list[Event] | None = None
+    marks: list[Mark] | None = None
+
+
+#: a copy of the game just before the event at that index of the round's events
+Mark = tuple[int, Game]
 
 
 class Engine:
@@ -68,6 +74,8 @@ class Engine:
         #: the game as the current round began, and the round's events folded since
         self._start: Game = self.game.snapshot()
         self._events: list[Event] = []
+        #: copies taken before the stop presses of the round, for void
+        self._marks: list[Mark] = []
         #: the last pad time before each round began (index 0: round 1), for refusals
         self._bounds: list[int] = []
 
@@ -90,7 +98,10 @@ class Engine:
         """Apply one event. A refused one raises BuzzerboxError and changes nothing."""
         kind = type(event)
         if kind is PadPressed:  # most events are pad edges: straight to the game
-            self.game.press(event)  # type: ignore[arg-type]
+            game = self.game
+            if game.phase is Phase.PLAYING and event.pad == "stop":  # type: ignore[union-attr]
+                self._marks.append((len(self._events), game.snapshot()))  # void may start here
+            game.press(event)  # type: ignore[arg-type]
             self._events.append(event)
         elif kind is PadReleased:
             self.game.release(event)  # type: ignore[arg-type]
@@ -121,8 +132,11 @@ class Engine:
             start = game.snapshot()
             game.apply(event)
             self._bounds.append(start.last_pad_t)  # pad times up to it: earlier rounds
-            self._start, self._events = start, []
+            self._start, self._events, self._marks = start, [], []
             self._undo.clear()
+        elif kind is PadPressed:
+            self.apply(event)
+            return
         else:
             game.apply(event)
         self._events.append(event)
@@ -142,29 +156,30 @@ class Engine:
             raise self._no_press(name, key)
         records = tuple(game.press_record(self._events[i]) for i in found)  # type: ignore[arg-type]
         voided = game.voided_keys | {key}
-        saved = (self.game, self._undo, self._events)
-        # fold again from the last copy taken before the press: the round's start, or
-        # the latest table entry before it (Twin It! is one long round)
-        at, keep, self.game = 0, 0, self._start.snapshot()
-        for n in range(len(saved[1]) - 1, -1, -1):
-            entry = saved[1][n]
-            if entry.undo is None and entry.at < found[0]:
-                at, keep, self.game = entry.at, n, entry.before.snapshot()
-                break
+        saved = (self.game, self._undo, self._events, self._marks)
+        # fold again from the last copy taken before the press: the round's start, a table
+        # entry (Twin It! is one long round) or the stop press that ended the round
+        at, start = 0, self._start
+        copies = [(e.at, e.before) for e in saved[1] if e.undo is None] + saved[3]
+        for mark, copy in copies:
+            if at < mark <= found[0]:  # the latest copy from before the press
+                at, start = mark, copy
+        self.game = start.snapshot()
         self.game.keep_notes(game, records)
-        self._undo, self._events = saved[1][:keep], saved[2][:at]
+        self._undo = [e for e in saved[1] if e.at < at]
+        self._events, self._marks = saved[2][:at], [m for m in saved[3] if m[0] < at]
         try:
             for e in saved[2][at:]:
                 if not isinstance(e, PadPressed) or e.key not in voided:
                     self._step(e)
         except BuzzerboxError as exc:
-            self.game, self._undo, self._events = saved
+            self.game, self._undo, self._events, self._marks = saved
             raise IllegalEventError(
                 f"{name}'s press at {t_us} µs cannot be voided: without it, a later entry "
                 f"of round {game.round} is refused ({exc}); undo that entry first",
                 subject=name,
             ) from None
-        self._undo.append(Entry("void", event, saved[0], -1, saved[1], saved[2]))
+        self._undo.append(Entry("void", event, saved[0], -1, saved[1], saved[2], saved[3]))
 
     def _find(self, key: tuple[int, int]) -> list[int]:
         """Where the presses of (seat, t_us) are in the round's events, first first. Pad
@@ -210,8 +225,10 @@ class Engine:
         later = self.game
         if entry.undo is not None and entry.events is not None:  # a void: all as it was
             self.game, self._undo, self._events = entry.before, entry.undo, entry.events
+            self._marks = entry.marks or []
             return
         self.game = entry.before
+        self._marks = [m for m in self._marks if m[0] < entry.at]
         if isinstance(later, TwinIt) and later.claim is not None and entry.kind == "claim":
             assert isinstance(entry.before, TwinIt)
             entry.before.requeue_open_claim(later)
