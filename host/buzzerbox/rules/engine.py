@@ -32,8 +32,8 @@ from buzzerbox.rules.events import (
     parse_event,
 )
 from buzzerbox.rules.kids import Kids
-from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.ligretto import Ligretto
+from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.twinit import TwinIt
 from buzzerbox.rules.twist import Twist
 from buzzerbox.rules.undo import describe
