@@ -82,6 +82,7 @@ def idle_state() -> dict[str, Any]:
         "caller": None,
         "history": [],
         "undoable": None,
+        "undo": None,
     }
 
 
