@@ -60,7 +60,7 @@ class Game(Timing):
     #: the count fields `amend` takes for this game
     amends: ClassVar[tuple[str, ...]] = ()
     #: the attributes (lists, dicts) this game changes in place: a snapshot copies them
-    in_place: ClassVar[tuple[str, ...]] = ("totals", "winners", "race", "false_starts", "late")
+    in_place: ClassVar[tuple[str, ...]] = ()
     #: lists of lists changed in place, copied two levels deep
     in_place_deep: ClassVar[tuple[str, ...]] = ()
     #: event class -> the method that applies it, this class's own (set per subclass)
@@ -197,8 +197,7 @@ class Game(Timing):
 
     def score_round(self, points: list[int], extra: dict[str, Any]) -> None:
         """Add a round's points to the totals and see whether the game is over."""
-        for seat, p in enumerate(points):
-            self.totals[seat] += p
+        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         entry: dict[str, Any] = {
             "round": self.round,
             "caller": None if self.caller is None else self.name(self.caller),

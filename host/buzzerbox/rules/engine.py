@@ -160,14 +160,21 @@ class Engine:
         saved = (self.game, self._undo, self._events, self._marks)
         # fold again from the last copy taken before the press: the round's start, a table
         # entry (Twin It! is one long round) or the stop press that ended the round
-        at, start = 0, self._start
-        copies = [(e.at, e.before) for e in saved[1] if e.undo is None] + saved[3]
-        for mark, copy in copies:
-            if at < mark <= found[0]:  # the latest copy from before the press
-                at, start = mark, copy
+        at, start, keep, first = 0, self._start, 0, found[0]
+        for n in range(len(saved[1]) - 1, -1, -1):  # the latest entry before the press:
+            entry = saved[1][n]  # the fold starts just before it, the entries under it stay
+            if entry.undo is None and entry.at < first:
+                at, start, keep = entry.at, entry.before, n
+                break
+        for mark, copy in reversed(saved[3]):  # or a stop press after it, up to the press
+            if mark <= first:
+                if mark > at:  # the entry found, if any, lies before the mark: it stays too
+                    keep = keep + 1 if start is not self._start else 0
+                    at, start = mark, copy
+                break
         self.game = start.snapshot()
         self.game.keep_notes(game, records)
-        self._undo = [e for e in saved[1] if e.at < at]
+        self._undo = saved[1][:keep]
         self._events, self._marks = saved[2][:at], [m for m in saved[3] if m[0] < at]
         try:
             for e in saved[2][at:]:

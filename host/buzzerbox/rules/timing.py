@@ -33,6 +33,8 @@ class Timing:
     caller: int | None
     stalled: bool
     tie: bool
+    #: the race, false starts and late presses are replaced, never changed in place
+    #: (undo's copies share them); Twin It!'s open claim is the exception
     race: list[Record]
     false_starts: list[Record]
     late: list[Record]
@@ -88,12 +90,6 @@ class Timing:
             record["pile"] = event.pile
         return record
 
-    def keep(self, into: list[Record], event: PadPressed) -> None:
-        if len(into) < KEEP_PRESSES:
-            into.append(self.press_record(event))
-        else:
-            self.ignored += 1
-
     def press(self, event: PadPressed) -> None:
         self.check_pad(event)
         self.last_pad_t = event.t_us
@@ -101,10 +97,13 @@ class Timing:
         if phase is Phase.PLAYING and event.t_us >= (self.go_t or 0):
             self.on_press(event)
         elif phase is Phase.PLAYING or phase is Phase.COUNTDOWN or phase is Phase.LOBBY:
-            self.keep(self.false_starts, event)
+            if len(self.false_starts) < KEEP_PRESSES:  # a new list: copies share the old
+                self.false_starts = [*self.false_starts, self.press_record(event)]
+            else:
+                self.ignored += 1
         elif event.pad == "stop":
             if self.is_tie(event):
-                self.race.append({**self.press_record(event), "lead_us": 0})
+                self.race = [*self.race, {**self.press_record(event), "lead_us": 0}]
                 self.caller = None
                 self.tie = True
             else:
@@ -146,6 +145,6 @@ class Timing:
         if self.race:
             record["lead_us"] = event.t_us - self.race[0]["t_us"]
         if len(self.late) < KEEP_PRESSES:
-            self.late.append(record)
+            self.late = [*self.late, record]
         else:
             self.ignored += 1

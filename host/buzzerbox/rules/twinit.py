@@ -33,7 +33,7 @@ class TwinIt(Game):
     min_players = 2
     max_players = 6
     pads = ("slap",)
-    in_place = (*Game.in_place, "claim", "queued_ids")
+    in_place = ("claim", "queued_ids")
     in_place_deep = ("takes", "queued")
 
     def __init__(self, created: GameCreated) -> None:
@@ -107,6 +107,13 @@ class TwinIt(Game):
         self.requeue = {**self.requeue, **slaps}
         self.last_pad_t = later.last_pad_t
         self.ignored = later.ignored
+
+    def snapshot(self) -> Game:
+        twin = super().snapshot()
+        assert isinstance(twin, TwinIt)
+        if self.race is self.claim:  # one list: the copy's race is the copy's claim
+            twin.race = twin.claim or []
+        return twin
 
     def keep_notes(self, later: Game, records: tuple[Record, ...]) -> None:
         super().keep_notes(later, records)

@@ -37,10 +37,7 @@ class Twist(Game):
     max_players = 4
     pads = ("stop", "pile")
     amends = ("left",)
-    in_place = (
-        *Game.in_place,
-        *("fouls", "holder", "down", "hands", "taken_at", "tied", "laid", "round_fouls"),
-    )
+    in_place = ("fouls", "holder", "down", "hands", "taken_at", "tied", "laid", "round_fouls")
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
