@@ -21,7 +21,7 @@ from buzzerbox.web.bodies import BadBody, read_json
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
 
-GAME_FIELDS = ("game", "players", "target", "rounds", "variants")
+GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
 
 #: public(state, is_admin) -> the state object a phone gets
