@@ -37,7 +37,7 @@ STOP_TIES = {"twist_1"}
 #: free hand): the cards laid, the fouls and what each seat holds
 TWIST_PADS = ("laid", "left", "fouls", "round_fouls", "holding")
 #: what a fold without the voided press may show differently
-UNDO_KEYS = ("voided", "undo", "undoable", "rejected")
+UNDO_KEYS = ("voided", "undo", "undoable", "rejected", "rejected_count")
 
 
 def without(state: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
