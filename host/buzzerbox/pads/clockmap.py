@@ -53,6 +53,8 @@ class ClockMap:
         self._host_ref = 0.0
         self._rate = 1.0
         self.is_mapped = False
+        self.has_drift = False
+        """Whether the drift was fitted (the samples span `min_span_us`)."""
 
     @property
     def samples(self) -> int:
@@ -96,6 +98,7 @@ class ClockMap:
             sxy = sum((s.board_us - mx) * (s.host_us - my) for s in fast)
             rate = sxy / sxx
             rate = min(max(rate, 1.0 - self._max_drift), 1.0 + self._max_drift)
+            self.has_drift = True
         # The offset through the centre of the fastest samples, for that rate.
         bx = sum(xs) / len(xs)
         hy = sum(s.host_us - rate * (s.board_us - bx) for s in fast) / len(fast)

@@ -14,6 +14,10 @@ Format 1 (see also README.md and examples/)::
     url = "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614103-if00"   # optional
     channels = 16          # optional: its inputs are 0..channels-1
     debounce_us = 3000     # optional: sent as DEBOUNCE after its HELLO
+    sync = 15              # optional: its sync-wire input (never a pad)
+
+    [sync]                 # optional: the Pi pulses the sync wire on this GPIO
+    gpio = 7               # (without it, a board's sync pulses come from elsewhere)
 
     [[pad]]                # one table per pad
     id = "north-slap"      # optional; default "gpio:<pin>" or "<board>:<ch>"
@@ -28,7 +32,7 @@ Format 1 (see also README.md and examples/)::
 
 Refused at load, naming the line (or the entry) and what is allowed: unknown
 keys, wrong types, a seat or pile out of range, an unknown role or board, a
-pin, channel or pad id used twice.
+pin, channel or pad id used twice, a pad on a board's sync channel.
 """
 
 from __future__ import annotations
@@ -52,9 +56,9 @@ MAX_SEATS: Final = 12
 MAX_PILES: Final = 12
 MAX_DEBOUNCE_US: Final = 100_000
 
-_TOP_KEYS: Final = ("seats", "piles", "gpio", "board", "pad")
+_TOP_KEYS: Final = ("seats", "piles", "gpio", "board", "pad", "sync")
 _GPIO_KEYS: Final = ("pull", "debounce_us")
-_BOARD_KEYS: Final = ("id", "url", "channels", "debounce_us")
+_BOARD_KEYS: Final = ("id", "url", "channels", "debounce_us", "sync")
 _PAD_KEYS: Final = ("id", "role", "seat", "pile", "gpio", "board", "ch", "light_gpio", "light_ch")
 _NAME = re.compile(r"[\x21-\x29\x2b-\x7e]+")  # a protocol field: printable, no '*' or space
 
@@ -72,6 +76,8 @@ class BoardSpec:
     channels: int | None = None
     debounce_us: int | None = None
     line: int | None = None
+    sync: int | None = None
+    """The input channel the sync wire reaches (hardware/sync-wire.md), if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +88,9 @@ class PadMap:
     boards: tuple[BoardSpec, ...] = ()
     gpio: GpioSettings = GpioSettings()
     name: str = "<pad map>"
+    sync_gpio: int | None = None
+    """The Pi's pin that pulses the sync wire ([sync] gpio); None: the pulses, if
+    any, come from a pulser the host does not drive."""
 
     def pad(self, pad_id: str) -> Pad | None:
         return next((p for p in self.pads if p.id == pad_id), None)
@@ -188,12 +197,19 @@ class _Reader:
         piles = self._int(data, "piles", 0, MAX_PILES, top) if "piles" in data else 0
         gpio = self._gpio(data.get("gpio", {}))
         boards = self._boards(data.get("board", []))
+        sync_gpio = self._sync(data.get("sync", {}))
         raw_pads = data.get("pad", [])
         if not isinstance(raw_pads, list):
             raise top.fail("pad", "pad must be an array of tables: write [[pad]]")
         pads = tuple(self._pad(raw, i, seats, piles, boards) for i, raw in enumerate(raw_pads))
-        self._unique(pads)
-        return PadMap(seats, pads, piles, tuple(boards.values()), gpio, self.name)
+        self._unique(pads, sync_gpio)
+        return PadMap(seats, pads, piles, tuple(boards.values()), gpio, self.name, sync_gpio)
+
+    def _sync(self, raw: object) -> int | None:
+        where = self._table(raw, "[sync", 0, "[sync]")
+        assert isinstance(raw, dict)
+        self._keys(raw, ("gpio",), "[sync]", where)
+        return self._pin(raw, "gpio", where) if "gpio" in raw else None
 
     def _gpio(self, raw: object) -> GpioSettings:
         where = self._table(raw, "[gpio", 0, "[gpio]")
@@ -238,7 +254,9 @@ class _Reader:
                 if "debounce_us" in entry
                 else None
             )
-            boards[board_id] = BoardSpec(board_id, url, channels, debounce, where.line())
+            limit = (channels or 1024) - 1
+            sync = self._int(entry, "sync", 0, limit, where) if "sync" in entry else None
+            boards[board_id] = BoardSpec(board_id, url, channels, debounce, where.line(), sync)
         return boards
 
     def _pad(
@@ -294,6 +312,12 @@ class _Reader:
                 raise where.fail(None, "ch is missing: a board pad names its input channel")
             limit = boards[board].channels or 1024
             ch = self._int(raw, "ch", 0, limit - 1, where)
+            if ch == boards[board].sync:
+                raise where.fail(
+                    "ch",
+                    f"board {board} channel {ch} is its sync channel (sync = {ch}): a sync "
+                    "channel is never a pad; wire the pad to another channel",
+                )
             light_ch = self._int(raw, "light_ch", 0, 1023, where) if "light_ch" in raw else None
         if light_gpio is not None and light_ch is not None:
             raise where.fail("light_ch", "a pad has one light: light_gpio or light_ch, not both")
@@ -306,8 +330,10 @@ class _Reader:
             raise where.fail(key, f"pin {pin!r} does not exist: GPIO pins are 0-{GPIO_PINS[-1]}")
         return pin
 
-    def _unique(self, pads: tuple[Pad, ...]) -> None:
+    def _unique(self, pads: tuple[Pad, ...], sync_gpio: int | None = None) -> None:
         used: dict[tuple[str, ...], tuple[str, Pad]] = {}
+        if sync_gpio is not None:  # the sync wire's pin is nobody's: a stand-in holder
+            used[("pin", str(sync_gpio))] = ("the sync wire ([sync] gpio)", Pad("", "", 0))
 
         def claim(key: tuple[str, ...], what: str, user: str, pad: Pad) -> None:
             if key in used:
