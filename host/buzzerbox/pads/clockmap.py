@@ -7,8 +7,10 @@ the round trip. `ClockMap` keeps the recent samples, fits
 
     host_us = offset + (1 + drift) * (board_us - board_ref)
 
-to the fastest ones, those within twice the best round trip plus 200 µs (the
-shortest round trips carry the least doubt), and refits
+to the fastest ones, those within 100 µs of the best round trip (the shortest
+round trips carry the least doubt: over USB a board's answer waits up to 1 ms for
+the next frame's poll, and only the answers that waited least show its true
+asymmetry; tests/bench/fairness.py), and refits
 on every sample. Drift is fitted only once the samples span `min_span_us` and is
 held within ±`max_drift_ppm` (boards drift up to ±50 ppm); until then it is 0.
 A board that reboots gets a new map.
@@ -106,7 +108,7 @@ class ClockMap:
         self.is_mapped = True
 
     def _fastest(self) -> list[SyncSample]:
-        """The samples whose round trip is near the best one (within 2x + 200 µs)."""
+        """The samples whose round trip is near the best one (within 100 µs)."""
         best = min(s.rtt_us for s in self._samples)
-        limit = 2 * best + 200
+        limit = best + 100
         return [s for s in self._samples if s.rtt_us <= limit]

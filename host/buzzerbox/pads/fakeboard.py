@@ -110,6 +110,8 @@ class FakeBoard:
         self.proto = proto
         self.debounce_us = debounce_us
         self.answers_sync = True
+        self.stamp_us = 0
+        """How long after a host line is complete the board stamps a SYNC (v1.1: ≤ 50 µs)."""
         self.reader = boardside.LineReader()
         self.leds: dict[int, bool] = {}
         self.sent: list[SentEdge] = []
@@ -205,7 +207,8 @@ class FakeBoard:
         if name == "SYNC":
             if not self.answers_sync:
                 return b""
-            return self._send(f"SYNC {self.seq} {fields[0]} {self.clock.ticks()}")
+            t = self.clock.ticks(self.clock.host_us() + self.stamp_us)
+            return self._send(f"SYNC {self.seq} {fields[0]} {t}")
         if name == "LED":
             ch, level = int(fields[0]), int(fields[1])
             boardside.check_led(ch, level, self.led_count)
@@ -215,3 +218,26 @@ class FakeBoard:
         boardside.check_debounce(us)
         self.debounce_us = us
         return b""
+
+
+class SyncLine:
+    """The sync wire (hardware/sync-wire.md): one line to the sync channel of every
+    attached board. `fall` is a pulse: every tap sees it at the same host instant, so
+    each board stamps it with its own clock; `rise` ends it. A tap gets the level as
+    a pad state (1: the line pulled low, a press)."""
+
+    def __init__(self) -> None:
+        self._taps: list[Callable[[int], None]] = []
+        self.pulses = 0
+
+    def attach(self, tap: Callable[[int], None]) -> None:
+        self._taps.append(tap)
+
+    def fall(self) -> None:
+        self.pulses += 1
+        for tap in self._taps:
+            tap(1)
+
+    def rise(self) -> None:
+        for tap in self._taps:
+            tap(0)

@@ -208,3 +208,24 @@ class SyncGroup:
                 seen - wire.deviation
             ) / min(wire.samples + 1, 16)
             self._take(wire, anchor, board_t, anchor, now)
+
+
+class PulseTimer:
+    """When the host pulses: a fall every `period_us`, each `pulse_us` long."""
+
+    def __init__(self, period_us: int = PERIOD_US, pulse_us: int = PULSE_US) -> None:
+        self.period_us, self.pulse_us = period_us, pulse_us
+        self._fall: int | None = None
+        self._rise: int | None = None
+
+    def due(self, now_us: int) -> Literal["fall", "rise"] | None:
+        """What to do now, if anything (called often; the first fall comes at once)."""
+        if self._rise is not None and now_us >= self._rise:
+            self._rise = None
+            return "rise"
+        if self._rise is None and (self._fall is None or now_us >= self._fall):
+            self._fall = (self._fall or now_us) + self.period_us
+            self._fall = max(self._fall, now_us + self.pulse_us + 1)
+            self._rise = now_us + self.pulse_us
+            return "fall"
+        return None
