@@ -72,7 +72,7 @@ def run(mode: Mode, boards: int, pairs: int, seed: int) -> tuple[dict[int, int],
         trues = sorted(at for ch, state, at in link.truth if state == 1 and ch != SYNC_CH)
         for at, seen in zip(trues, by_board.get(i, []), strict=True):
             got[(i, at)] = seen
-    errors = [abs(t_us - at) for (i, at), (_, t_us) in got.items()]
+    errors: list[float] = [abs(t_us - at) for (i, at), (_, t_us) in got.items()]
     wrong = {s: 0 for s in SPACINGS}
     for spacing, a, b, at in plan:
         if got[(a, at)][0] > got[(b, at + spacing)][0]:

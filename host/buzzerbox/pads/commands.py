@@ -101,7 +101,7 @@ def _monitor(args: argparse.Namespace) -> int:
     from buzzerbox.pads.monitor import JsonPrinter, TextPrinter, run_monitor
     from buzzerbox.pads.padmap import load_pad_map
     from buzzerbox.pads.pifactory import open_pi_factory
-    from buzzerbox.pads.sources import PadSources
+    from buzzerbox.pads.sources import PadSources, open_pulser
 
     try:
         pad_map = load_pad_map(args.config) if args.config else None
@@ -125,8 +125,15 @@ def _monitor(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    pulser = open_pulser(
+        pad_map, factory, lambda msg: print(f"buzzerbox monitor: {msg}", file=sys.stderr)
+    )
     sources = PadSources(
-        pad_map, boards=args.board, gpio_factory=factory, silence_us=args.silence_ms * 1000
+        pad_map,
+        boards=args.board,
+        gpio_factory=factory,
+        silence_us=args.silence_ms * 1000,
+        pulser=pulser,
     )
     printer = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout, pad_map)
     return run_monitor(sources, printer)

@@ -222,7 +222,8 @@ class UsbRig:
             self.group.poll(now)
         self.events += self.arbiter.advance(now)
         # the host's loop is not locked to the USB frames: it wakes when it wakes
-        self.sched.at(now + self._rng.randint(self.poll_us // 2, self.poll_us * 3 // 2), self._host_loop)
+        wake = now + self._rng.randint(self.poll_us // 2, self.poll_us * 3 // 2)
+        self.sched.at(wake, self._host_loop)
 
     def _pulse(self, now: int) -> None:
         due = self._timer.due(now)

@@ -274,7 +274,7 @@ class BoardSession:
             self.bad_frames += 1
             return
         is_sync = isinstance(frame, p.EdgeFrame) and frame.ch == self.sync_ch
-        if is_sync and self.wire is not None and frame.state == 1:
+        if is_sync and self.wire is not None and isinstance(frame, p.EdgeFrame) and frame.state:
             self.wire.edge(self.board, frame.t, rough, now_us)
         wired = self.wire.clock(self.board, now_us) if self.wire is not None else None
         t_us = rough if wired is None else wired.to_host(frame.t)

@@ -26,7 +26,7 @@ import serial
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
-from buzzerbox.pads.errors import PadNotFoundError
+from buzzerbox.pads.errors import PadNotFoundError, PadsError
 from buzzerbox.pads.gpio import GpioPads, SyncPulser
 from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.pad import Pad
@@ -40,6 +40,27 @@ class _GpioEdge:
     pin: int
     state: int
     t_us: int
+
+
+def open_pulser(
+    pad_map: PadMap | None, factory: Any, warn: Callable[[str], None]
+) -> SyncPulser | None:
+    """The pulser of the map's ``[sync] gpio`` on `factory` (None: the Pi's own), or
+    None, said through `warn`: then boards on the wire line up by the pulses they see."""
+    if pad_map is None or pad_map.sync_gpio is None:
+        return None
+    try:
+        if factory is None:
+            from buzzerbox.pads.pifactory import open_pi_factory
+
+            factory = open_pi_factory()
+        return SyncPulser(factory, monotonic_us, pin=pad_map.sync_gpio)
+    except (PadsError, OSError, RuntimeError) as exc:
+        warn(
+            f"the sync wire on GPIO{pad_map.sync_gpio} is not pulsed here ({exc}); "
+            "boards on it are lined up by the pulses they see"
+        )
+        return None
 
 
 class PadSources:

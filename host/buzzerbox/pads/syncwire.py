@@ -203,10 +203,9 @@ class SyncGroup:
             anchor = sum(rough for _, rough in edges.values()) / len(edges)
         for board, (board_t, rough) in edges.items():
             wire = self._wires[board]
-            seen = rough - anchor
-            wire.deviation = seen if wire.deviation is None else wire.deviation + (
-                seen - wire.deviation
-            ) / min(wire.samples + 1, 16)
+            seen = rough - anchor  # a running mean, then a moving one
+            was = seen if wire.deviation is None else wire.deviation
+            wire.deviation = was + (seen - was) / min(wire.samples + 1, 16)
             self._take(wire, anchor, board_t, anchor, now)
 
 
