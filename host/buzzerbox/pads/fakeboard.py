@@ -151,11 +151,13 @@ class FakeBoard:
     def tick(self) -> bytes:
         return self._send(f"TICK {self.seq} {self._now()}")
 
-    def edge(self, ch: int, state: int) -> bytes:
-        """Channel `ch` changed now; suppressed inside the debounce window of its last edge."""
+    def edge(self, ch: int, state: int, host_us: int | None = None) -> bytes:
+        """Channel `ch` changed now (or at host time `host_us`, a moment ago); suppressed
+        inside the debounce window of its last edge."""
         if not 0 <= ch < self.channels:
             raise InputError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
-        t = self._now()
+        t = self._now() if host_us is None else max(self._last_t, self.clock.ticks(host_us))
+        self._last_t = t
         last = self._last_edge.get(ch)
         window = self.debounce_us * self.clock.tick_hz // 1_000_000
         if last is not None and t - last < window:
@@ -222,22 +224,23 @@ class FakeBoard:
 
 class SyncLine:
     """The sync wire (hardware/sync-wire.md): one line to the sync channel of every
-    attached board. `fall` is a pulse: every tap sees it at the same host instant, so
-    each board stamps it with its own clock; `rise` ends it. A tap gets the level as
-    a pad state (1: the line pulled low, a press)."""
+    attached board. `fall` is a pulse: every tap sees it at the same host instant
+    (`at_us`, None: now), so each board stamps it with its own clock; `rise` ends it.
+    A tap gets the level as a pad state (1: the line pulled low, a press) and the
+    instant."""
 
     def __init__(self) -> None:
-        self._taps: list[Callable[[int], None]] = []
+        self._taps: list[Callable[[int, int | None], None]] = []
         self.pulses = 0
 
-    def attach(self, tap: Callable[[int], None]) -> None:
+    def attach(self, tap: Callable[[int, int | None], None]) -> None:
         self._taps.append(tap)
 
-    def fall(self) -> None:
+    def fall(self, at_us: int | None = None) -> None:
         self.pulses += 1
         for tap in self._taps:
-            tap(1)
+            tap(1, at_us)
 
-    def rise(self) -> None:
+    def rise(self, at_us: int | None = None) -> None:
         for tap in self._taps:
-            tap(0)
+            tap(0, at_us)

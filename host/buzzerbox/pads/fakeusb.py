@@ -87,6 +87,8 @@ class UsbLink:
     frame_phase_us: int = 0
     sync_ch: int | None = None
     truth: list[tuple[int, int, int]] = field(default_factory=list)  # (ch, state, host µs)
+    sees_wire: bool = False
+    """Whether the sync wire reaches the board now (a test may cut it)."""
     _in_due: int = 0
     _out_ready: int = 0
 
@@ -197,8 +199,9 @@ class UsbRig:
         )
         link = UsbLink(self.sched, board, session, timing, self._rng.randrange(FRAME_US), sync_ch)
         self.links.append(link)
-        if sync_ch is not None and is_wired:
-            self.line.attach(lambda state: link.edge(sync_ch, state))
+        link.sees_wire = sync_ch is not None and is_wired
+        if sync_ch is not None:
+            self.line.attach(lambda state, _: link.edge(sync_ch, state) if link.sees_wire else None)
         link.open()
         self._tick(link, self.clock() + self._rng.randrange(self.tick_us))
         return link
