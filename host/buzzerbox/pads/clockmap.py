@@ -88,6 +88,11 @@ class ClockMap:
         x = board_t * self._us_per_tick
         return round(self._host_ref + self._rate * (x - self._board_ref))
 
+    def to_board(self, host_us: int) -> int:
+        """The board time (ticks) at host time `host_us`: `to_host` inverted."""
+        x = self._board_ref + (host_us - self._host_ref) / self._rate
+        return round(x * self.tick_hz / 1_000_000)
+
     def _fit(self) -> None:
         fast = self._fastest()
         rate = self._rate

@@ -192,7 +192,14 @@ class SyncGroup:
             self._anchor(cluster, now)
 
     def _anchor(self, cluster: _Cluster, now: int) -> None:
-        """The pulse's host time from the boards that saw it; a sample for each of them."""
+        """The pulse's host time from the boards that saw it; a sample for each of them.
+
+        The anchor is the mean of their rough times, each less its board's usual
+        deviation, so it does not move when a board misses a pulse. Its jitter (the
+        SYNC maps') is the same for every board, so it does not come between them:
+        a board on a live wire that missed the pulse gets the same anchor too, at the
+        board time its map and the others' stamps put the pulse at.
+        """
         edges = {b: e for b, e in cluster.edges.items() if b in self._wires}
         if not edges:
             return
@@ -206,7 +213,19 @@ class SyncGroup:
             seen = rough - anchor  # a running mean, then a moving one
             was = seen if wire.deviation is None else wire.deviation
             wire.deviation = was + (seen - was) / min(wire.samples + 1, 16)
-            self._take(wire, anchor, board_t, anchor, now)
+        predicted = [
+            wired.to_host(board_t)
+            for b, (board_t, _) in edges.items()
+            if (wired := self.clock(b, now)) is not None
+        ]
+        if predicted:  # where the boards on the wire put the pulse
+            at = round(sum(predicted) / len(predicted))
+            for board in self._wires.keys() - edges.keys():
+                wired = self.clock(board, now)
+                if wired is not None:
+                    wired.add(round(anchor), wired.to_board(at), round(anchor))
+        for board, (board_t, _) in edges.items():
+            self._take(self._wires[board], anchor, board_t, anchor, now)
 
 
 class PulseTimer:
