@@ -100,7 +100,7 @@ def test_a_board_the_wire_does_not_reach_falls_back_and_says_so(clock: Clock) ->
     assert status(events, "pico-a").clock == "wire"
     assert status(events, "pico-c") == BoardStatusChanged("pico-c", "online", "sync", "silent")
     assert rig.group is not None and rig.group.samples("pico-c") == (0, 0)
-    for first, t_first, second, t_second in pairs(rig, 1000):  # SYNC maps it to ~0.3 ms
+    for first, _, second, _ in pairs(rig, 1000):  # SYNC maps it to ~0.3 ms
         assert first.t_us < second.t_us
 
 

@@ -208,7 +208,7 @@ class SyncGroup:
             anchor = sum(edges[b][1] - d for b, d in known.items()) / len(known)
         else:
             anchor = sum(rough for _, rough in edges.values()) / len(edges)
-        for board, (board_t, rough) in edges.items():
+        for board, (_, rough) in edges.items():
             wire = self._wires[board]
             seen = rough - anchor  # a running mean, then a moving one
             was = seen if wire.deviation is None else wire.deviation
