@@ -12,11 +12,13 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import IO
 
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakeboard import SyncLine
+from buzzerbox.pads.fakeserve import FakeBoardPort, WirePulser
 from buzzerbox.pads.monitor import TextPrinter, event_json
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
@@ -26,6 +28,13 @@ StartPort = Callable[..., FakeBoardPort]
 
 
 def test_json_lines() -> None:
+    assert event_json(BoardStatusChanged("pico-a", "online", "wire", "live")) == {
+        "event": "board",
+        "board": "pico-a",
+        "status": "online",
+        "clock": "wire",
+        "wire": "live",
+    }
     assert event_json(Edge("pico-a", 3, "pico-a:3", 1, 123)) == {
         "event": "press",
         "board": "pico-a",
@@ -189,3 +198,70 @@ def test_fake_board_command_on_a_pty_driven_by_keys(procs: list[Proc]) -> None:
         collect(src, lambda evs: len(presses(evs)) == 1)
     assert fake.stop().count("not a fake-board command") == 1
     assert fake.proc.returncode == 0
+
+
+WIRE_MAP = """\
+seats = 2
+[sync]
+gpio = 7          # not a Pi here: not pulsed by the monitor; an outside pulser does
+[[board]]
+id = "pico-a"
+url = "{a}"
+channels = 8
+sync = 7
+[[board]]
+id = "pico-b"
+url = "{b}"
+channels = 8
+sync = 7
+[[board]]
+id = "pico-c"
+url = "{c}"
+channels = 8
+"""
+
+
+def test_monitor_json_says_how_each_board_is_mapped(
+    fake_port: StartPort, procs: list[Proc], tmp_path: Path
+) -> None:
+    a = fake_port("pico-a", offset_us=2_000_000, drift_ppm=30.0, frame_us=1000)
+    b = fake_port("pico-b", offset_us=50_000_000, drift_ppm=-20.0, tcp=True, frame_us=1000)
+    c = fake_port("pico-c", offset_us=7_000_000)
+    line = SyncLine()
+    a.wire(line, 7)
+    b.wire(line, 7)
+    pad_map = tmp_path / "pads.toml"
+    pad_map.write_text(WIRE_MAP.format(a=a.url, b=b.url, c=c.url), encoding="utf-8")
+    mon = Proc("monitor", "--config", str(pad_map), "--json", "--silence-ms", "60000")
+    procs.append(mon)
+    seen: dict[str, dict[str, object]] = {}
+    with WirePulser(line):
+        while not all(seen.get(x, {}).get("clock") == "wire" for x in ("pico-a", "pico-b")):
+            obj = mon.json()
+            assert obj["event"] == "board", obj  # the sync channel's pulses are no pad's
+            first = str(obj["board"]) not in seen
+            seen[str(obj["board"])] = obj
+            if first and obj["board"] != "pico-c":
+                assert obj == {**obj, "status": "online", "clock": "sync", "wire": "waiting"}
+        assert seen["pico-c"] == {
+            "event": "board",
+            "board": "pico-c",
+            "status": "online",
+            "clock": "sync",
+            "wire": None,
+        }
+        assert seen["pico-a"]["wire"] == seen["pico-b"]["wire"] == "live"
+        b.press(1, after_us=50_000)
+        a.press(2, after_us=50_000)  # on the other board's own timer: near the same time
+        got = [mon.json(), mon.json()]
+    err = mon.stop()
+    assert "GPIO7 is not pulsed here" in err
+    truth = sorted(
+        (e.host_us, board.board.board_id, e.ch)
+        for board in (a, b)
+        for e in board.board.sent
+        if e.ch != 7
+    )
+    assert [(o["board"], o["ch"]) for o in got] == [(bid, ch) for _, bid, ch in truth]
+    gap = int(got[1]["t_us"]) - int(got[0]["t_us"])  # type: ignore[call-overload]
+    assert abs(gap - (truth[1][0] - truth[0][0])) <= 20  # lined up by the wire's pulses

@@ -170,3 +170,42 @@ def test_pads_command_refuses_with_the_reason(
     path.write_text(BASE.replace("seat = 1", "seat = 3"))
     assert run_cli("pads", str(path)) == 2
     assert "line 17: seat 3 does not exist: this map has seats 0-1" in capsys.readouterr().err
+
+
+def test_the_sync_wire_in_the_map() -> None:
+    text = BASE.replace("channels = 8\n", "channels = 8\nsync = 7\n") + "\n[sync]\ngpio = 7\n"
+    pad_map = parse_pad_map(text)
+    board = pad_map.board("pico-a")
+    assert board is not None and board.sync == 7 and pad_map.sync_gpio == 7
+    assert parse_pad_map(BASE).sync_gpio is None and parse_pad_map(BASE).boards[0].sync is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ("channels = 8\n", "channels = 8\nsync = 3\n"),
+            "line 21: board pico-a channel 3 is its sync channel (sync = 3): a sync channel "
+            "is never a pad; wire the pad to another channel",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\nsync = 8\n"),
+            "line 8: sync 8 is not allowed: it must be a whole number 0-7",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\n[sync]\ngpio = 17\n"),
+            "pin 17 is used twice: by the sync wire ([sync] gpio) and slap of seat 0 (line 11)",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\n[sync]\ngpio = 30\n"),
+            "line 9: pin 30 does not exist: GPIO pins are 0-27",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\n[sync]\npin = 7\n"),
+            "line 9: key 'pin' is not allowed in [sync]: allowed are gpio",
+        ),
+    ],
+)
+def test_sync_refusals(change: tuple[str, str], message: str) -> None:
+    old, new = change
+    assert message in refusal(BASE.replace(old, new, 1))
