@@ -94,3 +94,24 @@ def test_a_pads_table_needs_a_map(tmp_path: Path) -> None:
         open_sources({}, tmp_path)
     with pytest.raises(ValueError, match="unknown keys"):
         open_sources({"map": "x.toml", "colour": "red"}, tmp_path)
+
+
+def test_the_box_shows_each_boards_status_and_clock(pad_map: PadMap, tmp_path: Path) -> None:
+    box = Box(EventLog(tmp_path / "box.db"), clock=ManualClock(), pads=pad_map)
+    changed: queue.Queue[dict[str, Any]] = queue.Queue()
+    box.when_changed.append(changed.put)
+    sources = FakeSources(pad_map)
+    feed = PadFeed(sources, box)  # type: ignore[arg-type]
+    feed.start()
+    sources.queue.put(BoardStatusChanged("pico-a", "online", "sync", "waiting"))
+    sources.queue.put(BoardStatusChanged("pico-b", "online"))
+    sources.queue.put(BoardStatusChanged("pico-a", "online", "wire", "live"))
+    while len(changed.get(timeout=10)["box"]["boards"]) < 2:
+        pass
+    state = changed.get(timeout=10)
+    feed.close()
+    assert state["box"]["boards"] == [
+        {"board": "pico-a", "status": "online", "clock": "wire", "wire": "live"},
+        {"board": "pico-b", "status": "online"},
+    ]
+    box.close()
