@@ -21,14 +21,13 @@ knows when it pulled the line, to within the few µs its write takes, so each
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.gpio import SyncPulser
-from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, Pulse
+from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, Pulse, Pulser
 
 __all__ = ["PERIOD_US", "PULSE_US", "Pulse", "Pulser", "SyncMatcher", "SyncPulser", "WireSample"]
 
@@ -42,19 +41,6 @@ class WireSample:
 
     def add_to(self, clock: ClockMap) -> None:
         clock.add(self.pulse.t0_us, self.board_t, self.pulse.t1_us)
-
-
-class Pulser(Protocol):
-    """What drives the sync wire: `SyncPulser`, or a test's stand-in."""
-
-    @property
-    def pulses(self) -> deque[Pulse]: ...
-
-    def fall(self) -> Pulse: ...
-
-    def rise(self) -> None: ...
-
-    def close(self) -> None: ...
 
 
 class SyncMatcher:

@@ -8,9 +8,9 @@ board sends waits for the next frame, as for the host's poll of a USB IN
 endpoint; the board's SYNC stamp latency is `FakeBoard.stamp_us`. `run_line` is
 the key/script language of `buzzerbox fake-board` (see `COMMANDS`).
 
-`WirePulser` is a sync wire to fake boards on ports (`FakeBoardPort.wire`): a
-pulser of its own (the host does not stamp it) that every board sees at the same
-instant.
+A sync wire to fake boards on ports (`FakeBoardPort.wire`), seen by every board
+at the same instant, is pulsed by the host (`LinePulser`, stamped) or by a
+`WirePulser` on its own thread (an outside pulser the host does not stamp).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.errors import FakeBoardCommandError
 from buzzerbox.pads.fakeboard import FakeBoard, SyncLine
-from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US
+from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, Pulse
 
 Action = Callable[[FakeBoard], bytes]
 BACKLOG_MAX = 1 << 16
@@ -286,6 +286,28 @@ class FakeBoardPort:
                 return
             if data:
                 self._emit(self.board.received(data))
+
+
+class LinePulser:
+    """The host's pulser on a sync wire to fake boards (a `syncwire.Pulser`): `fall`
+    stamps the host clock, then every board on `line` sees the pulse at that instant."""
+
+    def __init__(self, line: SyncLine, clock: Callable[[], int] = monotonic_us) -> None:
+        self.line, self.clock = line, clock
+        self.pulses: list[Pulse] = []
+
+    def fall(self) -> Pulse:
+        t0 = self.clock()
+        pulse = Pulse(len(self.pulses) + 1, t0, self.clock())
+        self.line.fall(t0)
+        self.pulses.append(pulse)
+        return pulse
+
+    def rise(self) -> None:
+        self.line.rise(self.clock())
+
+    def close(self) -> None:
+        pass
 
 
 class WirePulser:

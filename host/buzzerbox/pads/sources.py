@@ -32,7 +32,7 @@ from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.session import BoardSession
-from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
+from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, Pulser, PulseTimer, SyncGroup
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,7 @@ class PadSources:
         silence_us: int = 500_000,
         gpio_margin_us: int = 10_000,
         retry_s: float = 0.25,
-        pulser: SyncPulser | None = None,
+        pulser: Pulser | None = None,
         pulse_period_us: int = PERIOD_US,
     ) -> None:
         self.pad_map = pad_map

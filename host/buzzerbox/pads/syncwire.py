@@ -24,8 +24,9 @@ otherwise its SYNC map stays in charge (the fallback), and `state` says why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from buzzerbox.pads.clockmap import ClockMap
 
@@ -56,6 +57,20 @@ class Pulse:
     @property
     def mid_us(self) -> float:
         return (self.t0_us + self.t1_us) / 2
+
+
+class Pulser(Protocol):
+    """What drives the sync wire: `gpio.SyncPulser`, or a test's stand-in. `fall`
+    pulls the line low and says when (host µs before and after); `rise` ends it."""
+
+    @property
+    def pulses(self) -> Sequence[Pulse]: ...
+
+    def fall(self) -> Pulse: ...
+
+    def rise(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass
