@@ -148,7 +148,7 @@ def test_the_hosts_pulses_map_boards_on_ports_by_the_sync_wire(fake_port: StartP
     with PadSources(pad_map, pulser=pulser, pulse_period_us=300_000) as src:
         collect(src, lambda evs: all(w in evs for w in wired))
         for i in range(6):  # alternate boards, 5 ms apart, on the boards' own timers
-            (a if i % 2 == 0 else b).press(i, after_us=100_000 + 5_000 * i)
+            (a if i % 2 == 0 else b).press(i, after_us=300_000 + 5_000 * i)
         got = presses(collect(src, lambda evs: len(presses(evs)) == 6))
     assert len(pulser.pulses) >= 3
     sent = sorted(
