@@ -18,7 +18,8 @@ from buzzerbox.appliance.syncwire import Pulse
 from buzzerbox.cli import build_parser
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine
-from buzzerbox.pads.fakeserve import FakeBoardPort, WirePulser
+from buzzerbox.pads.fakepulse import WirePulser
+from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.padmap import load_pad_map
 
 StartBoard = Callable[..., FakeBoardPort]

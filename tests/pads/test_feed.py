@@ -115,3 +115,20 @@ def test_the_box_shows_each_boards_status_and_clock(pad_map: PadMap, tmp_path: P
         {"board": "pico-b", "status": "online"},
     ]
     box.close()
+
+
+def test_serve_takes_the_sync_wire_from_the_map(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "map.toml").write_text(
+        'seats = 1\n[sync]\ngpio = 7\n[[board]]\nid = "pico-a"\nurl = "socket://127.0.0.1:9"\n'
+        "channels = 8\nsync = 7\n",
+        encoding="utf-8",
+    )
+    with caplog.at_level("WARNING"):
+        _, sources = open_sources("map.toml", tmp_path)
+    # not a Pi here: GPIO7 cannot be pulsed, so the boards line up by common pulses
+    assert sources.pulser is None and sources.wire is not None and not sources.wire.is_stamped
+    assert "the sync wire on GPIO7 is not pulsed here" in caplog.text
+    assert sources.sessions[0].sync_channel("pico-a") == 7
+    sources.close()

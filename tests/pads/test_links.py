@@ -9,7 +9,8 @@ from pathlib import Path
 
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.fakeboard import SyncLine
-from buzzerbox.pads.fakeserve import FakeBoardPort, LinePulser
+from buzzerbox.pads.fakepulse import LinePulser
+from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
 from buzzerbox.pads.testing import collect, edges, presses, status_is

@@ -18,7 +18,8 @@ from typing import IO
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
 from buzzerbox.pads.fakeboard import SyncLine
-from buzzerbox.pads.fakeserve import FakeBoardPort, WirePulser
+from buzzerbox.pads.fakepulse import WirePulser
+from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.monitor import TextPrinter, event_json
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
@@ -183,7 +184,10 @@ def test_monitor_refuses_bad_arguments(procs: list[Proc]) -> None:
 
 
 def test_fake_board_command_on_a_pty_driven_by_keys(procs: list[Proc]) -> None:
-    fake = Proc("fake-board", "--id", "pico-k", "--offset-us", "5000000", stdin=True)
+    fake = Proc(
+        "fake-board", "--id", "pico-k", "--offset-us", "5000000", "--usb", "--stamp-us", "30",
+        stdin=True,
+    )  # fmt: skip
     procs.append(fake)
     path = fake.line()
     assert path.startswith("/dev/")
