@@ -268,4 +268,6 @@ def test_monitor_json_says_how_each_board_is_mapped(
     )
     assert [(o["board"], o["ch"]) for o in got] == [(bid, ch) for _, bid, ch in truth]
     gap = int(got[1]["t_us"]) - int(got[0]["t_us"])  # type: ignore[call-overload]
-    assert abs(gap - (truth[1][0] - truth[0][0])) <= 20  # lined up by the wire's pulses
+    assert (
+        abs(gap - (truth[1][0] - truth[0][0])) <= 50
+    )  # lined up by the pulses: USB frames alone skew SYNC by 100s of µs

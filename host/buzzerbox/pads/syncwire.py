@@ -121,7 +121,9 @@ class SyncGroup:
 
     def join(self, board: str, tick_hz: int, now_us: int) -> None:
         """`board` (re)started with its sync channel on the wire: its wire map starts anew."""
-        cm = ClockMap(tick_hz, keep=self.keep, min_span_us=self.min_span_us)
+        # The wire's samples are good to µs: no drift limit that would bend the maps of
+        # two boards differently when an outside pulser's anchors jitter (their SYNC mean).
+        cm = ClockMap(tick_hz, keep=self.keep, min_span_us=self.min_span_us, max_drift_ppm=5000)
         self._wires[board] = _Wire(cm, now_us)
 
     def leave(self, board: str) -> None:
