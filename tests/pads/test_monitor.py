@@ -256,7 +256,7 @@ def test_monitor_json_says_how_each_board_is_mapped(
         }
         assert seen["pico-a"]["wire"] == seen["pico-b"]["wire"] == "live"
         b.press(1, after_us=50_000)
-        a.press(2, after_us=50_000)  # on the other board's own timer: near the same time
+        a.press(2, after_us=53_000)  # on the other board's own timer, about 3 ms later
         got = [mon.json(), mon.json()]
     err = mon.stop()
     assert "GPIO7 is not pulsed here" in err
