@@ -152,12 +152,14 @@ class FakeBoard:
         return self._send(f"TICK {self.seq} {self._now()}")
 
     def edge(self, ch: int, state: int, host_us: int | None = None) -> bytes:
-        """Channel `ch` changed now (or at host time `host_us`, a moment ago); suppressed
-        inside the debounce window of its last edge."""
+        """Channel `ch` changed now, or at host time `host_us` a moment ago (a pulse on
+        the sync wire, stamped at its instant as the PIO does, even if a TICK another
+        thread sent meanwhile said a later time); suppressed inside the debounce window
+        of its last edge."""
         if not 0 <= ch < self.channels:
             raise InputError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
-        t = self._now() if host_us is None else max(self._last_t, self.clock.ticks(host_us))
-        self._last_t = t
+        t = self._now() if host_us is None else self.clock.ticks(host_us)
+        self._last_t = max(self._last_t, t)
         last = self._last_edge.get(ch)
         window = self.debounce_us * self.clock.tick_hz // 1_000_000
         if last is not None and t - last < window:
