@@ -4,11 +4,15 @@ Everything that touches machine, rp2 or the REPL's stdin/stdout is here; the
 logic it drives (core.PadBoard) is pure. Under test the same code runs in the
 MicroPython unix port with stand-in machine and rp2 modules.
 
-The loop never blocks: input is read a byte at a time while select.poll says a
-byte is there, and output is written a byte at a time while it says the host
-can take one (a MicroPython stdout write waits up to 500 ms when the USB
-buffer is fuller than the write). When there is nothing to do it waits for
-host input for at most 1 ms.
+The loop never waits on the host, and it is built for the board-protocol v1.1
+timing promises on a real Pico (MicroPython runs a few hundred bytecodes per
+millisecond there): host bytes are looked for first and between every other
+step, and stamped with the start of the check that first saw them (a SYNC
+answer carries that time); pairs leave the DMA ring through viper code
+(fast.py) as small ints; frames are formatted by viper and written a few at a
+time in one write; the hot functions are compiled native. A flooded board skips
+to the present and counts what it skipped as LOST, so TICKs and SYNC answers
+stay on time. Idle, it watches only the DMA count and the host.
 """
 
 import array
@@ -17,6 +21,7 @@ import sys
 import time
 
 import machine
+import micropython
 import rp2
 import uctypes
 
@@ -24,12 +29,43 @@ from padboard import config
 from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
+try:
+    from padboard.fast import copy_pairs, count_changes, edge_frame, frame
+except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
+    from padboard.protocol import frame
+
+    edge_frame = None
+
+    def count_changes(ring, at, mask, count, pads, pins):
+        n = 0
+        for _ in range(count):
+            x = (ring[at] ^ pins) & pads
+            pins = ring[at]
+            while x:
+                x &= x - 1
+                n += 1
+            at = (at + 2) & mask
+        return n
+
+    def copy_pairs(ring, at, mask, count, out):
+        for i in range(count):
+            out[2 * i] = ring[at]
+            out[2 * i + 1] = (-ring[at + 1]) & 0x3FFFFFFF
+            at = (at + 2) & mask
+        return count
+
 _SM_ID = 0  # PIO 0, state machine 0
 _DREQ_PIO0_RX0 = 4  # the DMA request line of that state machine's RX FIFO
 _PADS_BANK0 = 0x4001C000  # RP2040 pad control registers
 _PAD_IE = 1 << 6  # a pad's input enable bit
+_CHIP_ID = 0x40000000  # SYSINFO CHIP_ID, the same address on RP2040 and RP2350
 _DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
-_ONE_BYTE = tuple(bytes((i,)) for i in range(256))  # writes without allocating
+_BATCH = 16  # pairs copied out of the ring at once
+_DMA_BASE = 0x50000000  # DMA channel registers, 0x40 apart (RP2040 and RP2350 alike)
+_TRANS_COUNT = 0x08  # a channel's remaining transfer count
+_BEHIND_MAX = 512  # words (256 pairs, ~50 ms of work) the reader may lag the DMA
+_WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
+_FRAMES_PER_WRITE = 6  # frames joined into one write
 
 
 class EdgeRing:
@@ -60,6 +96,9 @@ class EdgeRing:
             ring_sel=True,
             treq_sel=_DREQ_PIO0_RX0 + _SM_ID,
         )
+        self._pairs = array.array("i", bytes(8 * _BATCH))  # (pins, ticks mod 2**30)
+        # the low half of the channel's TRANS_COUNT: it changes with every word
+        self._count_at = _DMA_BASE + 0x40 * self._dma.channel + _TRANS_COUNT
         self._base = 0  # words written by earlier DMA sequences
         self._read = 0  # words read
         self._arm()
@@ -74,6 +113,7 @@ class EdgeRing:
             trigger=True,
         )
 
+    @micropython.native
     def written(self):
         remaining = self._dma.count
         if remaining == 0 and not self._dma.active():
@@ -82,32 +122,56 @@ class EdgeRing:
             remaining = _DMA_COUNT
         return self._base + _DMA_COUNT - remaining
 
+    @micropython.native
     def drain(self, board, most):
         """Feed up to `most` pairs to `board`; returns the number fed."""
         start = self._read
         behind = self.written() - start
-        if behind > self._words:
+        if behind > _BEHIND_MAX:
+            # Flooded: skip to now (the edges skipped are counted as LOST) rather
+            # than fall further behind: TICKs and SYNC answers stay on time.
             self._lose(board)
             return 0
-        ring = self._ring
-        n = self._words
-        at = start % n
-        batch = []
-        for _ in range(min(behind // 2, most)):
-            batch.append((ring[at], ring[at + 1]))
-            at = (at + 2) % n
-        if self.written() - start > n:  # the DMA lapped the words being read
+        n = min(behind // 2, most, _BATCH)
+        if not n:
+            return 0
+        pairs = self._pairs
+        copy_pairs(self._ring, start % self._words, self._words - 1, n, pairs)
+        # the DMA may have lapped the words being read, if it was close behind
+        if behind > self._words - 4 * _BATCH and self.written() - start > self._words:
             self._lose(board)
             return 0
-        for pins, counter in batch:
-            board.feed(pins, counter)
-        self._read = start + 2 * len(batch)
-        return len(batch)
+        feed = board.feed_ticks
+        for i in range(0, 2 * n, 2):
+            feed(pairs[i], pairs[i + 1])
+        self._read = start + 2 * n
+        return n
+
+    @micropython.native
+    def watch(self, link, most_us):
+        """Wait until the DMA writes a word or the host sends a byte, at most
+        `most_us`: the idle loop, as short as it can be (SYNC stamps)."""
+        count = machine.mem16
+        at = self._count_at
+        seen = count[at]
+        until = time.ticks_add(time.ticks_us(), most_us)
+        while count[at] == seen and not link.readable():
+            if time.ticks_diff(until, time.ticks_us()) < 0:
+                return
 
     def _lose(self, board):
-        skip = (self.written() - self._read) // 2
-        self._read += 2 * skip
-        board.lost_pairs(skip)
+        written = self.written()
+        skip = (written - self._read) // 2
+        if 2 * skip <= self._words - 4 * _BATCH:
+            # the words skipped are still in the ring: count the pad changes in them
+            words = self._words
+            at = self._read % words
+            edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask, board.pins)
+            self._read += 2 * skip
+            board.skipped(self._ring[(at + 2 * skip - 2) % words], edges)
+        else:  # overwritten: the board can only tell which pads changed meanwhile
+            self._read += 2 * skip
+            board.lost_pairs(skip)
 
 
 class Pins:
@@ -118,24 +182,43 @@ class Pins:
         self.leds = [machine.Pin(n, machine.Pin.OUT, value=0) for n in layout["leds"]]
         self._probe = machine.Pin(config.PROBE_GPIO, machine.Pin.OUT, value=0)
         self._probe_us = time.ticks_us()
-        for n in config.QUIET_GPIOS:
-            machine.mem32[_PADS_BANK0 + 4 + 4 * n] &= ~_PAD_IE
+        self.arrived_us = self._probe_us  # when the host bytes being read arrived
+        if is_rp2040():
+            for n in config.QUIET_GPIOS:
+                machine.mem32[_PADS_BANK0 + 4 + 4 * n] &= ~_PAD_IE
 
     def probe(self):
+        """Toggle the probe; returns the us since the host bytes being read arrived."""
         # Two toggles closer than the PIO's two-tick pass could merge into none.
         while time.ticks_diff(time.ticks_us(), self._probe_us) < 4:
             pass
         self._probe.toggle()
-        self._probe_us = time.ticks_us()
+        now = self._probe_us = time.ticks_us()
+        return time.ticks_diff(now, self.arrived_us)
 
     def set_led(self, output, level):
         self.leds[output].value(level)
 
 
-class HostLink:
-    """The USB serial link (the REPL's stdin/stdout), polled, never waited on."""
+def is_rp2040():
+    """The chip is an RP2040 (SYSINFO CHIP_ID: part 2, manufacturer 0x927).
 
-    def __init__(self):
+    The pad registers written above are the RP2040's; an RP2350 (Pico 2) keeps
+    them elsewhere, so there the inputs are left as they are."""
+    return machine.mem32[_CHIP_ID] & 0x0FFFFFFF == 0x0002927
+
+
+class HostLink:
+    """The USB serial link (the REPL's stdin/stdout), polled, never waited on.
+
+    Host bytes are read one at a time while select says one is there; the time
+    the first of a burst was seen is its arrival (`Pins.arrived_us`), which a
+    SYNC answer is stamped with. Frames are written whole, one write each, when
+    the host can take bytes.
+    """
+
+    def __init__(self, pins):
+        self._pins = pins
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._rd = select.poll()
@@ -143,13 +226,39 @@ class HostLink:
         self._wr = select.poll()
         self._wr.register(sys.stdout, select.POLLOUT)
         self._frame = None
-        self._at = 0
         self._closed = False
+        self._seen_us = None  # when the bytes not read yet were first seen
 
-    def read(self, board, most):
-        """Give `board` up to `most` bytes the host sent; returns the number."""
+    @micropython.native
+    def readable(self):
+        """Did the host send bytes? The first check that says so stamps them with
+        the time it began: they arrived since the check before (measured on the
+        emulated Pico, that time is 15 us before to 50 us after their arrival;
+        the time it ended is always 30-65 us after)."""
+        if self._closed:
+            return False
+        t = time.ticks_us()
+        for _ in self._rd.ipoll(0):
+            if self._seen_us is None:
+                self._seen_us = t
+            return True
+        return False
+
+    @micropython.native
+    def _more(self):
+        for _ in self._rd.ipoll(0):
+            return True
+        return False
+
+    @micropython.native
+    def read(self, board, room):
+        """Give `board` the bytes the host sent, while it has `room` frames free."""
+        if not self.readable():
+            return 0
+        self._pins.arrived_us = self._seen_us
+        self._seen_us = None
         n = 0
-        while n < most and not self._closed and self._rd.poll(0):
+        while board.pending() < room:
             try:
                 data = self._in.read(1)
             except OSError:
@@ -159,26 +268,37 @@ class HostLink:
                 break
             board.rx(data[0])
             n += 1
+            if not self._more():
+                break
         return n
 
-    def write(self, board, most):
-        """Send up to `most` bytes of `board`'s frames; returns the number."""
-        n = 0
-        while n < most:
-            frame = self._frame
-            if frame is None:
-                frame = self._frame = board.next_frame()
-                self._at = 0
-                if frame is None:
-                    return n
-            if not self._wr.poll(0):
-                return n
-            self._out.write(_ONE_BYTE[frame[self._at]])
-            self._at += 1
-            n += 1
-            if self._at == len(frame):
-                self._frame = None
-        return n
+    @micropython.native
+    def write(self, board):
+        """Send the next frames (a few at once) if the host can take bytes; returns
+        1 if some went."""
+        data = self._frame
+        if data is None:
+            data = board.next_frame()
+            if data is None:
+                return 0
+            more = board.next_frame()
+            if more is not None:
+                parts = [data, more]
+                while len(parts) < _FRAMES_PER_WRITE:
+                    more = board.next_frame()
+                    if more is None:
+                        break
+                    parts.append(more)
+                data = b"".join(parts)
+        for _ in self._wr.ipoll(0):
+            n = self._out.write(data)
+            if n is not None and 0 < n < len(data):
+                self._frame = data[n:]  # the rest when the host takes more
+                return 1
+            self._frame = None
+            return 1
+        self._frame = data
+        return 0
 
     def wait(self, ms):
         if self._closed:
@@ -198,6 +318,7 @@ def tick_hz(sm_hz):
     return (sys_hz * 256 + div256 * LOOP_CYCLES // 2) // (div256 * LOOP_CYCLES)
 
 
+@micropython.native
 def run():
     layout = config.LAYOUTS[config.LAYOUT]
     pins = Pins(layout)
@@ -213,30 +334,42 @@ def run():
         led_count=len(pins.leds),
         tick_hz=tick_hz(sm_hz),
         debounce_us=config.DEBOUNCE_US,
+        sync_ch=len(layout["pads"]) - 1,
+        frame=frame,
+        edge_frame=edge_frame,
         queue_max=config.QUEUE_FRAMES,
         max_probes=config.MAX_PENDING_PROBES,
     )
-    link = HostLink()
+    link = HostLink(pins)
     sm.active(1)
 
+    room = config.QUEUE_FRAMES
+    # On the Pico the loop never sleeps: a sleep would delay the next edge and
+    # the next SYNC by up to its length. The unix port under test naps.
+    idle_ms = 1 if sys.platform == "linux" else 0
     ms = 0
     last = time.ticks_ms()
     next_tick = config.TICK_MS
     fault_ms = -1000
     while True:
-        now = time.ticks_ms()
-        ms += time.ticks_diff(now, last)
-        last = now
         busy = 0
         try:
-            busy += ring.drain(board, 32)
-            busy += link.read(board, 64)
+            # Host bytes first and between every other step: a SYNC is stamped
+            # when its bytes are first seen, so they must be seen at once.
+            busy += link.read(board, room)
+            busy += ring.drain(board, 8)
+            busy += link.read(board, room)
+            if link.write(board):  # up to 2 x 6 frames: output keeps up with 8 pairs
+                busy += 1 + link.read(board, room) + link.write(board)
+            now = time.ticks_ms()
+            ms += time.ticks_diff(now, last)
+            last = now
             if ms >= next_tick:
+                busy += link.read(board, room)
                 board.tick(ms)
                 next_tick += config.TICK_MS
                 if next_tick <= ms:  # fell behind: skip, do not burst
                     next_tick = ms + config.TICK_MS
-            busy += link.write(board, 64)
         except Exception as e:  # a fault of ours: report it (once a second), carry on
             if sys.platform == "linux":  # the unix port, under test: stderr is free
                 sys.print_exception(e, sys.stderr)
@@ -245,4 +378,7 @@ def run():
                 board.fault(type(e).__name__)
             busy = 1
         if not busy:
-            link.wait(1)
+            if idle_ms:
+                link.wait(idle_ms)
+            else:
+                ring.watch(link, _WATCH_US)

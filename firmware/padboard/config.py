@@ -38,7 +38,11 @@ TICK_HZ = 1000000  # board clock rate; the PIO runs at TICK_HZ * LOOP_CYCLES
 TICK_MS = 10  # a TICK every TICK_MS while running (the spec allows up to 100)
 DEBOUNCE_US = 5000  # default debounce window
 DEBOUNCE_MAX_US = 1000000  # DEBOUNCE accepts 0..DEBOUNCE_MAX_US
+# The last channel of a layout takes the sync wire (hardware/sync-wire.md): a
+# clean push-pull pulse, 60 ms long. It keeps this short window of its own,
+# whatever DEBOUNCE says, so no pad setting can swallow a pulse or delay its release.
+SYNC_DEBOUNCE_US = 1000
 
-RING_WORDS = 1024  # DMA ring for PIO words (two per input change): 4 KiB
+RING_WORDS = 2048  # DMA ring for PIO words (two per input change): 8 KiB, 0.5 s at 2,000 edges/s
 QUEUE_FRAMES = 64  # frames waiting for the host
 MAX_PENDING_PROBES = 8  # clock probes in flight (TICK and SYNC requests)

@@ -21,12 +21,14 @@ does not fit is counted and reported by a LOST frame before the next frame.
 
 from padboard import protocol
 from padboard.clock import CounterClock
-from padboard.config import DEBOUNCE_MAX_US, FW_VERSION
+from padboard.config import DEBOUNCE_MAX_US, FW_VERSION, SYNC_DEBOUNCE_US
 from padboard.debounce import Debouncer
+from padboard.native import micropython
 
 RESERVE = 4  # queue places kept for answers
 STALE_MS = 50  # a TICK probe unanswered this long is given up
 MASK32 = 0xFFFFFFFF
+MASK30 = 0x3FFFFFFF
 
 _TICK = 0
 _SYNC = 1
@@ -49,13 +51,19 @@ class PadBoard:
         queue_max=64,
         max_probes=8,
         fw_version=FW_VERSION,
+        sync_ch=None,
+        sync_window_us=SYNC_DEBOUNCE_US,
+        frame=protocol.frame,
+        edge_frame=None,
     ):
         self.board_id = board_id
         self.tick_hz = tick_hz
         self._pad_bits = tuple(pad_bits)
         self._pad_mask = 0
-        for bit in self._pad_bits:
+        self._ch_of = {}  # a pad's bit (1 << gpio) -> its channel
+        for ch, bit in enumerate(self._pad_bits):
             self._pad_mask |= 1 << bit
+            self._ch_of[1 << bit] = ch
         self._probe_mask = 1 << probe_bit
         self._probe = probe
         self._set_led = set_led
@@ -64,14 +72,21 @@ class PadBoard:
         self._max_probes = max_probes
         self._fw_version = fw_version
         self.debounce_us = debounce_us
-        self._debouncer = Debouncer(len(self._pad_bits), self._ticks(debounce_us), self._edge)
+        # The sync channel keeps its own short window: DEBOUNCE never swallows a pulse.
+        fixed = {} if sync_ch is None else {sync_ch: self._ticks(sync_window_us)}
+        self._debouncer = Debouncer(
+            len(self._pad_bits), self._ticks(debounce_us), self._edge, fixed
+        )
+        self._frame = frame
+        self._edge_frame = edge_frame  # (seq, ch, level, t) -> an EDGE frame, faster
+        self._gap = False  # the PIO's words since the last pair fed were lost
         self._clock = CounterClock()
         self._reader = protocol.LineReader()
         self._pins = None  # the last pins word; None until the first pair
-        self._out = []  # [(type, fields)], oldest first
+        self._out = []  # [(type, fields)], oldest first; an EDGE's fields are a tuple
         self._seq = 0
         self.lost = 0  # edges dropped since the last LOST frame
-        self._probes = []  # [kind, token, ms], oldest first
+        self._probes = []  # [kind, tokens, ms, age], oldest first
         self._ms = 0
         self._queue("HELLO", self._hello_fields())
 
@@ -84,50 +99,100 @@ class PadBoard:
 
     def feed(self, pins, counter):
         """One (pins, counter) pair from the edge timer, in the order pushed."""
-        t = self._clock.unwrap(counter)
+        self.feed_ticks(pins, (-counter) & MASK30)
+
+    @micropython.native
+    def feed_ticks(self, pins, low):
+        """One pair from the edge timer, its counter given as ticks mod 2**30.
+
+        The hot path of the board (every input change): kept to few calls."""
+        t = self._clock.advance(low)
         last = self._pins
         self._pins = pins
-        if last is None:
+        if last is not None and not self._gap:
+            changed = pins ^ last
+            pads = changed & self._pad_mask
+            if pads:
+                self._debouncer.change_bits(pads, pins, t, self._ch_of)
+            if changed & self._probe_mask:
+                self._probe_seen(t)
+        elif last is None:
             self._debouncer.start([self._pressed(pins, bit) for bit in self._pad_bits])
-            return
-        changed = pins ^ last
-        if changed & self._pad_mask:
-            bits = self._pad_bits
-            for ch in range(len(bits)):
-                if changed >> bits[ch] & 1:
-                    self._debouncer.change(ch, self._pressed(pins, bits[ch]), t)
-        if changed & self._probe_mask:
-            self._probe_seen(t)
+        else:
+            # Pairs were lost: this one is the new start. Each pad now at another
+            # level lost at least one edge; the probes in flight may have been
+            # among them, so they are made again, in order: every SYNC is answered.
+            self._gap = False
+            levels = [self._pressed(pins, bit) for bit in self._pad_bits]
+            self.lost += max(1, self._debouncer.rebase(levels))
+            self._probe_again()
+
+    @property
+    def pad_mask(self):
+        """The bits of the pads in a pins word."""
+        return self._pad_mask
+
+    @property
+    def pins(self):
+        """The last pins word fed (0 before the first)."""
+        return self._pins or 0
+
+    def skipped(self, pins, edges):
+        """The board skipped pairs unread (it was flooded): `edges` pad changes
+        were among them, and `pins` is the last of them. They are LOST; the
+        probes in flight may have been among them: they are made again."""
+        self.lost += edges
+        self._pins = pins
+        self._debouncer.rebase([self._pressed(pins, bit) for bit in self._pad_bits])
+        self._probe_again()
 
     def lost_pairs(self, count):
-        """The PIO pushed `count` pairs the board could not read (its ring overran)."""
-        self.lost += count
-        self._probes = []  # their pairs may be among the lost ones
+        """The PIO pushed `count` pairs the board could not read (its ring overran).
+
+        The next pair fed counts the edges lost (`LOST` counts debounced edges,
+        not words: at least one per pad whose level changed meanwhile).
+        """
+        self._gap = True
+
+    def _probe_again(self):
+        """Make every probe in flight again, in order (its pair went missing)."""
+        again = self._probes
+        self._probes = []
+        for kind, tokens, _, age in again:
+            self._probe()
+            self._probes.append([kind, tokens, self._ms, age])
 
     @staticmethod
     def _pressed(pins, bit):
         return 0 if pins >> bit & 1 else 1  # pulled up: a pressed pad reads 0
 
+    @micropython.native
     def _edge(self, ch, level, t):
-        self._queue("EDGE", "%d %d %d" % (ch, level, t), edge=True)
+        out = self._out
+        if len(out) >= self._queue_max - RESERVE:
+            self.lost += 1
+        else:
+            out.append(("EDGE", (ch, level, t)))  # formatted when sent
 
     def _probe_seen(self, t):
         if not self._probes:
             return  # a probe given up on, arriving after all
-        kind, token, _ = self._probes.pop(0)
+        kind, tokens, _, age = self._probes.pop(0)
         if kind == _TICK:
             self._debouncer.settle(t)
             self._queue("TICK", "%d" % t)
         elif kind == _SYNC:
-            self._queue("SYNC", "%d %d" % (token, t))
+            # stamped when its bytes arrived: `age` ticks before the probe
+            for token in tokens:
+                self._queue("SYNC", "%d %d" % (token, t - age))
 
     # -- clock probes ---------------------------------------------------------
 
-    def _ask_time(self, kind, token=0):
+    def _ask_time(self, kind):
         if len(self._probes) >= self._max_probes:
             return False
-        self._probe()
-        self._probes.append([kind, token, self._ms])
+        age = self._probe() or 0  # us since the host bytes being read arrived
+        self._probes.append([kind, [], self._ms, self._ticks(age)])
         return True
 
     def tick(self, ms):
@@ -137,8 +202,8 @@ class PadBoard:
             if probe[0] == _TICK:
                 if ms - probe[2] < STALE_MS:
                     return  # the last TICK is still on its way
-                self._probes = []  # a probe's pair went missing: start again
-                break
+                self._probe_again()  # a probe's pair went missing: ask again
+                return
         self._ask_time(_TICK)
 
     # -- from the host --------------------------------------------------------
@@ -166,7 +231,7 @@ class PadBoard:
         name = command[0]
         if name == "SYNC":
             probe[0] = _SYNC
-            probe[1] = command[1]
+            probe[1].append(command[1])
         elif name == "HELLO?":
             self._queue("HELLO", self._hello_fields())
         elif name == "LED":
@@ -221,17 +286,24 @@ class PadBoard:
         if kind == "TICK" and out and out[-1][0] == "TICK":
             out[-1] = (kind, fields)  # a later TICK says all the earlier one did
             return
-        limit = self._queue_max - RESERVE if edge or kind == "TICK" else self._queue_max
+        if edge:
+            limit = self._queue_max - RESERVE
+        elif kind == "SYNC":
+            limit = self._queue_max + self._max_probes  # every SYNC is answered
+        else:
+            limit = self._queue_max
         if len(out) >= limit:
             if edge:
                 self.lost += 1
             return
         out.append((kind, fields))
 
+    @micropython.native
     def pending(self):
         """The number of frames waiting to be sent."""
         return len(self._out) + (1 if self.lost else 0)
 
+    @micropython.native
     def next_frame(self):
         """The next frame to send, as bytes, numbered now; None when there is none."""
         if self.lost:
@@ -243,4 +315,8 @@ class PadBoard:
             return None
         seq = self._seq
         self._seq = (seq + 1) & MASK32
-        return protocol.frame("%s %d %s" % (kind, seq, fields))
+        if kind == "EDGE":
+            if self._edge_frame is not None:
+                return self._edge_frame(seq, fields[0], fields[1], fields[2])
+            return self._frame("EDGE %d %d %d %d" % (seq, fields[0], fields[1], fields[2]))
+        return self._frame("%s %d %s" % (kind, seq, fields))

@@ -23,7 +23,16 @@ from typing import Any
 from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.countdown import Countdown
 from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
-from buzzerbox.entries import check_table_entry, idle_state, last_t, progress, variants
+from buzzerbox.entries import (
+    check_import_size,
+    check_mostly_accepted,
+    check_table_entry,
+    idle_state,
+    last_t,
+    progress,
+    shown_rejected,
+    variants,
+)
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
@@ -65,12 +74,14 @@ class Box(GameArchive):
         self._engine: Engine | None = None
         self._game_line: dict[str, Any] = {}
         self._game_id: int | None = None
-        self._rejected: list[dict[str, Any]] = []
+        self._rejected: list[dict[str, Any]] = []  # the first few (REJECTED_SHOWN)
+        self._rejected_count = 0
         self._offset_us = 0
         self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
         self._boards: dict[str, dict[str, Any]] = {}
         self._cache: dict[str, Any] | None = None
+        self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
         self.seq = log_.last_seq()
         last = log_.last_game_id()
         if last is not None:
@@ -97,6 +108,7 @@ class Box(GameArchive):
             if self._cache is None:
                 state = self._engine.state() if self._engine else idle_state()
                 state["rejected"] = list(self._rejected)
+                state["rejected_count"] = self._rejected_count
                 state["box"] = {
                     "simulated": self.is_simulated,
                     "pads": [p.to_json() for p in self.pads()],
@@ -109,6 +121,7 @@ class Box(GameArchive):
                     "enrolling": self._seats.enrolling,
                     "pad_test": self._seats.edges(),
                     "boards": list(self._boards.values()),
+                    **self._reports,
                 }
                 self._cache = state
             return self._cache
@@ -117,6 +130,12 @@ class Box(GameArchive):
     def is_simulated(self) -> bool:
         """Whether the pads are virtual (pressed on the phones), not wired."""
         return self.pad_source.is_virtual
+
+    def report(self, key: str, value: Any) -> None:
+        """Another part's status under state["box"][key] (e.g. the broker link)."""
+        with self._lock:
+            self._reports[key] = value
+            self._changed()
 
     def pads(self) -> list[Pad]:
         with self._lock:
@@ -135,7 +154,8 @@ class Box(GameArchive):
         with self._lock:
             self._game_id = self.log.new_game(body, progress(engine))
             self.seq = self._game_id
-            self._engine, self._game_line, self._rejected = engine, body, []
+            self._engine, self._game_line = engine, body
+            self._rejected, self._rejected_count = [], 0
             self._seats.load({})
             self._settle()
             return self.state()
@@ -218,13 +238,17 @@ class Box(GameArchive):
             return self.state()
 
     def import_log(self, text: str) -> dict[str, Any]:
-        """A game log (v1) as a new game; returns its state with the lines rejected."""
+        """A game log (v1) as a new game; returns its state with the lines rejected (the
+        first few, and their count). A file too big or mostly refused changes nothing."""
+        check_import_size(text)
         lines = load_lines(text)
         engine, accepted, rejected = replay_stored(lines)
+        check_mostly_accepted(len(accepted), rejected)
         body = dict(lines[0][1])
         with self._lock:
             self._game_id, self.seq = self.log.new_game_with(body, accepted, progress(engine))
-            self._engine, self._game_line, self._rejected = engine, body, rejected
+            self._engine, self._game_line = engine, body
+            self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
             self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
             self._settle()
@@ -251,8 +275,14 @@ class Box(GameArchive):
 
     def _load(self, game_id: int) -> None:
         events = self.log.events(game_id)
+        if not events:
+            raise StoreError(
+                f"the log {self.log.path} lists game {game_id} but holds none of its events: "
+                "run `buzzerbox doctor --log` on its folder"
+            )
         engine, _, rejected = replay_stored([(e.seq, e.body) for e in events])
-        self._engine, self._game_id, self._rejected = engine, game_id, rejected
+        self._engine, self._game_id = engine, game_id
+        self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
         self._game_line = dict(events[0].body)
         self._seats.load(self.log.enrolments(game_id))
         self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())

@@ -14,7 +14,10 @@ server, the feed and the box when it ends.
                     [--open-pads] [--wifi-ssid S --wifi-password P] [--max-phones N]
 
 With no config and no hardware it starts a simulated box (virtual pads on the phones).
-It prints the addresses to open and the admin PIN. The config file is TOML with the
+It prints the addresses to open and the admin PIN (kept in the data folder: a restart
+keeps it; --pin or the config's `pin` change it). It locks the data folder (one box
+per folder), checks the log and repairs what can be rebuilt (store/check.py) before
+anything else. The config file is TOML with the
 same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
 max_phones, countdown_s), options given on the command line win; and a `[pads]` table
 (see pads/feed.py) for a box with real pads: GPIO and pad boards.
@@ -24,26 +27,28 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import resource
-import secrets
+import shutil
 import signal
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from buzzerbox.box import Box
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.mqtt import add_serve_options, attach
+from buzzerbox.mqtt import SERVE_DEFAULTS, SERVE_TYPES, add_serve_options, attach_serve
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.virtual import VirtualPads
+from buzzerbox.store.check import ensure_healthy
+from buzzerbox.store.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import new_pin
+from buzzerbox.web.auth import PIN_DIGITS, new_pin
+from buzzerbox.web.guard import Guard
 from buzzerbox.web.server import bind, make_server, urls
+from buzzerbox.web.sessions import Sessions
 
 DEFAULTS: dict[str, Any] = {
     "host": "0.0.0.0",
@@ -55,8 +60,7 @@ DEFAULTS: dict[str, Any] = {
     "wifi_password": None,
     "max_phones": 1000,
     "countdown_s": 3.0,
-    "mqtt": None,
-    "box_name": None,
+    **SERVE_DEFAULTS,  # mqtt, box_name, mqtt_ca, mqtt_password, ... (buzzerbox.mqtt)
 }
 
 #: the types each config key takes (the command line's are checked by argparse)
@@ -70,6 +74,7 @@ TYPES: dict[str, tuple[type, ...]] = {
     "wifi_password": (str,),
     "max_phones": (int,),
     "countdown_s": (int, float),
+    **SERVE_TYPES,
 }
 
 
@@ -84,7 +89,9 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     serve.add_argument("--host", help="address to listen on (default 0.0.0.0: all)")
     serve.add_argument("--port", type=int, help="port (default 8000)")
     serve.add_argument("--data", type=Path, help="folder for the log (default: user data dir)")
-    serve.add_argument("--pin", help="the admin PIN (default: a new random one each start)")
+    serve.add_argument(
+        "--pin", help="the admin PIN, kept for later starts (default: the kept one, or a new one)"
+    )
     serve.add_argument(
         "--open-pads",
         action="store_const",
@@ -123,30 +130,19 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def data_dir(value: object) -> Path:
-    path = Path(str(value)) if value else Path(platformdirs.user_data_dir("buzzerbox"))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def secret_key(folder: Path) -> bytes:
-    """The session secret, kept in the data folder so a restart keeps the admin logged in."""
-    path = folder / "secret_key"
-    if path.exists() and len(key := path.read_bytes()) >= 32:
-        return key
-    key = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key)
-    return key
-
-
 def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     feed: PadFeed | None = None
+    lock: DataLock | None = None
     try:
         cfg = settings(args)
         folder = data_dir(cfg["data"])
+        lock = DataLock(folder)
+        pin, _ = admin_pin(folder, cfg["pin"], new_pin)
+        sessions = Sessions(folder / "sessions.db")
+        health = ensure_healthy(folder / "buzzerbox.db")
+        for line in [] if health.is_healthy else health.lines():
+            print(f"buzzerbox serve: {line}", file=sys.stderr, flush=True)
         pads = cfg.get("pads")
         pad_map, sources = (None, None)
         if pads is not None:
@@ -157,15 +153,19 @@ def run_serve(args: argparse.Namespace) -> int:
             countdown_us=int(float(cfg["countdown_s"]) * 1_000_000),
             pads=pad_map if pad_map is not None else VirtualPads(),
         )
-        if cfg["mqtt"]:
-            attach(box, str(cfg["mqtt"]), cfg["box_name"], folder)
+        attach_serve(box, cfg, folder, args.config.parent if args.config else None)
         if sources is not None:
             feed = PadFeed(sources, box)
             feed.start()
     except (OSError, ValueError, tomllib.TOMLDecodeError, BuzzerboxError) as exc:
         print(f"buzzerbox serve: {exc}", file=sys.stderr)
+        if lock is not None:
+            lock.release()
         return 2
-    pin = str(cfg["pin"] or new_pin())
+    assert lock is not None
+    spill = spill_dir(folder)
+    if spill is not None:  # the server's temporary files never fill the log's disk
+        tempfile.tempdir = str(spill)
     max_phones = int(cfg["max_phones"])
     try:
         sock = bind(str(cfg["host"]), int(cfg["port"]))
@@ -173,24 +173,28 @@ def run_serve(args: argparse.Namespace) -> int:
         print(
             f"buzzerbox serve: cannot listen on {cfg['host']}:{cfg['port']}: {exc}", file=sys.stderr
         )
-        box.close()
+        close(feed, box)
+        lock.release()
         return 2
     addresses = urls(str(cfg["host"]), int(sock.getsockname()[1]))
+    guard = Guard()
     app = create_app(
         box,
         {
             "SECRET_KEY": secret_key(folder),
             "ADMIN_PIN": pin,
+            "SESSIONS": sessions,
             "URLS": addresses,
             "OPEN_PADS": bool(cfg["open_pads"]),
             "WIFI_SSID": cfg["wifi_ssid"],
             "WIFI_PASSWORD": cfg["wifi_password"],
             "SSE_MAX_CLIENTS": max_phones,
             "SSE_FANOUT": True,
+            "GUARD": guard,
         },
     )
     raise_file_limit(2 * max_phones + 256)
-    server = make_server(app, sock, max_phones)
+    server = make_server(app, sock, max_phones, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (
         "simulated box (virtual pads)"
@@ -202,12 +206,22 @@ def run_serve(args: argparse.Namespace) -> int:
         for address in addresses:
             print(f"buzzerbox: open {address}", flush=True)
         print(f"buzzerbox: admin PIN {pin}", flush=True)
+        if len(pin) < PIN_DIGITS:
+            print(
+                f"buzzerbox serve: note: a PIN of {len(pin)} characters can be guessed in days "
+                f"by a guest with many addresses; {PIN_DIGITS} digits take years",
+                file=sys.stderr,
+                flush=True,
+            )
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
         close(feed, box)
+        lock.release()
+        if spill is not None:
+            shutil.rmtree(spill, ignore_errors=True)
     return 0
 
 

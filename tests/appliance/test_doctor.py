@@ -270,3 +270,45 @@ def test_the_doctor_sees_an_outside_pulser_and_a_silent_wire(
     )
     assert "clock in the box: SYNC round trips, for now: no pulse on its sync channel ch 23" in text
     assert "names no sync channel" in text
+
+
+def test_each_port_shows_its_by_id_path_for_the_pad_map(tmp_path: Path) -> None:
+    dev = tmp_path / "ttyACM0"
+    dev.write_text("")
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    link = by_id / "usb-MicroPython_Board_in_FS_mode_E6614103E7000001-if00"
+    link.symlink_to(dev)
+    port = SimpleNamespace(
+        device=str(dev), description="Board in FS mode", vid=0x2E8A, pid=0x0005, serial_number="E1"
+    )
+    out = io.StringIO()
+    assert doctor.ports_section(out, None, lambda: [port], by_id=by_id) == [str(link)]
+    assert f"  url for the pad map: {link}\n" in out.getvalue()
+    assert doctor.by_id_paths(tmp_path / "nothing") == {}
+
+
+def test_a_board_whose_channels_disagree_with_the_map_is_warned_about(
+    fake_board: StartBoard, tmp_path: Path
+) -> None:
+    port = fake_board("pico-e66141030000000c", channels=24)
+    pads = tmp_path / "pads.toml"
+    build = Path(__file__).resolve().parents[2] / "hardware/builds/ligretto12/pads.toml"
+    text = build.read_text(encoding="utf-8").replace("pico-e6614103e7000011", port.board.board_id)
+    pads.write_text(
+        text.replace(
+            "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_E6614103E7000011-if00", port.url
+        ),
+        encoding="utf-8",
+    )
+    out = io.StringIO()
+    args = doctor_args("--pads", str(pads), "--board", port.url, "--seconds", "0.3")
+    code = doctor.run_doctor(args, out=out, model_path=not_a_pi(tmp_path), comports=no_ports)
+    text = out.getvalue()
+    assert code == 1, text
+    assert ", in the pad map as pico-a" in text
+    assert (
+        "WARNING: board pico-a has 24 input channels (layout pads24), but the pad map says "
+        "channels = 12 (layout pads12): flash it with `buzzerbox firmware install PORT "
+        "--layout pads12`, or change channels in the pad map"
+    ) in text

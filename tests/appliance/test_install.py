@@ -1,4 +1,6 @@
-"""install.sh in its dry-run mode: the commands it would run, in order; and its unit."""
+"""install.sh in its dry-run mode (the commands it would run, in order), a real trial
+install into a temporary root (a fresh venv, `buzzerbox` on PATH, the clone left
+clean), and its systemd unit (verified and rated by systemd-analyze)."""
 
 from __future__ import annotations
 
@@ -61,7 +63,9 @@ def test_dry_run_lists_every_step_in_order() -> None:
         "test -x /opt/buzzerbox/venv/bin/python || "
         "python3 -m venv --system-site-packages /opt/buzzerbox/venv",
         "/opt/buzzerbox/venv/bin/python -m pip install --quiet --disable-pip-version-check "
-        "--upgrade /src/buzzerbox",
+        "--upgrade /src/buzzerbox mpremote",
+        "mkdir -p /usr/local/bin",
+        "ln -sfn /opt/buzzerbox/venv/bin/buzzerbox /usr/local/bin/buzzerbox",
         "mkdir -p /etc/buzzerbox",
         "write /etc/buzzerbox/box.toml (mode 0640, group buzzerbox)",
         "write /etc/default/buzzerbox (mode 0644, group root)",
@@ -95,8 +99,11 @@ def test_without_a_pad_map_the_box_is_simulated() -> None:
 
 
 def test_prefix_user_and_skips() -> None:
-    out = dry_run("--prefix", "/srv/bb", "--user", "bbx", "--no-apt", "--no-start").stdout
+    out = dry_run(
+        "--prefix", "/srv/bb", "--user", "bbx", "--no-apt", "--no-start", "--bin", "/usr/bin"
+    ).stdout
     cmds = commands(out)
+    assert "ln -sfn /srv/bb/venv/bin/buzzerbox /usr/bin/buzzerbox" in cmds
     assert not any("apt-get" in c for c in cmds)
     assert "systemctl restart buzzerbox.service" not in cmds
     assert "usermod --append --groups gpio,dialout bbx" in cmds
@@ -111,7 +118,10 @@ def test_the_default_source_is_the_checkout_the_script_is_in() -> None:
     if not (root / "host" / "buzzerbox" / "appliance" / "install.sh").samefile(SCRIPT):
         pytest.skip("the package is not installed from this checkout")
     cmds = commands(dry_run().stdout)
-    assert any(c.endswith(f"--upgrade {root}") for c in cmds)
+    copy = "/tmp/buzzerbox-source.XXXXXX"
+    assert f"copy {root} to {copy} (not .git, build, dist, *.egg-info, caches)" in cmds
+    assert any(c.endswith(f"--upgrade {copy} mpremote") for c in cmds)  # never built in the clone
+    assert "write /opt/buzzerbox/source (mode 0644, group root)" in cmds  # for updates
 
 
 @pytest.mark.parametrize(
@@ -141,10 +151,14 @@ def test_it_will_not_install_on_a_machine_that_is_not_a_pi() -> None:
     assert result.stdout == ""
 
 
-def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+def systemd_analyze() -> str:
     analyze = shutil.which("systemd-analyze")
-    if analyze is None:
-        pytest.skip("systemd-analyze is not installed here")
+    assert analyze is not None, "systemd-analyze is missing: bash tests/check installs systemd"
+    return analyze
+
+
+def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    analyze = systemd_analyze()
     unit = written(dry_run().stdout, "/etc/systemd/system/buzzerbox.service")
     # verify checks that ExecStart exists: point it at a real executable
     unit = unit.replace("/opt/buzzerbox/venv/bin/buzzerbox", sys.executable)
@@ -158,10 +172,40 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
     assert complaints == []
 
 
-def test_the_unit_restarts_on_failure_as_its_own_user() -> None:
+def test_the_unit_is_rated_4_or_better_by_systemd_analyze_security(tmp_path: Path) -> None:
+    path = tmp_path / "buzzerbox.service"
+    path.write_text(written(dry_run().stdout, "/etc/systemd/system/buzzerbox.service"))
+    result = subprocess.run(
+        [systemd_analyze(), "security", "--offline=true", "--no-pager", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    found = re.search(
+        r"Overall exposure level for buzzerbox.service: ([\d.]+) (\w+)", result.stdout
+    )
+    assert found is not None, result.stdout + result.stderr
+    assert float(found.group(1)) <= 4.0, result.stdout
+    print(f"systemd-analyze security: {found.group(1)} {found.group(2)}")
+
+
+def test_the_unit_starts_without_the_network_and_restarts_whatever_ends_it() -> None:
     text = UNIT.read_text(encoding="utf-8")
+    units = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    assert "network-online" not in units and "time-sync" not in units
+    assert "/etc/default/buzzerbox only holds the command line" in text
     for line in (
-        "Restart=on-failure",
+        "Restart=always",
+        "UMask=0027",
+        "ProtectSystem=strict",
+        "ReadWritePaths=/var/lib/buzzerbox",
+        "ProtectHome=yes",
+        "PrivateTmp=yes",
+        "NoNewPrivileges=yes",
+        "DevicePolicy=closed",
+        "DeviceAllow=char-gpiochip rw",
+        "DeviceAllow=char-ttyACM rw",
         "User=buzzerbox",
         "SupplementaryGroups=gpio dialout",
         "WantedBy=multi-user.target",
@@ -173,9 +217,11 @@ def test_the_unit_restarts_on_failure_as_its_own_user() -> None:
 
 def test_buzzerbox_install_passes_its_options_to_the_script() -> None:
     args = build_parser().parse_args(
-        ["install", "--dry-run", "--pads", "p.toml", "--port", "81", "--no-apt"]
+        ["install", "--dry-run", "--pads", "p.toml", "--port", "81", "--no-apt", "--bin", "/b"]
     )
-    assert install_options(args) == ["--pads", "p.toml", "--port", "81", "--dry-run", "--no-apt"]
+    assert install_options(args) == [
+        *("--pads", "p.toml", "--port", "81", "--bin", "/b", "--dry-run", "--no-apt")
+    ]
     cmd = installer.script_command(install_options(args), source="/src")
     assert cmd[:4] == ["bash", str(SCRIPT), "--source", "/src"]
 
@@ -198,6 +244,14 @@ def test_the_source_is_the_checkout_or_what_pip_recorded(tmp_path: Path) -> None
     (checkout / "host" / "buzzerbox").mkdir(parents=True)
     (checkout / "pyproject.toml").write_text("", encoding="utf-8")
     assert installer.find_source(checkout / "host" / "buzzerbox") == str(checkout)
+    venv = tmp_path / "opt" / "venv"
+    site = venv / "lib" / "site-packages" / "buzzerbox"
+    assert installer.noted_source(venv) is None
+    (tmp_path / "opt" / "source").parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "opt" / "source").write_text(f"{checkout}\n", encoding="utf-8")
+    assert installer.find_source(site, venv) == str(checkout)  # what install.sh noted
+    (tmp_path / "opt" / "source").write_text(f"{tmp_path / 'gone'}\n", encoding="utf-8")
+    assert installer.noted_source(venv) is None
     assert installer.checkout_root(tmp_path / "site-packages" / "buzzerbox") is None
 
     class Dist:
@@ -219,8 +273,7 @@ def test_the_source_is_the_checkout_or_what_pip_recorded(tmp_path: Path) -> None
 
 def test_the_script_passes_shellcheck() -> None:
     shellcheck = shutil.which("shellcheck")
-    if shellcheck is None:
-        pytest.skip("shellcheck is not installed here")
+    assert shellcheck is not None, "shellcheck is missing: bash tests/check installs it"
     result = subprocess.run(
         [shellcheck, str(SCRIPT)], capture_output=True, text=True, timeout=60, check=False
     )

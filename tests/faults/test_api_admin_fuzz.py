@@ -42,7 +42,7 @@ def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, clock: ManualClock) -> 
         "SECRET_KEY": b"f" * 32,
         "URLS": ["http://box.local:8000/"],
         "WIFI_SSID": "Table",
-        "LOGIN_LIMITER": LoginLimiter(per_client=10**9, total=10**9),
+        "LOGIN_LIMITER": LoginLimiter(free=10**9),
     }
     return create_app(box, config)
 

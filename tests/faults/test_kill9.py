@@ -156,7 +156,7 @@ def replayed(events: list[StoredEvent]) -> dict[str, Any]:
 
 
 def comparable(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in game_of(state).items() if k != "rejected"}
+    return {k: v for k, v in game_of(state).items() if k not in ("rejected", "rejected_count")}
 
 
 def check_log(data: Path, actions: list[Action]) -> list[StoredEvent]:

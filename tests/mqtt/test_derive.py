@@ -68,6 +68,9 @@ def test_races_results_and_home_assistant(make_box: MakeBox, clock: ManualClock)
     assert result["high_wins"] is False
     (ha,) = payloads(messages, "ha")
     assert ha["event_type"] == "game_finished" and ha["winners"] == ["Ben"]
+    finish = next(m for m in messages if "/ha/" in m.topic).seq
+    assert ha["seq"] == finish and ha["id"] == f"t1/{events[0].seq}/{finish}"  # as every one
+    assert {"v", "box", "game_id", "at"} <= set(ha)
     state = json.loads(deriver.state_message().payload)
     assert state["finished"] is True and state["leader"] == "Ben"
     assert state["state"]["phase"] == "finished" and state["seq"] == events[-1].seq

@@ -64,7 +64,14 @@ def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
     reply = client.get("/api/board")
     assert reply.json is not None
     assert [t["box"] for t in reply.json["tables"]] == ["t1"]
-    assert set(reply.json) == {"tables", "tournament", "finishes", "dropped"}
+    assert set(reply.json) == {
+        "tables",
+        "tournament",
+        "finishes",
+        "dropped",
+        "dropped_by",
+        "broker",
+    }
 
 
 def test_the_live_stream_board_first_then_updates(
@@ -92,13 +99,17 @@ def test_hub_command_refuses_a_bad_broker(capsys: pytest.CaptureFixture[str]) ->
 
 
 def read_frames(response: http.client.HTTPResponse, into: queue.Queue[Any]) -> None:
+    """The stream's frames into `into`, then None (its end, or the test closed it)."""
     event = ""
-    for raw in response:
-        line = raw.decode().rstrip("\n")
-        if line.startswith("event: "):
-            event = line[7:]
-        elif line.startswith("data: "):
-            into.put((event, json.loads(line[6:])))
+    try:
+        for raw in response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                into.put((event, json.loads(line[6:])))
+    except (OSError, ValueError, http.client.HTTPException):
+        pass  # the connection was closed under the reader
     into.put(None)
 
 

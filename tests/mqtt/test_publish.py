@@ -43,7 +43,8 @@ def test_a_box_publishes_its_games(
         for winner in (0, 1, 0):
             kids_round(box, clock, winner)
         assert publisher.wait_published(box.seq, TIMEOUT_S)
-        assert recorder.wait(lambda ms: any(m.topic.endswith("/games/1") for m in ms))
+        # the finish's messages go out in order: the result, then Home Assistant's event
+        assert recorder.wait(lambda ms: any(m.topic.endswith("/ha/event") for m in ms))
         assert event_seqs(recorder, "t1") == log_seqs(box)
         events = recorder.on("buzzerbox/t1/event")
         assert all(m.qos == 1 for m in events)
@@ -196,3 +197,36 @@ def test_the_serve_options_and_attach(
     finally:
         publisher.close()
     assert parser.parse_args([]).mqtt is None
+
+
+def test_after_an_outage_the_backlog_goes_out_before_the_state(
+    broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    box = make_box("t1", clock)
+    publisher = attach(box, broker.url, "t1", tmp_path / "t1")
+    try:
+        box.new_game({"game": "kids", "players": ["Ann", "Ben", "Cem"]})
+        kids_round(box, clock, 0)
+        assert publisher.wait_published(box.seq, TIMEOUT_S)
+        broker.stop()
+        kids_round(box, clock, 1)  # the backlog
+        kids_round(box, clock, 2)
+        recorder_topics = ["buzzerbox/t1/event", "buzzerbox/t1/state"]
+        broker.start()
+        recorder = Recorder(broker.url, recorder_topics)
+        assert publisher.wait_published(box.seq, TIMEOUT_S)
+        assert recorder.wait(
+            lambda ms: any(
+                m.topic.endswith("/state") and json.loads(m.payload)["seq"] == box.seq for m in ms
+            )
+        )
+        fresh = [m for m in recorder.messages if not m.retain]  # not the retained state
+        kinds = [(m.topic.rsplit("/", 1)[1], json.loads(m.payload)["seq"]) for m in fresh]
+        states = [seq for kind, seq in kinds if kind == "state"]
+        assert states and all(seq == box.seq for seq in states), kinds  # never a stale one
+        last_event = max(i for i, (kind, _) in enumerate(kinds) if kind == "event")
+        first_state = min(i for i, (kind, _) in enumerate(kinds) if kind == "state")
+        assert first_state > last_event, kinds
+        recorder.close()
+    finally:
+        publisher.close()

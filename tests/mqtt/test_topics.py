@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import jinja2
 import pytest
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.discovery import discovery
@@ -104,3 +105,22 @@ def test_home_assistant_discovery() -> None:
     assert len({c["unique_id"] for c in configs.values()}) == 4
     other = [m.topic for m in discovery("t1", "ha")]
     assert all(t.startswith("ha/") for t in other)
+
+
+def test_the_leader_is_unknown_until_someone_leads() -> None:
+    """Home Assistant renders value templates with Jinja; "None" makes a sensor unknown."""
+    leader = json.loads(discovery("t1")[1].payload)
+    template = jinja2.Environment().from_string(leader["value_template"])
+    assert template.render(value_json={"leader": ""}) == "None"
+    assert template.render(value_json={"leader": "Ann, Ben"}) == "Ann, Ben"
+
+
+@pytest.mark.parametrize("url", ["mqtt://box:pa/ss@host", "mqtt://box:pa#ss@host:1883"])
+def test_an_unencoded_password_is_refused_with_what_to_do(url: str) -> None:
+    with pytest.raises(BrokerUrlError) as info:
+        parse_broker(url)
+    message = str(info.value)
+    assert "percent-encoded (@ as %40, : as %3A, / as %2F, % as %25)" in message
+    assert "BUZZERBOX_MQTT_PASSWORD" in message
+    assert "pa/ss" not in message and "pa#ss" not in message  # never print a password
+    assert parse_broker("mqtt://box:pa%2Fss%40x@host").password == "pa/ss@x"

@@ -17,7 +17,7 @@ from typing import IO
 
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.fakeboard import SyncLine
+from buzzerbox.pads.fakeboard import FakeBoard, SyncLine
 from buzzerbox.pads.fakepulse import WirePulser
 from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.monitor import TextPrinter, event_json
@@ -57,6 +57,20 @@ def test_json_lines() -> None:
         "status": "gone",
     }
     assert event_json(FramesLost("pico-a", 4)) == {"event": "lost", "board": "pico-a", "frames": 4}
+    assert event_json(BoardStatusChanged("pico-a", "online", note="12 channels")) == {
+        "event": "board",
+        "board": "pico-a",
+        "status": "online",
+        "note": "12 channels",
+    }
+    assert event_json(BoardStatusChanged("pico-a", "online", "sync", None, "12 channels")) == {
+        "event": "board",
+        "board": "pico-a",
+        "status": "online",
+        "clock": "sync",
+        "wire": None,
+        "note": "12 channels",
+    }
 
 
 def test_table_for_people() -> None:
@@ -66,11 +80,39 @@ def test_table_for_people() -> None:
     printer(BoardStatusChanged("pico-a", "online"))
     printer(Edge("gpio", 4, "l", 1, 12_345_678_901, late=True))
     printer(FramesLost("pico-a", 2))
+    printer(BoardStatusChanged("pico-b", "online", note="board pico-b has 12 input channels"))
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ["time", "(s)", "event", "board", "ch", "pad"]
     assert lines[1].split() == ["board", "pico-a", "online"]
     assert "12345.678901  press    gpio               4  l  (slap of seat 0)  LATE" in lines[2]
     assert lines[3].split() == ["lost", "pico-a", "2", "frames"]
+    assert lines[5].split()[:3] == ["WARNING", "pico-b", "board"]
+
+
+def test_a_board_with_other_channels_than_the_map_comes_online_with_a_warning() -> None:
+    port = FakeBoardPort(FakeBoard("pico-k", channels=12)).start()
+    pad_map = parse_pad_map(
+        'seats = 1\n[[board]]\nid = "pico-k"\nalias = "k"\n'
+        f'url = "{port.url}"\nsync = 11\n'  # on the sync wire: the note and the clock
+        '[[pad]]\nrole = "stop"\nseat = 0\nboard = "k"\nch = 17\n'
+    )
+    try:
+        with PadSources(pad_map) as src:
+            events = collect(src, lambda evs: any(isinstance(e, BoardStatusChanged) for e in evs))
+    finally:
+        port.close()
+    online = [e for e in events if isinstance(e, BoardStatusChanged)]
+    assert online == [
+        BoardStatusChanged(
+            "pico-k",
+            "online",
+            "sync",
+            "waiting",
+            note="board k has 12 input channels (layout pads12), but the pad map puts pad "
+            "pico-k:17 on ch 17: flash it with `buzzerbox firmware install PORT --layout "
+            "pads24`, or move the pad to ch 0-11",
+        )
+    ]
 
 
 class Proc:

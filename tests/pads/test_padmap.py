@@ -178,6 +178,22 @@ def test_the_sync_wire_in_the_map() -> None:
     board = pad_map.board("pico-a")
     assert board is not None and board.sync == 7 and pad_map.sync_gpio == 7
     assert parse_pad_map(BASE).sync_gpio is None and parse_pad_map(BASE).boards[0].sync is None
+    assert pad_map.channels_problem("pico-a", 8) is None
+
+
+def test_a_board_with_its_sync_wire_past_its_last_channel_is_warned_about() -> None:
+    text = (
+        'seats = 1\n[[board]]\nid = "pico-e6614103e7000001"\nalias = "a"\nsync = 23\n'
+        '[[pad]]\nrole = "stop"\nseat = 0\nboard = "a"\nch = 0\n'
+    )
+    pad_map = parse_pad_map(text)
+    assert pad_map.board("a") is pad_map.board("pico-e6614103e7000001")
+    assert pad_map.channels_problem("pico-e6614103e7000001", 24) is None
+    assert pad_map.channels_problem("pico-e6614103e7000001", 12) == (
+        "board a has 12 input channels (layout pads12), but the pad map puts its sync wire "
+        "on ch 23: flash it with `buzzerbox firmware install PORT --layout pads24`, or set "
+        "sync to a channel 0-11"
+    )
 
 
 @pytest.mark.parametrize(
@@ -209,3 +225,29 @@ def test_the_sync_wire_in_the_map() -> None:
 def test_sync_refusals(change: tuple[str, str], message: str) -> None:
     old, new = change
     assert message in refusal(BASE.replace(old, new, 1))
+
+
+def test_a_board_alias_makes_a_new_board_id_a_one_line_change() -> None:
+    text = (
+        "seats = 2\n"
+        '[[board]]\nid = "pico-e6614103e7000001"\nalias = "left"\nchannels = 24\n'
+        '[[pad]]\nrole = "stop"\nseat = 0\nboard = "left"\nch = 0\nlight_ch = 0\n'
+        '[[pad]]\nrole = "stop"\nseat = 1\nboard = "pico-e6614103e7000001"\nch = 1\n'
+    )
+    pad_map = parse_pad_map(text)
+    assert [p.board for p in pad_map.pads] == ["pico-e6614103e7000001"] * 2
+    assert [p.id for p in pad_map.pads] == ["pico-e6614103e7000001:0", "pico-e6614103e7000001:1"]
+    assert pad_map.board("left") is pad_map.board("pico-e6614103e7000001") is pad_map.boards[0]
+    assert pad_map.board_name("pico-e6614103e7000001") == "left"
+    assert len(pad_map.boards) == 1
+    by_alias = text.replace('board = "pico-e6614103e7000001"', 'board = "left"')
+    renamed = parse_pad_map(by_alias.replace('id = "pico-e6614103e7000001"', 'id = "pico-ab12"'))
+    assert renamed.pads[0].board == "pico-ab12" and renamed.pads[0].light == "pico-ab12 led 0"
+    with pytest.raises(
+        PadMapError, match=r"line 18: board 'left' is declared twice \(first at line 2\)"
+    ):
+        parse_pad_map(text + '[[board]]\nid = "left"\n')
+    with pytest.raises(PadMapError, match="alias 'gpio' is not allowed"):
+        parse_pad_map('seats = 1\n[[board]]\nid = "b"\nalias = "gpio"\n')
+    with pytest.raises(PadMapError, match="board 'right' is not declared: boards are"):
+        parse_pad_map(text + '[[pad]]\nrole = "stop"\nseat = 1\nboard = "right"\nch = 2\n')

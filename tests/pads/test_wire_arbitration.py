@@ -84,6 +84,39 @@ def test_host_pulses_align_boards_with_offsets_and_drifts_to_the_microsecond(
     assert all(e.ch != SYNC_CH for e in rig.edges())  # a sync channel is never a pad
 
 
+def test_the_release_hold_never_holds_the_sync_wire(clock: Clock) -> None:
+    rig = UsbRig(clock, wire="host", silence_us=60_000_000)
+    for board, (offset, drift, timing) in zip(("pico-a", "pico-b"), BOARDS, strict=False):
+        rig.add_board(
+            board,
+            offset_us=offset,
+            drift_ppm=drift,
+            timing=timing,
+            sync_ch=SYNC_CH,
+            release_us=lambda b, ch: 120_000,  # asked even of the sync channel: not taken
+        )
+    events = rig.run(5_000_000)
+    for board in ("pico-a", "pico-b"):
+        assert status(events, board) == BoardStatusChanged(board, "online", "wire", "live")
+    a, b = rig.links
+    t = rig.clock() + 10_000
+    rig.press(a, 0, t, hold_us=50_000)
+    rig.press(a, 0, t + 100_000, hold_us=30_000)  # back within the hold: one card
+    rig.press(b, 0, t + 20, hold_us=400_000)
+    events = rig.run(3_000_000)  # three pulses pass meanwhile
+    assert not [e for e in events if isinstance(e, BoardStatusChanged)]  # still "wire"
+    assert all(e.ch != SYNC_CH for e in rig.edges())  # a sync channel is never a pad
+    got = [(e.board, e.state, e.t_us) for e in rig.edges()]
+    assert [(board, state) for board, state, _ in got] == [
+        ("pico-a", 1),
+        ("pico-b", 1),
+        ("pico-a", 0),
+        ("pico-b", 0),
+    ]
+    truth = [t, t + 20, t + 130_000, t + 400_020]
+    assert all(abs(e[2] - true) <= 10 for e, true in zip(got, truth, strict=True))
+
+
 def test_without_the_wire_the_same_boards_misorder_close_presses(clock: Clock) -> None:
     rig = rig_of(clock, None)
     events = rig.run(5_500_000)

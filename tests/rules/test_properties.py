@@ -56,7 +56,7 @@ def frozen(state: dict[str, Any]) -> str:
 
 
 def without_rejected(state: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in state.items() if key != "rejected"}
+    return {key: value for key, value in state.items() if key not in ("rejected", "rejected_count")}
 
 
 JSON = st.recursive(

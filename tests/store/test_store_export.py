@@ -55,7 +55,7 @@ def test_an_import_reads_its_lines_as_buzzerbox_replay_does() -> None:
     assert "nests too deep" in rejected[1]["reason"]
     assert accepted == KIDS[1:]
     state = replay_state(text.splitlines())
-    assert state == {**engine.state(), "rejected": rejected}
+    assert state == {**engine.state(), "rejected": rejected, "rejected_count": 2}
 
 
 def test_fewest_cards_rank_first_in_kids_and_ties_share() -> None:

@@ -45,7 +45,7 @@ def app_config(seconds: Seconds) -> dict[str, Any]:
         "ADMIN_PIN": PIN,
         "SECRET_KEY": b"k" * 32,
         "URLS": ["http://box.local:8000/"],
-        "LOGIN_LIMITER": LoginLimiter(per_client=3, total=10, window_s=60, clock=seconds),
+        "LOGIN_LIMITER": LoginLimiter(free=3, base_s=60, clock=seconds),
         "TESTING": True,
     }
 

@@ -38,7 +38,12 @@ def test_logging_in_gives_a_csrf_token_and_the_admin_session(client: FlaskClient
     token = reply.json["csrf"]  # type: ignore[index]
     assert client.get("/api/session").json == {"admin": True, "csrf": token}
     assert client.get("/api/state").json["box"]["admin"] is True  # type: ignore[index]
-    assert client.post("/api/logout").status_code == 200
+    assert client.post("/api/logout").status_code == 403  # a logout is CSRF-checked
+    copied = client.get_cookie("session")
+    assert copied is not None
+    assert client.post("/api/logout", headers={"X-CSRF-Token": token}).status_code == 200
+    assert client.get("/api/session").json == {"admin": False, "csrf": None}
+    client.set_cookie("session", copied.value)  # the cookie, copied before: ended too
     assert client.get("/api/session").json == {"admin": False, "csrf": None}
 
 
@@ -56,20 +61,42 @@ def test_a_wrong_pin_is_refused_and_tries_are_limited(
     assert client.post("/api/login", json={"pin": PIN}).status_code == 200
 
 
-def test_all_clients_together_have_a_limit_too(app_config: dict[str, object], box: Box) -> None:
+def test_others_wrong_tries_never_lock_the_right_pin_out(
+    app_config: dict[str, object], box: Box, seconds: Seconds
+) -> None:
     from buzzerbox.web import create_app
 
     client = create_app(box, app_config).test_client()
-    for n in range(10):
+    for n in range(50):
         client.environ_base["REMOTE_ADDR"] = f"10.0.0.{n}"
-        assert client.post("/api/login", json={"pin": "0"}).status_code == 403
+        for _ in range(3):
+            assert client.post("/api/login", json={"pin": "0"}).status_code == 403
+        assert client.post("/api/login", json={"pin": "0"}).status_code == 429
     client.environ_base["REMOTE_ADDR"] = "10.0.0.99"
-    assert client.post("/api/login", json={"pin": PIN}).status_code == 429
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+
+
+def test_the_wait_doubles_per_address_and_an_ipv6_64_is_one_address(
+    app_config: dict[str, object], box: Box, seconds: Seconds
+) -> None:
+    from buzzerbox.web import create_app
+
+    client = create_app(box, app_config).test_client()
+    waits = []
+    for n in range(6):
+        client.environ_base["REMOTE_ADDR"] = f"fd00::{n + 1}"  # one /64, many addresses
+        reply = client.post("/api/login", json={"pin": "0"})
+        if reply.status_code == 429:
+            waits.append(int(reply.headers["Retry-After"]))
+            seconds.now += waits[-1]
+            reply = client.post("/api/login", json={"pin": "0"})
+        assert reply.status_code == 403
+    assert waits == [60, 120, 240]
 
 
 def test_a_login_without_a_pin_is_a_400(client: FlaskClient) -> None:
     assert client.post("/api/login", data="1234").status_code == 400
-    assert client.post("/api/login", json={"pin": 1234}).status_code == 403
+    assert client.post("/api/login", json={"pin": 1234}).status_code == 400
 
 
 def test_viewers_change_nothing(client: FlaskClient, admin: FlaskClient) -> None:

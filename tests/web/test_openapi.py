@@ -41,7 +41,7 @@ def fuzzed_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
         "SECRET_KEY": b"s" * 32,
         "URLS": ["http://box.local:8000/"],
         "WIFI_SSID": "Table",
-        "LOGIN_LIMITER": LoginLimiter(per_client=10**9, total=10**9),
+        "LOGIN_LIMITER": LoginLimiter(free=10**9),
     }
     return create_app(box, config)
 

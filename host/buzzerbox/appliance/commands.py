@@ -44,6 +44,8 @@ def _add_install(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--name", help="mDNS name (default buzzerbox)")
     p.add_argument("--source", help="what pip installs (default: what this box came from)")
     p.add_argument("--prefix", help="where the venv goes (default /opt/buzzerbox)")
+    p.add_argument("--bin", help="where the buzzerbox command is linked (default /usr/local/bin)")
+    p.add_argument("--root", help="a trial install under this folder (no root needed)")
     p.add_argument("--user", help="the box's system user (default buzzerbox)")
     p.add_argument("--no-start", action="store_true", help="do not start the box now")
     p.add_argument("--no-apt", action="store_true", help="install no Debian packages")
@@ -54,7 +56,7 @@ def _add_install(sub: argparse._SubParsersAction[Any]) -> None:
 def install_options(args: argparse.Namespace) -> list[str]:
     """The install.sh options for the parsed `buzzerbox install` arguments."""
     out: list[str] = []
-    for key in ("pads", "port", "name", "source", "prefix", "user"):
+    for key in ("pads", "port", "name", "source", "prefix", "bin", "root", "user"):
         value = getattr(args, key)
         if value is not None:
             out += [f"--{key}", str(value)]

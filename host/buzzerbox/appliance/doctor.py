@@ -2,14 +2,21 @@
 
     buzzerbox doctor [--pads MAP] [--board URL ...] [--seconds S] [--sync-wire]
                      [--pad-test S] [--presses N]
+    buzzerbox doctor --log DIR
+
+With --log: the health of the event log in the data folder DIR instead, repaired
+where it can be rebuilt from the events (store/check.py; serve runs it at start).
 
 1. GPIO: which pin factory the box uses and why (`pads.pifactory`), or why none.
-2. Serial ports (`serial.tools.list_ports`), Picos marked, the map's ports checked.
+2. Serial ports (`serial.tools.list_ports`), Picos marked, each with its
+   /dev/serial/by-id/ path (the one to put in the pad map: it stays the same
+   whichever USB socket the board is in), the map's ports checked.
 3. Each board (from --board, else the map's urls, else every Pico found): its
-   HELLO, the SYNC round trips and the spread of its clock offset; with
-   --sync-wire (or a map with ``[sync] gpio``), the same from the sync wire's pulses
-   (hardware/sync-wire.md) on the map's sync channels; and for a board in the map,
-   how the box will map its clock: by the sync wire, or by SYNC round trips and why.
+   HELLO, whether its channels fit the pad map, the SYNC round trips and the
+   spread of its clock offset; with --sync-wire (or a map with ``[sync] gpio``),
+   the same from the sync wire's pulses (hardware/sync-wire.md) on the map's sync
+   channels; and for a board in the map, how the box will map its clock: by the
+   sync wire, or by SYNC round trips and why.
 4. --pad-test S: press each pad; every press shows on the console, named from
    the map (the pads area's `PadSources` and monitor printer).
 
@@ -32,10 +39,12 @@ from typing import Any, TextIO
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.probe import BoardReport, Probe, spread
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.mqtt.probe import add_doctor_options, doctor_section
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.protocol import Hello
 
 PICO_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040, RP2350)
+BY_ID = Path("/dev/serial/by-id")
 
 
 def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
@@ -56,6 +65,10 @@ def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
     )
     d.add_argument("--pad-test", metavar="S", type=float, help="then show pad presses for S s")
     d.add_argument("--presses", type=int, help="end the pad test after this many presses")
+    add_doctor_options(d)  # --mqtt URL, --config FILE: the event's broker
+    d.add_argument(
+        "--log", metavar="DIR", type=Path, help="check (and repair) the event log in DIR instead"
+    )
     d.set_defaults(func=run_doctor)
 
 
@@ -94,10 +107,22 @@ def gpio_section(out: TextIO, model_path: Path | None = None) -> Any:
 # 2. Serial ports ------------------------------------------------------------------------
 
 
-def ports_section(out: TextIO, pad_map: PadMap | None, comports: Callable[[], Any]) -> list[str]:
-    """List the serial ports; the device paths of the Picos among them."""
+def by_id_paths(folder: Path = BY_ID) -> dict[str, str]:
+    """Each serial device (its real path) -> its stable /dev/serial/by-id/ link."""
+    try:
+        links = sorted(folder.iterdir())
+    except OSError:
+        return {}
+    return {str(link.resolve()): str(link) for link in links if link.is_symlink()}
+
+
+def ports_section(
+    out: TextIO, pad_map: PadMap | None, comports: Callable[[], Any], by_id: Path = BY_ID
+) -> list[str]:
+    """List the serial ports; the paths of the Picos among them (by id where there is one)."""
     out.write("== serial ports\n")
     picos: list[str] = []
+    stable = by_id_paths(by_id)
     found = sorted(comports(), key=lambda port: str(port.device))
     for port in found:
         is_pico = port.vid == PICO_VID
@@ -105,13 +130,16 @@ def ports_section(out: TextIO, pad_map: PadMap | None, comports: Callable[[], An
         serial_no = f" serial {port.serial_number}" if port.serial_number else ""
         mark = "  <- a Pico" if is_pico else ""
         out.write(f"{port.device}: {port.description}{ids}{serial_no}{mark}\n")
+        link = stable.get(str(Path(port.device).resolve()))
+        if link:
+            out.write(f"  url for the pad map: {link}\n")
         if is_pico:
-            picos.append(str(port.device))
+            picos.append(link or str(port.device))
     if not found:
         out.write("none found (is the board plugged in with a data cable?)\n")
     for b in pad_map.boards if pad_map else ():
         if b.url and "://" not in b.url and not Path(b.url).exists():
-            out.write(f"board {b.id}: its url {b.url} does not exist now\n")
+            out.write(f"board {b.name}: its url {b.url} does not exist now\n")
     return picos
 
 
@@ -129,10 +157,11 @@ def board_lines(r: BoardReport, pad_map: PadMap | None) -> list[str]:
     layout = pinout.pico_layout(h.channels)
     known = ""
     if pad_map is not None:
+        spec = pad_map.board(h.board_id)
         known = (
-            ", in the pad map"
-            if pad_map.board(h.board_id)
-            else ", NOT in the pad map (add a [[board]] with this id)"
+            f", in the pad map as {spec.name}"
+            if spec
+            else f', NOT in the pad map (give its [[board]] id = "{h.board_id}")'
         )
     lines.append(
         f"  HELLO: id {h.board_id}, protocol {h.proto}, firmware {h.fw_version}, clock "
@@ -140,6 +169,9 @@ def board_lines(r: BoardReport, pad_map: PadMap | None) -> list[str]:
         + (f" (layout {layout.name})" if layout else "")
         + known
     )
+    problem = pad_map.channels_problem(h.board_id, h.channels) if pad_map else None
+    if problem:
+        lines.append(f"  WARNING: {problem}")
     rtt = r.rtt_summary()
     if rtt is None:
         lines.append("  SYNC: no answer")
@@ -304,6 +336,8 @@ def run_doctor(
     from buzzerbox.pads.padmap import load_pad_map
 
     out = out or sys.stdout
+    if getattr(args, "log", None) is not None:
+        return log_doctor(args.log, out)
     try:
         pad_map = load_pad_map(args.pads) if args.pads else None
     except BuzzerboxError as exc:
@@ -341,9 +375,38 @@ def run_doctor(
         for report in probe.reports:
             out.write("\n".join(board_lines(report, pad_map)) + "\n")
             healthy = healthy and report.hello is not None and bool(report.trips)
+            h = report.hello
+            if h is not None and pad_map and pad_map.channels_problem(h.board_id, h.channels):
+                healthy = False
     else:
         out.write("== boards: none to ask (no --board, no url in the map, no Pico found)\n")
+    healthy = doctor_section(args, out) and healthy
     if args.pad_test:
         pad_test(pad_map, urls, factory, out, seconds=args.pad_test, presses=args.presses)
     out.flush()
     return 0 if healthy else 1
+
+
+def log_doctor(folder: Path, out: TextIO) -> int:
+    """`doctor --log DIR`: 0 healthy or repaired, 1 if it cannot be used, 2 no such log."""
+    from buzzerbox.store.check import check_log
+    from buzzerbox.store.datadir import DataFolderBusyError, DataLock
+
+    path = folder / "buzzerbox.db"
+    if not path.exists():
+        print(f"buzzerbox doctor: {path} does not exist: is {folder} a box's data folder?",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        lock: DataLock | None = DataLock(folder)
+    except DataFolderBusyError as exc:
+        out.write(f"note: {exc}; checking only, repairing nothing\n")
+        lock = None
+    try:
+        health = check_log(path, repair=lock is not None)
+    finally:
+        if lock is not None:
+            lock.release()
+    out.write("\n".join(health.lines()) + "\n")
+    out.flush()
+    return 1 if health.fatal is not None or (health.problems and not health.repaired) else 0

@@ -3,9 +3,10 @@
     buzzerbox hardware diagram hardware/builds/twinit-gpio/pads.toml > wiring.svg
     buzzerbox hardware table MAP      the Markdown wiring table of the build's README
     buzzerbox hardware check MAP      does it fit: pins per controller, pins to avoid
-    buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg and the wiring
-                                      table in its README.md from its pads.toml (--check:
-                                      only say which are stale, exit 1 if any)
+    buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg, the wiring
+                                      table in its README.md and the counted quantities
+                                      of its parts.csv from its pads.toml (--check: only
+                                      say which are stale, exit 1 if any)
 
 The map is read with the box's own loader (`buzzerbox.pads.padmap`), so a map
 these commands draw is a map the box runs.
@@ -51,8 +52,9 @@ END = "<!-- end of wiring -->"
 
 
 def build_docs(folder: Path) -> dict[Path, str]:
-    """What a build folder's generated files should hold: wiring.svg, README.md."""
-    from buzzerbox.appliance import diagram, wiring
+    """What a build folder's generated files should hold: wiring.svg, README.md and,
+    if it has one, parts.csv."""
+    from buzzerbox.appliance import diagram, parts, wiring
     from buzzerbox.pads.padmap import load_pad_map
 
     pad_map = load_pad_map(folder / "pads.toml")
@@ -64,7 +66,11 @@ def build_docs(folder: Path) -> dict[Path, str]:
         raise ConfigError(f"{readme} has no place for the wiring: put {BEGIN} and {END} in it")
     budget = "".join(f"- {line}\n" for line in wiring.budget(pad_map))
     body = f"{BEGIN}\n\n{wiring.table(pad_map)}\n{budget}\n"
-    return {folder / "wiring.svg": svg, readme: text[:start] + body + text[end:]}
+    out = {folder / "wiring.svg": svg, readme: text[:start] + body + text[end:]}
+    parts_csv = folder / "parts.csv"
+    if parts_csv.exists():
+        out[parts_csv] = parts.rewrite(parts_csv.read_text(encoding="utf-8"), pad_map)
+    return out
 
 
 def run_docs(args: argparse.Namespace) -> int:

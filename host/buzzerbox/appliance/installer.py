@@ -5,6 +5,9 @@ not installed yet); this module only finds the script, the unit beside it and
 the source pip should install into the appliance's venv:
 
 - a checkout (an editable install, `pip install -e .`): its root folder;
+- the clone install.sh installed the appliance from: it notes it in the file
+  `source` beside the venv (/opt/buzzerbox/source), since pip itself only saw
+  a copy of it;
 - a local wheel or folder pip recorded (PEP 610 `direct_url.json`): that path;
 - otherwise the same version from the package index: ``buzzerbox==X.Y.Z``.
 """
@@ -64,7 +67,16 @@ def recorded_source(dist: metadata.Distribution | None) -> str | None:
     return str(path) if path.exists() else None
 
 
-def find_source(package_dir: Path | None = None) -> str:
+def noted_source(venv: Path) -> str | None:
+    """The clone install.sh noted in `venv`/../source, if it is still there."""
+    try:
+        text = (venv.parent / "source").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text and Path(text).is_dir() else None
+
+
+def find_source(package_dir: Path | None = None, venv: Path | None = None) -> str:
     """What the appliance's venv should install: see the module doc."""
     if package_dir is None:
         import buzzerbox
@@ -73,6 +85,9 @@ def find_source(package_dir: Path | None = None) -> str:
     root = checkout_root(package_dir)
     if root is not None:
         return str(root)
+    noted = noted_source(venv or Path(sys.prefix))
+    if noted is not None:
+        return noted
     try:
         dist: metadata.Distribution | None = metadata.distribution("buzzerbox")
     except metadata.PackageNotFoundError:

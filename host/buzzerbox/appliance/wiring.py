@@ -26,7 +26,8 @@ Kind = Literal["input", "light", "sync"]
 
 @dataclass(frozen=True, slots=True)
 class Wire:
-    """One wire at `pin` (physical) of `controller` (``"pi"`` or a board id).
+    """One wire at `pin` (physical) of `controller` (``"pi"`` or a board's name: its
+    alias, else its id).
 
     `pad` is the pad it goes to (None for the sync wire). `gpio` is the BCM number
     (Pi) or GP number (Pico); it and `pin` are None when the board has no such
@@ -59,7 +60,7 @@ def _board_wire(pad: Pad | None, kind: Kind, spec: BoardSpec, ch: int) -> Wire:
     if layout is not None:
         gp = layout.led_gp(ch) if kind == "light" else layout.input_gp(ch)
     pin = pinout.PICO_GP_PIN.get(gp) if gp is not None else None
-    return Wire(pad, kind, spec.id, gp, pin, ch)
+    return Wire(pad, kind, spec.name, gp, pin, ch)
 
 
 def sync_channel(pad_map: PadMap, spec: BoardSpec) -> int | None:
@@ -92,7 +93,7 @@ def wires(pad_map: PadMap) -> list[Wire]:
         g = pinout.SYNC_GPIO
         out.append(Wire(None, "sync", PI, g, pinout.PI_HEADER_PIN[g]))
         out += [_board_wire(None, "sync", b, ch) for b, ch in synced]
-    order = {PI: 0} | {b.id: i + 1 for i, b in enumerate(pad_map.boards)}
+    order = {PI: 0} | {b.name: i + 1 for i, b in enumerate(pad_map.boards)}
     out.sort(key=lambda w: (order.get(w.controller, 99), w.pin or 999, w.kind))
     return out
 
@@ -102,7 +103,7 @@ def controllers(pad_map: PadMap) -> list[str]:
     uses_pi = bool(pad_map.boards) or any(
         p.is_gpio or p.light_gpio is not None for p in pad_map.pads
     )
-    return ([PI] if uses_pi else []) + [b.id for b in pad_map.boards]
+    return ([PI] if uses_pi else []) + [b.name for b in pad_map.boards]
 
 
 def check(pad_map: PadMap) -> list[str]:
@@ -112,7 +113,7 @@ def check(pad_map: PadMap) -> list[str]:
     for b in pad_map.boards:
         if pinout.pico_layout(b.channels) is None:
             problems.append(
-                f"board {b.id}: channels = {b.channels} is not a firmware layout: "
+                f"board {b.name}: channels = {b.channels} is not a firmware layout: "
                 f"say channels = {sizes} so that its pins are known"
             )
     all_wires = wires(pad_map)

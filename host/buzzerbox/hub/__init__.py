@@ -11,7 +11,8 @@
 
 Everything is served by the hub itself (a venue may be offline): no CDN, no build
 step. Nothing lives in request globals: the app is built around its board and live
-stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS.
+stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, GUARD
+(the server's web.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, render_template
+from flask import Blueprint, Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.hub.board import Board
+from buzzerbox.web.guard import Guard, Slotted
 from buzzerbox.web.security import security_headers
 from buzzerbox.web.sse import Live, Stream
 
@@ -39,6 +41,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     cfg = app.config
+    guard: Guard = cfg.get("GUARD") or Guard()
     bp = Blueprint(
         "hub",
         __name__,
@@ -57,18 +60,19 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
 
     @bp.get("/api/events")
     def events() -> ResponseReturnValue:
+        address = request.remote_addr or "?"
+        if not guard.take_stream(address):
+            return busy(429, "this address already has its share of live pages: close some")
         if not live.join():
-            response = jsonify(error="the hub serves as many screens as it can: try again soon")
-            response.status_code = 503
-            response.headers["Retry-After"] = "5"
-            return response
+            guard.give_stream(address)
+            return busy(503, "the hub serves as many screens as it can: try again soon")
         frames = live.stream(
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
             max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
             retry_ms=int(cfg["SSE_RETRY_MS"]),
         )
         return Response(
-            Stream(live, frames),
+            Stream(live, Slotted(frames, lambda: guard.give_stream(address))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -77,6 +81,13 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     app.register_blueprint(bp)
     app.extensions["buzzerbox-hub"] = {"board": board, "live": live}
     return app
+
+
+def busy(status: int, message: str) -> Response:
+    response = jsonify(error=message)
+    response.status_code = status
+    response.headers["Retry-After"] = "5"
+    return response
 
 
 __all__ = ["Board", "Live", "create_app"]

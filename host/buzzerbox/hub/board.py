@@ -17,23 +17,35 @@ points (the final totals of the games where the highest total wins; Ligretto Kid
 counts wins only), the fastest reaction (the quickest first press after a start
 signal) and the closest win (the smallest lead over the runner-up).
 
+Everything from the broker is untrusted: each message is checked and copied by
+validate.py; a bad one is dropped and counted per reason (`dropped`), and at most
+`max_tables` boxes are held. A table offline for `forget_after_s` drops off the board.
+`record()` and `restore()` give the hub its own record (record.py keeps it on disk),
+so the tournament survives a broker that forgot everything.
+
 `apply` returns the updates for the live page: ("table", summary), ("race", finish),
-("tournament", rows). No I/O; thread-safe.
+("tournament", rows), ("gone", {"box"}), ("broker", status). No I/O; thread-safe.
 """
 
 from __future__ import annotations
 
-import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from buzzerbox.mqtt.topics import ONLINE, parse_topic
+from buzzerbox.hub import validate
+from buzzerbox.hub.validate import Invalid
+from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
 
 Update = tuple[str, Any]
 #: photo finishes kept for the page
 FINISHES = 12
+#: boxes the board holds at most (a flood of made-up names is dropped)
+MAX_TABLES = 500
+#: a table offline this long (s) drops off the board
+FORGET_AFTER_S = 3600.0
 
 
 @dataclass
@@ -48,33 +60,41 @@ class Table:
     events: int = 0
     duplicates: int = 0
     gaps: int = 0
+    seen: float = 0.0
 
     def summary(self) -> dict[str, Any]:
         msg = self.state or {}
-        state = msg.get("state") or {}
-        race = state.get("race") or []
+        game = msg.get("state") or {}
         return {
             "box": self.box,
             "online": self.online,
             "game_id": msg.get("game_id"),
             "seq": msg.get("seq"),
             "at": msg.get("at"),
-            "game": state.get("game"),
-            "title": state.get("title"),
-            "round": state.get("round", 0),
-            "rounds": state.get("rounds"),
-            "target": state.get("target"),
+            "game": game.get("game"),
+            "title": game.get("title"),
+            "round": game.get("round", 0),
+            "rounds": game.get("rounds"),
+            "target": game.get("target"),
             "phase": msg.get("phase", "idle"),
             "leader": msg.get("leader", ""),
-            "winners": list(state.get("winners", [])),
-            "caller": state.get("caller"),
-            "players": [
-                {"name": p.get("name"), "total": p.get("total")} for p in state.get("players", [])
-            ],
-            "first": race[0].get("name") if race else None,
+            "winners": list(game.get("winners", [])),
+            "caller": game.get("caller"),
+            "players": [dict(p) for p in game.get("players", [])],
+            "first": game.get("first"),
             "events": self.events,
             "duplicates": self.duplicates,
             "gaps": self.gaps,
+            "seen": self.seen,
+        }
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "online": self.online,
+            "state": self.state,
+            "last_event": self.last_event,
+            "events": self.events,
+            "seen": self.seen,
         }
 
 
@@ -105,12 +125,26 @@ class Record:
 class Board:
     """Every table of the event, folded from the broker's messages."""
 
-    def __init__(self, finishes: int = FINISHES) -> None:
+    def __init__(
+        self,
+        finishes: int = FINISHES,
+        *,
+        max_tables: int = MAX_TABLES,
+        forget_after_s: float = FORGET_AFTER_S,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.max_finishes = finishes
-        self.dropped = 0
+        self.max_tables = max_tables
+        self.forget_after_s = forget_after_s
+        self.clock = clock
+        #: messages dropped, per reason ("bad text", "too large", ...)
+        self.dropped: dict[str, int] = {}
+        #: changes since the start: the record is saved when it moves
+        self.changes = 0
         #: called with (box, event message) for each event accepted, once, in order
         self.when_event: list[Callable[[str, dict[str, Any]], None]] = []
         self._lock = threading.Lock()
+        self._broker: dict[str, Any] = {"state": "connecting", "reason": "", "text": ""}
         self._tables: dict[str, Table] = {}
         self._results: dict[tuple[str, int], dict[str, Any]] = {}
         self._finishes: dict[str, dict[str, Any]] = {}
@@ -123,23 +157,34 @@ class Board:
     def apply(self, topic: str, payload: bytes) -> list[Update]:
         """Fold one message; the updates for the page (none if it changed nothing)."""
         parsed = parse_topic(topic)
-        if parsed is None:
+        if parsed is None or parsed.kind in ("ha", "claim"):
+            return []
+        try:
+            if parsed.kind == "status":
+                if payload not in (ONLINE.encode(), OFFLINE.encode()):
+                    raise Invalid("bad status")
+                data: dict[str, Any] = {}
+            else:
+                data = validate.parse(payload)
+                data = CLEAN[parsed.kind](data)
+        except Invalid as exc:
+            self.count_drop(str(exc))
             return []
         with self._lock:
             table = self._tables.get(parsed.box)
             if table is None:
+                if len(self._tables) >= self.max_tables:
+                    self._drop("too many boxes")
+                    return []
                 table = self._tables[parsed.box] = Table(parsed.box)
+            table.seen = self.clock()
+            self.changes += 1
             if parsed.kind == "status":
-                online = payload.decode(errors="replace") == ONLINE
+                online = payload == ONLINE.encode()
                 if online == table.online:
                     return []
                 table.online = online
                 return [("table", table.summary())]
-            if parsed.kind == "ha":
-                return []
-            data = self._json(payload)
-            if data is None:
-                return []
             if parsed.kind == "state":
                 return self._state(table, data)
             if parsed.kind == "event":
@@ -149,21 +194,36 @@ class Board:
                 return self._race(table, data)
             return self._game(table, data)
 
-    def _json(self, payload: bytes) -> dict[str, Any] | None:
-        try:
-            data = json.loads(payload)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict) or not isinstance(data.get("seq"), int):
-            self.dropped += 1
-            return None
-        return data
+    def count_drop(self, reason: str) -> None:
+        with self._lock:
+            self._drop(reason)
+
+    def _drop(self, reason: str) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+
+    def set_broker(self, status: dict[str, Any]) -> list[Update]:
+        """The hub's link to the broker (connect.LinkStatus.to_json()), for the page."""
+        with self._lock:
+            self._broker = dict(status)
+        return [("broker", dict(status))]
+
+    def forget_idle(self) -> list[Update]:
+        """Drop the tables offline for longer than `forget_after_s`."""
+        now = self.clock()
+        with self._lock:
+            gone = [
+                t.box
+                for t in self._tables.values()
+                if t.online is False and now - t.seen > self.forget_after_s
+            ]
+            for box in gone:
+                del self._tables[box]
+            if gone:
+                self.changes += 1
+        return [("gone", {"box": box}) for box in gone]
 
     def _state(self, table: Table, data: dict[str, Any]) -> list[Update]:
         if data["seq"] <= table.state_seq:
-            return []
-        if not _well_formed(data.get("state")):
-            self.dropped += 1
             return []
         table.state, table.state_seq = data, data["seq"]
         if table.online is None:
@@ -184,46 +244,36 @@ class Board:
             listener(table.box, data)
 
     def _race(self, table: Table, data: dict[str, Any]) -> list[Update]:
-        key = f"{table.box}/{data.get('key')}"
+        key = f"{table.box}/{data['key']}"
         held = self._finishes.get(key)
         if held is not None and held["seq"] >= data["seq"]:
             return []
-        finish = {
-            "key": key,
-            "box": table.box,
-            **{k: data.get(k) for k in ("id", "seq", "at", "title", "round", "first", "pad")},
-            **{k: data.get(k) for k in ("reaction_us", "margin_us", "presses", "late")},
-        }
+        finish = {"key": key, "box": table.box, **{k: v for k, v in data.items() if k != "key"}}
         self._finishes[key] = finish
         if len(self._finishes) > self.max_finishes:  # the oldest race goes, by the box's time
             oldest = min(self._finishes.values(), key=_when)
             del self._finishes[oldest["key"]]
         updates: list[Update] = [("race", finish)]
-        first = data.get("first")
-        if isinstance(first, str):
-            fastest, closest = self._from_races.get(first, (None, None))
-            fastest = _least(fastest, data.get("reaction_us"))
-            closest = _least(closest, data.get("margin_us"))
-            self._from_races[first] = (fastest, closest)
-            record = self._record(first)
-            best = (_least(record.fastest_us, fastest), _least(record.closest_us, closest))
-            if best != (record.fastest_us, record.closest_us):
-                record.fastest_us, record.closest_us = best
-                updates.append(("tournament", self._tournament()))
+        first = data["first"]
+        fastest, closest = self._from_races.get(first, (None, None))
+        fastest = _least(fastest, data["reaction_us"])
+        closest = _least(closest, data["margin_us"])
+        self._from_races[first] = (fastest, closest)
+        record = self._record(first)
+        best = (_least(record.fastest_us, fastest), _least(record.closest_us, closest))
+        if best != (record.fastest_us, record.closest_us):
+            record.fastest_us, record.closest_us = best
+            updates.append(("tournament", self._tournament()))
         return updates
 
     def _game(self, table: Table, data: dict[str, Any]) -> list[Update]:
-        game_id = data.get("game_id")
-        if not isinstance(game_id, int) or not _well_formed_result(data):
-            self.dropped += 1
-            return []
-        key = (table.box, game_id)
+        key = (table.box, data["game_id"])
         held = self._results.get(key)
         if held is not None and held["seq"] >= data["seq"]:
             return []
-        if not data.get("finished") and held is None:
+        if not data["finished"] and held is None:
             return []
-        if data.get("finished"):
+        if data["finished"]:
             self._results[key] = data
         else:
             del self._results[key]
@@ -244,16 +294,16 @@ class Board:
     def _add_result(self, box: str, result: dict[str, Any]) -> None:
         winners = set(result["winners"])
         for player in result["players"]:
-            record = self._record(str(player.get("name")))
+            record = self._record(player["name"])
             record.tables.add(box)
             record.games += 1
-            record.wins += player.get("name") in winners
-            if result.get("high_wins", True) and isinstance(player.get("total"), int):
+            record.wins += player["name"] in winners
+            if result["high_wins"] and player["total"] is not None:
                 record.points += player["total"]
         for name, stats in result["stats"].items():
             record = self._record(name)
-            record.fastest_us = _least(record.fastest_us, stats.get("fastest_us"))
-            record.closest_us = _least(record.closest_us, stats.get("closest_us"))
+            record.fastest_us = _least(record.fastest_us, stats["fastest_us"])
+            record.closest_us = _least(record.closest_us, stats["closest_us"])
 
     def _recount(self) -> None:
         self._records = {}
@@ -281,7 +331,9 @@ class Board:
                 "tables": [self._tables[b].summary() for b in sorted(self._tables)],
                 "tournament": self._tournament(),
                 "finishes": sorted(self._finishes.values(), key=_when, reverse=True),
-                "dropped": self.dropped,
+                "dropped": sum(self.dropped.values()),
+                "dropped_by": dict(self.dropped),
+                "broker": dict(self._broker),
             }
 
     def table(self, box: str) -> dict[str, Any] | None:
@@ -289,37 +341,68 @@ class Board:
             table = self._tables.get(box)
             return None if table is None else table.summary()
 
+    # -- the hub's own record -------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """What the hub keeps over a restart of itself or of the broker (JSON)."""
+        with self._lock:
+            return {
+                "v": 1,
+                "tables": {b: t.record() for b, t in self._tables.items()},
+                "results": [[b, g, r] for (b, g), r in self._results.items()],
+                "finishes": list(self._finishes.values()),
+                "races": {n: list(v) for n, v in self._from_races.items()},
+            }
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Take back a record (`record()`); raises Invalid if it is not one."""
+        tables: dict[str, Table] = {}
+        for box, t in dict(saved["tables"]).items():
+            state = validate.state_message(t["state"]) if t.get("state") else None
+            tables[box] = Table(
+                box,
+                online=t.get("online") if isinstance(t.get("online"), bool) else None,
+                state=state,
+                state_seq=state["seq"] if state else -1,
+                last_event=validate.integer(t.get("last_event"), "last_event"),
+                events=validate.integer(t.get("events"), "events") or 0,
+                seen=validate.number(t.get("seen"), "seen") or 0.0,
+            )
+        results = {
+            (validate.name(b), int(g)): validate.result_message(r) for b, g, r in saved["results"]
+        }
+        finishes = {}
+        for f in saved["finishes"]:
+            clean = validate.race_message({**f, "key": f["key"]})
+            finishes[f["key"]] = {
+                "key": f["key"],
+                "box": validate.name(f["box"]),
+                **{k: v for k, v in clean.items() if k != "key"},
+            }
+        races = {
+            validate.name(n): (validate.integer(a, "fastest"), validate.integer(c, "closest"))
+            for n, (a, c) in dict(saved["races"]).items()
+        }
+        with self._lock:
+            self._tables, self._results = tables, results
+            self._finishes, self._from_races = finishes, races
+            self._recount()
+
+
+CLEAN: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "state": validate.state_message,
+    "event": validate.event_message,
+    "race": validate.race_message,
+    "games": validate.result_message,
+}
+
 
 def _when(finish: dict[str, Any]) -> tuple[float, int]:
     at = finish.get("at")
     return (at if isinstance(at, int | float) else 0.0, finish["seq"])
 
 
-def _well_formed(state: Any) -> bool:
-    """A state object the summary can read: None, or a dict whose lists hold dicts."""
-    if state is None:
-        return True
-    if not isinstance(state, dict):
-        return False
-    for key in ("players", "race"):
-        items = state.get(key, [])
-        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
-            return False
-    return isinstance(state.get("winners", []), list)
-
-
-def _well_formed_result(result: dict[str, Any]) -> bool:
-    players, stats = result.get("players"), result.get("stats")
-    return (
-        isinstance(players, list)
-        and all(isinstance(p, dict) for p in players)
-        and isinstance(result.get("winners"), list)
-        and isinstance(stats, dict)
-        and all(isinstance(s, dict) for s in stats.values())
-    )
-
-
-def _least(a: int | None, b: Any) -> int | None:
-    if not isinstance(b, int):
+def _least(a: int | None, b: int | None) -> int | None:
+    if b is None:
         return a
     return b if a is None else min(a, b)

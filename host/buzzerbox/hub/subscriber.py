@@ -4,6 +4,12 @@ The hub keeps a persistent session (clean_session off, a fixed client id per hub
 name) and subscribes with QoS 1, so the broker keeps the events of a hub that is
 briefly gone; the retained state, race, results and status of every box arrive
 on each subscription anyway.
+
+Everything from the broker is untrusted: the board validates and bounds each message
+(a bad one is dropped and counted, see board.py), and nothing a message does can end
+the subscriber: an exception while handling one is logged (once per kind), counted
+in `board.dropped` and the next message is read; the link (connect.py) starts again
+whatever happens to a connection. The broker's status goes to the page.
 """
 
 from __future__ import annotations
@@ -14,10 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.reasoncodes import ReasonCode
 
 from buzzerbox.hub.board import Board, Update
-from buzzerbox.mqtt.connect import make_client, stop_client
+from buzzerbox.mqtt.connect import Link, LinkStatus
 from buzzerbox.mqtt.topics import ROOT, Broker
 
 log = logging.getLogger(__name__)
@@ -48,52 +53,57 @@ class Subscriber:
         self.broker = broker
         self.board = board
         self.publish = publish
+        self.failures = 0
+        #: set once the subscriptions of the current connection are acknowledged
         self.subscribed = threading.Event()
-        self._closing = False
-        self.client = make_client(
-            broker, f"buzzerbox-hub-{name}", clean=False, reconnect_max_s=reconnect_max_s
+        self.link = Link(
+            broker,
+            f"buzzerbox-hub-{name}",
+            clean=False,
+            label=f"hub {name}",
+            on_up=self._on_up,
+            on_message=self._on_message,
+            keepalive_s=keepalive_s,
+            reconnect_max_s=reconnect_max_s,
         )
-        self.keepalive_s = keepalive_s
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_subscribe = self._on_subscribe
-        self.client.on_message = self._on_message
+        self.link.when_status.append(self._status)
+        self._status(self.link.status)
+
+    @property
+    def status(self) -> LinkStatus:
+        return self.link.status
 
     def start(self) -> Subscriber:
-        self.client.connect_async(self.broker.host, self.broker.port, self.keepalive_s)
-        self.client.loop_start()
+        self.link.start()
         return self
 
     def close(self) -> None:
-        self._closing = True
-        stop_client(self.client)
+        self.link.close()
 
-    def _on_connect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
-    ) -> None:
-        if reason.is_failure:
-            log.warning("hub: %s refused the hub: %s", self.broker.url, reason)
-            return
-        log.info("hub: connected to %s", self.broker.url)
+    def _status(self, status: LinkStatus) -> None:
+        if not status.is_connected:
+            self.subscribed.clear()
+        updates = self.board.set_broker(status.to_json())
+        if updates and self.publish is not None:
+            self.publish(updates)
+
+    def _on_up(self, client: mqtt.Client) -> None:
+        client.on_subscribe = self._on_subscribe
         client.subscribe(SUBSCRIPTIONS)
 
-    def _on_disconnect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
-    ) -> None:
-        self.subscribed.clear()
-        if not self._closing:
-            log.warning("hub: lost %s (%s)", self.broker.url, reason)
-
-    def _on_subscribe(
-        self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode], props: Any
-    ) -> None:
+    def _on_subscribe(self, client: mqtt.Client, *args: Any) -> None:
         self.subscribed.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
             updates = self.board.apply(message.topic, bytes(message.payload))
-        except Exception:  # one bad message never stops the hub
-            log.exception("hub: a message on %s could not be read", message.topic)
-            return
-        if updates and self.publish is not None:
-            self.publish(updates)
+            if updates and self.publish is not None:
+                self.publish(updates)
+        except Exception as exc:  # one bad message never stops the hub
+            self.failures += 1
+            self.board.count_drop("failed")
+            where = bytes(message._topic[:200]).decode("utf-8", "replace")
+            if self.failures <= 3:
+                log.exception("hub: a message on %r could not be handled", where)
+            else:
+                log.warning("hub: a message on %r could not be handled: %r", where, exc)

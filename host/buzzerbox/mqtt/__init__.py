@@ -3,22 +3,39 @@
 - topics.py     the topic tree, box names, message ids, broker URLs (no I/O)
 - derive.py     the messages of a box, derived from its log (no I/O)
 - discovery.py  Home Assistant discovery configs (no I/O)
+- claim.py      one name, one box: the claim that tells two boxes apart
 - outbox.py     when the cursor (mqtt.db, kept by buzzerbox.store.tail) may move
-- connect.py    the paho client both sides use
-- publisher.py  `attach(box, broker_url, box_name, data_dir) -> Publisher`, the
-                `buzzerbox serve --mqtt URL --box-name NAME` options
+- connect.py    the connection both sides use: `Link`, and why it is down, in words
+- publisher.py  `Publisher`: a box's log to the broker
+- settings.py   `attach(box, ...)`, serve's options and config keys, the environment
+- probe.py      one attempt to reach the broker, for `buzzerbox doctor`
 
 See README.md for the topic tree, the payloads and how to run a venue's broker.
 """
 
-from buzzerbox.mqtt.publisher import Publisher, add_serve_options, attach
+from buzzerbox.mqtt.connect import LinkStatus, TlsFileError
+from buzzerbox.mqtt.publisher import Publisher
+from buzzerbox.mqtt.settings import (
+    SERVE_DEFAULTS,
+    SERVE_TYPES,
+    add_serve_options,
+    attach,
+    attach_serve,
+    broker_from,
+)
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, MqttError
 
 __all__ = [
+    "SERVE_DEFAULTS",
+    "SERVE_TYPES",
     "BoxNameError",
     "BrokerUrlError",
+    "LinkStatus",
     "MqttError",
     "Publisher",
+    "TlsFileError",
     "add_serve_options",
     "attach",
+    "attach_serve",
+    "broker_from",
 ]

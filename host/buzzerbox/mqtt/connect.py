@@ -1,30 +1,139 @@
-"""The paho client both sides use: MQTT 3.1.1, callbacks API v2, QoS 1 throughout."""
+"""The connection both sides use: MQTT 3.1.1 (paho, callbacks API v2), QoS 1 throughout.
+
+`Link` keeps one connection to the broker up, in a thread of its own, and says at
+once, in words, why it is not: every attempt is a fresh paho client (so nothing of a
+dead connection is resent behind the caller's back: the box rewinds to its cursor
+instead), the failure is read from the exception or the broker's answer
+(`explain`) and every change of `status` goes to the log and to `when_status`.
+Nothing a broker sends can end the thread: an exception in a callback is logged,
+counted (`crashes`) and the link starts again.
+"""
 
 from __future__ import annotations
 
+import errno
+import logging
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.reasoncodes import ReasonCode
 
-from buzzerbox.mqtt.topics import Broker
+from buzzerbox.mqtt.topics import Broker, BrokerUrlError
+
+log = logging.getLogger(__name__)
+
+CONNECTING = "connecting"
+CONNECTED = "connected"
+UNREACHABLE = "unreachable"
+REFUSED = "refused"
+STOPPED = "stopped"
 
 
-def make_client(
-    broker: Broker, client_id: str, *, clean: bool, reconnect_max_s: int
-) -> mqtt.Client:
-    """A paho client (MQTT 3.1.1, callbacks v2) for the broker; not yet connected."""
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2,
-        client_id=client_id,
-        clean_session=clean,
-        protocol=mqtt.MQTTv311,
-    )
+class TlsFileError(BrokerUrlError):
+    """A CA file, client certificate or key that cannot be used, or a login or TLS
+    setting that does not fit the broker's URL."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """Where a link stands: `state` (connecting, connected, unreachable, refused,
+    stopped), why in words, and since when (Unix s)."""
+
+    state: str
+    reason: str
+    broker: str
+    since: float
+
+    @property
+    def is_connected(self) -> bool:
+        return self.state == CONNECTED
+
+    def line(self) -> str:
+        """One line for people: "broker unreachable: certificate not trusted (...)"."""
+        if self.state == CONNECTED:
+            return f"connected to the broker {self.broker}"
+        return f"broker {self.state}: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "reason": self.reason,
+            "broker": self.broker,
+            "since": self.since,
+            "text": self.line(),
+        }
+
+
+def tls_context(broker: Broker) -> ssl.SSLContext:
+    """The TLS context of an mqtts:// broker: the system's CAs, or the CA file; the
+    client certificate and key if given. Raises TlsFileError naming the file."""
+    try:
+        context = ssl.create_default_context(cafile=broker.ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise TlsFileError(
+            f"the CA file {broker.ca_file} cannot be read ({exc}): "
+            "give the PEM file of the CA that signed the broker's certificate"
+        ) from None
+    if broker.cert_file:
+        try:
+            context.load_cert_chain(broker.cert_file, broker.key_file)
+        except (OSError, ssl.SSLError) as exc:
+            raise TlsFileError(
+                f"the client certificate {broker.cert_file} (key {broker.key_file or 'in it'}) "
+                f"cannot be used ({exc}): give a PEM certificate and its unencrypted key"
+            ) from None
+    return context
+
+
+class Client(mqtt.Client):
+    """paho's client, run by the Link's thread (`run`), closing the socket of a failed
+    TLS handshake at once (paho leaves it to the garbage collector: a ResourceWarning,
+    and a file descriptor per retry)."""
+
+    def run(self) -> None:
+        """`loop_forever` in the calling thread, which paho then knows as its network
+        thread (as under `loop_start`): a publish from another thread is queued for it,
+        never written to the socket from that other thread (two writers at once
+        corrupt a TLS stream: "bad record mac")."""
+        self._thread = threading.current_thread()
+        try:
+            # one step by hand first: `loop` makes the socket pair through which another
+            # thread's publish wakes this loop at once (loop_forever alone does not)
+            self.loop(timeout=0.0)
+            self.loop_forever()
+        finally:
+            self._thread = None
+
+    def _ssl_wrap_socket(self, tcp_sock: socket.socket) -> ssl.SSLSocket:
+        context = self._ssl_context
+        assert context is not None  # tls_set_context was called
+        ssl_sock = context.wrap_socket(
+            tcp_sock, server_hostname=self._host, do_handshake_on_connect=False
+        )
+        try:
+            ssl_sock.settimeout(self._connect_timeout)
+            ssl_sock.do_handshake()  # the context checks the host name
+        except BaseException:
+            ssl_sock.close()
+            raise
+        return ssl_sock
+
+
+def configure(client: mqtt.Client, broker: Broker) -> None:
+    """The broker's login and TLS on a paho client; QoS 1 bounded by the publisher."""
     if broker.username:
         client.username_pw_set(broker.username, broker.password)
     if broker.is_tls:
-        client.tls_set()
-    client.reconnect_delay_set(1, max(1, reconnect_max_s))
+        client.tls_set_context(tls_context(broker))
     client.max_queued_messages_set(0)
-    return client
+    client.max_inflight_messages_set(0)  # the publisher bounds what is in flight
 
 
 def stop_client(client: mqtt.Client) -> None:
@@ -36,3 +145,264 @@ def stop_client(client: mqtt.Client) -> None:
     client.disconnect()
     client.loop_stop()
     client._reset_sockets()
+
+
+def explain(exc: BaseException, broker: Broker, timeout_s: float) -> str:
+    """Why a connection attempt failed, and what to do, in words."""
+    where = f"{broker.host}:{broker.port}"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        if exc.verify_code == 62 or "hostname" in str(exc).lower():
+            return (
+                f"certificate not trusted: it is not for the host {broker.host} "
+                f"({exc.verify_message}): connect by the name the certificate holds"
+            )
+        hint = (
+            "give the venue's CA with --mqtt-ca FILE (mqtt_ca in the config)"
+            if broker.ca_file is None
+            else f"is {broker.ca_file} the CA that signed the broker's certificate?"
+        )
+        return f"certificate not trusted ({exc.verify_message}): {hint}"
+    if isinstance(exc, ssl.SSLError):
+        text = f"{exc.reason or exc}".lower()
+        if "certificate_required" in text or "certificate required" in text:
+            return (
+                "the broker wants a client certificate: give --mqtt-cert FILE and "
+                "--mqtt-key FILE (mqtt_cert, mqtt_key in the config)"
+            )
+        if "unknown_ca" in text or "bad_certificate" in text or "unknown ca" in text:
+            return f"the broker does not accept this box's client certificate ({exc.reason})"
+        return (
+            f"the TLS handshake with {where} failed ({exc.reason or exc}): if this port "
+            "takes plain MQTT, use mqtt:// (TLS is usually on port 8883)"
+        )
+    if broker.is_tls and isinstance(exc, ConnectionResetError | BrokenPipeError):
+        return (
+            f"{where} hung up during the TLS handshake: if this port takes plain MQTT, use "
+            "mqtt:// (TLS is usually on port 8883)"
+        )
+    if isinstance(exc, ConnectionRefusedError):
+        return (
+            f"nothing listens on {where} (connection refused): is the broker running, "
+            "and is this its port?"
+        )
+    if isinstance(exc, socket.gaierror):
+        return f"the host {broker.host} is not known ({exc.strerror}): check its name"
+    if isinstance(exc, TimeoutError):
+        return f"no answer from {where} within {timeout_s:g} s: is the address right?"
+    if isinstance(exc, OSError) and exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
+        return f"no route to {where} ({exc.strerror}): is this box on the venue's network?"
+    return f"cannot connect to {where}: {exc}"
+
+
+def refusal(reason: ReasonCode) -> str:
+    """Why the broker refused the connection (its CONNACK), and what to do."""
+    text = str(reason)
+    lower = text.lower()
+    if "user name or password" in lower or "credentials" in lower or "not authorized" in lower:
+        hint = (
+            "check the user name and the password (BUZZERBOX_MQTT_PASSWORD, mqtt_password, "
+            "or percent-encoded in the URL) against the broker's password file"
+        )
+    elif "identifier" in lower:
+        hint = "the broker does not accept this client id"
+    else:
+        hint = "see the broker's log"
+    return f"the broker refused the connection ({text}): {hint}"
+
+
+class Link:
+    """One connection to the broker, kept up in a thread of its own.
+
+    `on_up(client)` is called (in the link's thread) on each accepted connection, with
+    that connection's client; `on_message` and `on_publish` are set on every client.
+    """
+
+    def __init__(
+        self,
+        broker: Broker,
+        client_id: str,
+        *,
+        clean: bool,
+        label: str,
+        on_up: Callable[[mqtt.Client], None],
+        will: tuple[str, str] | None = None,
+        on_message: Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None] | None = None,
+        keepalive_s: int = 15,
+        reconnect_max_s: float = 4.0,
+        connect_timeout_s: float = 5.0,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.broker = broker
+        self.client_id = client_id
+        self.clean = clean
+        self.label = label
+        self.on_up = on_up
+        self.on_message = on_message
+        self.will = will
+        self.keepalive_s = keepalive_s
+        self.reconnect_max_s = reconnect_max_s
+        self.connect_timeout_s = connect_timeout_s
+        self.when_status: list[Callable[[LinkStatus], None]] = []
+        self.crashes = 0
+        self.client: mqtt.Client | None = None
+        self._wall = wall_clock
+        self._closing = threading.Event()
+        self._held: str | None = None  # a refusal of our own: stop reconnecting
+        self._answered = False
+        self._lock = threading.Lock()
+        self.status = LinkStatus(CONNECTING, "connecting", broker.url, wall_clock())
+        self._thread = threading.Thread(target=self._run, name=f"mqtt {label}", daemon=True)
+
+    def start(self) -> Link:
+        log.info("mqtt: %s: connecting to %s", self.label, self.broker.url)
+        self._thread.start()
+        return self
+
+    @property
+    def is_connected(self) -> bool:
+        return self.status.is_connected
+
+    def hold(self, state: str, reason: str) -> None:
+        """Stop for good with this status (e.g. the box name is taken): a clean
+        DISCONNECT, so the broker sends no last will; no more attempts."""
+        self._held = reason
+        self._set(state, reason)
+        self._closing.set()
+        client = self.client
+        if client is not None:
+            client.disconnect()
+
+    def close(self, timeout: float = 5.0) -> None:
+        self._closing.set()
+        client = self.client
+        if client is not None:
+            client.disconnect()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        if self._held is None:
+            self._set(STOPPED, "closed")
+
+    # -- the link's thread ----------------------------------------------------------------
+
+    def _set(self, state: str, reason: str) -> None:
+        with self._lock:
+            old = self.status
+            if (old.state, old.reason) == (state, reason):
+                return
+            self.status = status = LinkStatus(state, reason, self.broker.url, self._wall())
+        for listener in list(self.when_status):  # first: the console says what they show
+            try:
+                listener(status)
+            except Exception:  # a listener's bug never stops the link
+                log.exception("mqtt: %s: a status listener failed", self.label)
+        if state == CONNECTED:
+            log.info("mqtt: %s: connected to %s", self.label, self.broker.url)
+        elif state != STOPPED:
+            log.warning("mqtt: %s: %s", self.label, status.line())
+
+    def _run(self) -> None:
+        delay = 1.0
+        while not self._closing.is_set():
+            try:
+                if self._attempt():  # a connection that worked: try again at once
+                    delay = 0.0
+            except Exception as exc:  # a bug, or something a broker sent: start again
+                self.crashes += 1
+                log.exception("mqtt: %s: the connection failed unexpectedly", self.label)
+                self._set(UNREACHABLE, f"the connection failed unexpectedly ({exc!r})")
+            if self._closing.wait(delay):
+                break
+            delay = min(max(delay * 2, 1.0), self.reconnect_max_s)
+
+    def _attempt(self) -> bool:
+        """One connection, until it ends; True if the broker accepted it."""
+        client = Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=self.client_id,
+            clean_session=self.clean,
+            protocol=mqtt.MQTTv311,
+            reconnect_on_failure=False,  # the Link reconnects, with a fresh client
+        )
+        configure(client, self.broker)
+        client.connect_timeout = self.connect_timeout_s
+        if self.will is not None:
+            client.will_set(self.will[0], self.will[1], qos=1, retain=True)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        if self.on_message is not None:
+            client.on_message = self.on_message
+        self._answered = False
+        self._accepted = False
+        self._lost: str | None = None
+        self.client = client
+        try:
+            if self._closing.is_set():
+                return False
+            try:
+                client.connect(self.broker.host, self.broker.port, self.keepalive_s)
+            except (OSError, ValueError) as exc:
+                self._set(UNREACHABLE, explain(exc, self.broker, self.connect_timeout_s))
+                return False
+            client.run()
+        finally:
+            client._reset_sockets()
+        if self._closing.is_set():
+            return self._accepted
+        if not self._answered:
+            self._set(UNREACHABLE, self._closed_early())
+        elif self._accepted:
+            self._set(CONNECTING, f"lost the broker ({self._lost or 'connection closed'})")
+        return self._accepted
+
+    def _closed_early(self) -> str:
+        where = f"{self.broker.host}:{self.broker.port}"
+        if self.broker.is_tls and self.broker.cert_file is None:
+            return (
+                f"{where} closed the connection before it answered: if the broker wants a "
+                "client certificate, give --mqtt-cert FILE and --mqtt-key FILE (mqtt_cert, "
+                "mqtt_key in the config); else see the broker's log"
+            )
+        if self.broker.is_tls:
+            return (
+                f"{where} closed the connection before it answered: does the broker accept "
+                f"the client certificate {self.broker.cert_file}? See the broker's log"
+            )
+        return (
+            f"{where} closed the connection before it answered: if this port takes TLS, "
+            "use mqtts:// (and --mqtt-ca for the venue's own CA)"
+        )
+
+    def _on_connect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        self._answered = True
+        if reason.is_failure:
+            self._set(REFUSED, refusal(reason))
+            client.disconnect()
+            return
+        self._accepted = True
+        self._set(CONNECTED, "")
+        self.on_up(client)
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        text = str(reason)
+        self._lost = "the connection closed" if text == "Unspecified error" else text
+
+
+def wait_until(link: Link, states: tuple[str, ...], timeout: float) -> LinkStatus:
+    """The link's status once it is one of `states` (or whatever it is at the timeout)."""
+    done = threading.Event()
+
+    def check(status: LinkStatus) -> None:
+        if status.state in states:
+            done.set()
+
+    link.when_status.append(check)
+    try:
+        if link.status.state not in states:
+            done.wait(timeout)
+    finally:
+        link.when_status.remove(check)
+    return link.status

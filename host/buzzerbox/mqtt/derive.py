@@ -195,8 +195,7 @@ class Deriver:
     def _ha_event(self, finish: dict[str, Any], seq: int) -> Outgoing:
         payload = {
             "event_type": "game_finished",
-            "box": self.box,
-            "game_id": self.game_id,
+            **self._envelope(),  # v, id, box, game_id, seq, at: like every other message
             "game": finish["title"],
             "winners": finish["winners"],
         }

@@ -63,7 +63,8 @@ def discovery(box: str, prefix: str = DEFAULT_PREFIX) -> list[Outgoing]:
             {
                 "name": "Leader",
                 "state_topic": state,
-                "value_template": "{{ value_json.leader }}",
+                # no leader yet: "None", which Home Assistant shows as unknown (not "")
+                "value_template": "{{ value_json.leader if value_json.leader else None }}",
                 "json_attributes_topic": state,
                 "json_attributes_template": (
                     "{{ {'game': value_json.title, 'round': value_json.round, "

@@ -1,23 +1,25 @@
-"""A box on the broker: `attach(box, broker_url, box_name, data_dir) -> Publisher`.
+"""A box on the broker: `Publisher(log_path, box_name, data_dir, broker)`.
 
 The `Publisher` listens to the box (`box.when_changed`: it only wakes its own thread,
 never blocks the box) and publishes what its log holds beyond the cursor (see
 outbox.py), in log order, with QoS 1: each event, the races, the results and, after
-each batch, the retained state. On every (re)connection it says "online" (retained;
-its last will says "offline"), sends the Home Assistant discovery configs and the
-state. While the broker is gone the box plays on: the log keeps the events, the
-cursor stays where the broker's last PUBACK left it, and the backlog goes out in
-order when the broker is back (paho resends what was in flight, with the same ids).
+each batch, the retained state. Its `Link` (connect.py) keeps the connection and
+says why there is none (`status`, `when_status`). On every connection it first
+claims its name (claim.py: two boxes with one name are told apart, the later one
+stops with a message), then says "online" (retained; its last will says
+"offline"), sends the Home Assistant discovery configs, rewinds to the cursor and
+publishes the backlog in order, and only then the state: what a subscriber sees
+last is always the newest. While the broker is gone the box plays on: the log keeps
+the events and the cursor stays where the broker's last PUBACK left it.
 
 At most `window` events are in flight at once, so a long outage never fills memory.
 """
 
 from __future__ import annotations
 
-import argparse
-import atexit
 import contextlib
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -26,22 +28,14 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import MQTTErrorCode
-from paho.mqtt.reasoncodes import ReasonCode
 
 from buzzerbox.box import Box
-from buzzerbox.mqtt.connect import make_client, stop_client
+from buzzerbox.mqtt import claim as claims
+from buzzerbox.mqtt.connect import REFUSED, Link, LinkStatus
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
 from buzzerbox.mqtt.outbox import Acks
-from buzzerbox.mqtt.topics import (
-    OFFLINE,
-    ONLINE,
-    Broker,
-    check_box_name,
-    default_box_name,
-    parse_broker,
-    topic,
-)
+from buzzerbox.mqtt.topics import OFFLINE, ONLINE, Broker, check_box_name, topic
 from buzzerbox.store.log import StoreError
 from buzzerbox.store.tail import Cursor, LogTail
 
@@ -65,37 +59,54 @@ class Publisher:
         reconnect_max_s: int = 4,
         window: int = 500,
         batch: int = 200,
+        grace_s: float = claims.GRACE_S,
+        owner: str | None = None,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.name = check_box_name(box_name)
         self.broker = broker
         self.log_path = str(log_path)
         self.discovery_prefix = discovery_prefix
-        self.keepalive_s = keepalive_s
         self.window = window
         self.batch = batch
+        self.grace_s = grace_s
         self._wall = wall_clock
         self._cursor = Cursor(Path(data_dir) / CURSOR_FILE)
         self._deriver = Deriver(self.name)
         self._acks = Acks(0)
         self._handed = 0
         self._saved = 0
-        self._is_fresh = False
+        self._client: mqtt.Client | None = None
+        self._gen = 0  # connections accepted so far; the thread follows it
+        self._next: tuple[int, mqtt.Client, Acks] | None = None
+        self._settled_gen = -1  # the connection on which our name was confirmed
+        self._grace_until: float | None = None
+        self._last_up: float | None = None  # when the last connection was accepted
+        self._greeted_gen = -1
+        self._state_due = False
+        self._lock = threading.Lock()
         self._wake = threading.Event()
-        self._connected = threading.Event()
         self._stopping = threading.Event()
         self._progress = threading.Condition()
         self._detach: Callable[[], None] | None = None
         self._tail: LogTail | None = None
         self.failure: BaseException | None = None
         self.errors = 0
-        self.client = make_client(
-            broker, f"buzzerbox-box-{self.name}", clean=True, reconnect_max_s=reconnect_max_s
+        self.claimant = claims.Claimant(
+            owner or claims.owner_id(data_dir), socket.gethostname()[:64]
         )
-        self.client.will_set(topic(self.name, "status"), OFFLINE, qos=1, retain=True)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_publish = self._on_publish
+        self.link = Link(
+            broker,
+            f"buzzerbox-box-{self.name}",
+            clean=True,
+            label=f"box {self.name}",
+            on_up=self._on_up,
+            will=(topic(self.name, "status"), OFFLINE),
+            on_message=self._on_message,
+            keepalive_s=keepalive_s,
+            reconnect_max_s=reconnect_max_s,
+            wall_clock=wall_clock,
+        )
         self._thread = threading.Thread(target=self._run, name=f"mqtt-{self.name}", daemon=True)
 
     # -- the box's side -----------------------------------------------------------------
@@ -113,12 +124,19 @@ class Publisher:
         in the background (the box plays on without a broker) and start publishing."""
         self._tail = LogTail(self.log_path)
         self._begin(self._tail)
-        self.client.connect_async(self.broker.host, self.broker.port, self.keepalive_s)
-        self.client.loop_start()
         self._thread.start()
+        self.link.start()
         return self
 
     # -- reading ------------------------------------------------------------------------
+
+    @property
+    def status(self) -> LinkStatus:
+        return self.link.status
+
+    @property
+    def is_connected(self) -> bool:
+        return self.link.is_connected
 
     @property
     def published_seq(self) -> int:
@@ -131,32 +149,58 @@ class Publisher:
             return self._progress.wait_for(lambda: self._saved >= seq, timeout)
 
     def wait_connected(self, timeout: float) -> bool:
-        return self._connected.wait(timeout)
+        """Wait until the broker took the connection and the name is ours."""
+        with self._progress:
+            return self._progress.wait_for(lambda: self._greeted_gen == self._gen > 0, timeout)
 
-    # -- paho's thread ------------------------------------------------------------------
+    # -- the network thread -------------------------------------------------------------
 
-    def _on_connect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
-    ) -> None:
-        if reason.is_failure:
-            log.warning("mqtt: %s refused box %s: %s", self.broker.url, self.name, reason)
-            return
-        log.info("mqtt: box %s connected to %s", self.name, self.broker.url)
-        self._is_fresh = True
-        self._connected.set()
+    def _on_up(self, client: mqtt.Client) -> None:
+        """A new connection: claim the name; the publisher's thread takes it from here."""
+        acks = Acks(0)
+
+        def on_publish(c: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+            acks.acked(mid)
+            self._wake.set()
+
+        client.on_publish = on_publish
+        now = time.monotonic()
+        wary = self._last_up is not None and now - self._last_up < self.grace_s
+        self._last_up = now
+        self.claimant.connected(wary=wary)
+        claim_topic = topic(self.name, "claim")
+        client.subscribe(claim_topic, qos=1)
+        mine = self.claimant.mine(self._wall())
+        acks.sent(client.publish(claim_topic, mine.payload(), qos=1, retain=True).mid, None)
+        with self._lock:
+            self._gen += 1
+            self._next = (self._gen, client, acks)
+            self._grace_until = None
         self._wake.set()
 
-    def _on_disconnect(
-        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
-    ) -> None:
-        if self._connected.is_set() and not self._stopping.is_set():
-            log.warning("mqtt: box %s lost %s (%s): playing on", self.name, self.broker.url, reason)
-        self._connected.clear()
-
-    def _on_publish(
-        self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode, props: Any
-    ) -> None:
-        self._acks.acked(mid)
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic != topic(self.name, "claim"):
+            return
+        verdict = self.claimant.seen(claims.Claim.parse(bytes(message.payload)), message.retain)
+        if verdict == claims.LOSE:
+            reason = self.claimant.refusal(self.name, self.broker.url)
+            self.link.hold(REFUSED, reason)
+            return
+        if verdict == claims.REPUBLISH:
+            other = self.claimant.other
+            log.warning(
+                "mqtt: box %s: the box on host %r (id %s) tried to use this name too; "
+                "it was told to choose another",
+                self.name,
+                other.host if other else "?",
+                other.owner[:8] if other else "?",
+            )
+            client.publish(message.topic, self.claimant.mine(0).payload(), qos=1, retain=True)
+        with self._lock:
+            if verdict in (claims.OURS, claims.REPUBLISH):
+                self._settled_gen = self._gen
+            elif verdict == claims.WAIT:
+                self._grace_until = time.monotonic() + self.grace_s
         self._wake.set()
 
     # -- the publisher's thread -----------------------------------------------------------
@@ -166,7 +210,7 @@ class Publisher:
         assert tail is not None
         try:
             while not self._stopping.is_set():
-                self._wake.wait(1.0)
+                self._wake.wait(0.25 if self._grace_until is not None else 1.0)
                 self._wake.clear()
                 try:
                     self._step(tail)
@@ -181,10 +225,20 @@ class Publisher:
 
     def _step(self, tail: LogTail) -> None:
         self._save()
-        if self._stopping.is_set() or not self._connected.is_set():
+        if self._stopping.is_set():
             return
-        if self._is_fresh:
-            self._is_fresh = False
+        with self._lock:
+            fresh, self._next = self._next, None
+            grace = self._grace_until
+            if grace is not None and time.monotonic() >= grace:
+                self._grace_until = None
+                self._settled_gen = self._gen
+            settled = self._settled_gen == self._gen
+        if fresh is not None:
+            self._rewind(tail, *fresh)
+        if not settled or not self.link.is_connected or self._client is None:
+            return
+        if self._greeted_gen != self._gen:
             self._greet()
         self._pump(tail)
 
@@ -198,23 +252,30 @@ class Publisher:
             last_game = tail.last_game()
             cursor = 0 if last_game is None else last_game - 1
             self._cursor.set(self.name, cursor)
-        else:
-            self._deriver.load(tail.game_upto(cursor))
         self._acks = Acks(cursor)
         with self._progress:
             self._handed = self._saved = cursor
             self._progress.notify_all()
 
+    def _rewind(self, tail: LogTail, gen: int, client: mqtt.Client, acks: Acks) -> None:
+        """A new connection: go on from the cursor (what was in flight goes again, with
+        the same ids), with a deriver folded up to it."""
+        acks.done = self._saved
+        self._client, self._acks = client, acks
+        self._handed = self._saved
+        self._deriver = Deriver(self.name)
+        self._deriver.load(tail.game_upto(self._handed))
+
     def _greet(self) -> None:
-        """On each connection: online, the discovery configs, the state, the last race."""
+        """Online, the discovery configs; the state follows the backlog (`_pump`)."""
         self._send(Outgoing(topic(self.name, "status"), ONLINE.encode(), retain=True))
         if self.discovery_prefix:
             for config in discovery(self.name, self.discovery_prefix):
                 self._send(config)
-        self._send(self._deriver.state_message())
-        race = self._deriver.race_message()
-        if race is not None:
-            self._send(race)
+        self._state_due = True
+        with self._progress:
+            self._greeted_gen = self._gen
+            self._progress.notify_all()
 
     def _pump(self, tail: LogTail) -> None:
         """Hand the next events beyond what is in flight to paho, then the state."""
@@ -222,20 +283,28 @@ class Publisher:
         if room <= 0:
             return
         events = tail.after(self._handed, room)
-        if not events:
-            return
-        now = self._wall()
-        for event in events:
-            self._acks.expect(event.seq)
-            for message in self._deriver.feed(event, now):
-                self._send(message)
-            self._handed = event.seq
-        self._send(self._deriver.state_message())
-        if len(events) == room:
-            self._wake.set()
+        if events:
+            now = self._wall()
+            for event in events:
+                self._acks.expect(event.seq)
+                for message in self._deriver.feed(event, now):
+                    self._send(message)
+                self._handed = event.seq
+            self._state_due = True
+            if len(events) == room:
+                self._wake.set()
+                return  # more backlog: the state goes after it
+        if self._state_due:
+            self._state_due = False
+            self._send(self._deriver.state_message())
+            race = self._deriver.race_message() if not events else None
+            if race is not None:
+                self._send(race)
 
     def _send(self, message: Outgoing) -> None:
-        info = self.client.publish(message.topic, message.payload, qos=1, retain=message.retain)
+        client = self._client
+        assert client is not None
+        info = client.publish(message.topic, message.payload, qos=1, retain=message.retain)
         if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
             log.warning("mqtt: %s not queued: %s", message.topic, mqtt.error_string(info.rc))
         self._acks.sent(info.mid, message.seq)
@@ -253,7 +322,6 @@ class Publisher:
     def close(self, timeout: float = 2.0) -> None:
         """Stop listening, say "offline", disconnect. What is unacknowledged stays in the
         log beyond the cursor, for the next start."""
-        atexit.unregister(self.close)
         if self._stopping.is_set():
             return
         if self._detach is not None:
@@ -263,38 +331,11 @@ class Publisher:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
-        if self._connected.is_set():
-            info = self.client.publish(topic(self.name, "status"), OFFLINE, qos=1, retain=True)
+        client = self._client
+        if client is not None and self.link.is_connected and self._greeted_gen == self._gen:
+            info = client.publish(topic(self.name, "status"), OFFLINE, qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):  # the broker went meanwhile
                 info.wait_for_publish(timeout)
-        stop_client(self.client)
+        self.link.close()
         self._save()
         self._cursor.close()
-
-
-def attach(box: Box, broker_url: str, box_name: str | None, data_dir: str | Path) -> Publisher:
-    """Publish `box`'s games to the broker at `broker_url` as `box_name` (default: the
-    host name); the cursor goes to `data_dir`/mqtt.db. Returns the running publisher.
-    Raises BrokerUrlError or BoxNameError (both ValueError) for a bad URL or name."""
-    broker = parse_broker(broker_url)
-    name = check_box_name(box_name) if box_name else default_box_name()
-    publisher = Publisher(box.log.path, name, data_dir, broker)
-    publisher.start()
-    publisher.listen_to(box)
-    atexit.register(publisher.close)  # a clean "offline"; the last will covers a crash
-    return publisher
-
-
-def add_serve_options(parser: argparse.ArgumentParser) -> None:
-    """`buzzerbox serve --mqtt URL --box-name NAME`."""
-    group = parser.add_argument_group("event installation (an MQTT broker)")
-    group.add_argument(
-        "--mqtt",
-        metavar="URL",
-        help="publish this box's games to the broker at URL: mqtt://host[:port] or mqtts://",
-    )
-    group.add_argument(
-        "--box-name",
-        metavar="NAME",
-        help="this box's name on the broker and in Home Assistant (default: the host name)",
-    )

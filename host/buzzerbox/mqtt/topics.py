@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 from buzzerbox.errors import BuzzerboxError, ConfigError
@@ -28,7 +28,7 @@ VERSION = 1
 ONLINE = "online"
 OFFLINE = "offline"
 #: the kinds of message under buzzerbox/<box>/
-KINDS = ("status", "state", "event", "race", "games", "ha")
+KINDS = ("status", "state", "event", "race", "games", "ha", "claim")
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
@@ -54,11 +54,15 @@ def check_box_name(name: str) -> str:
     return name
 
 
-def default_box_name(hostname: str | None = None) -> str:
-    """The host name made into a box name ("Table 3.local" -> "Table-3")."""
+def default_box_name(hostname: str | None = None, machine: str = "") -> str:
+    """The host name made into a box name, with the first 6 characters of the machine's
+    id, so that two boxes made from one SD image differ ("Table 3.local" and machine
+    "3fa9c2..." -> "Table-3-3fa9c2")."""
     host = (hostname if hostname is not None else socket.gethostname()).split(".")[0]
-    name = re.sub(r"[^A-Za-z0-9_-]+", "-", host).strip("-_")[:32]
-    return name or "box"
+    suffix = re.sub(r"[^A-Za-z0-9]+", "", machine)[:6].lower()
+    room = 32 - (len(suffix) + 1 if suffix else 0)
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", host).strip("-_")[:room].strip("-_") or "box"
+    return f"{name}-{suffix}" if suffix else name
 
 
 def topic(box: str, kind: str, *rest: str) -> str:
@@ -96,7 +100,10 @@ class Broker:
     port: int
     is_tls: bool = False
     username: str | None = None
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
 
     @property
     def url(self) -> str:
@@ -106,11 +113,31 @@ class Broker:
         return f"{'mqtts' if self.is_tls else 'mqtt'}://{user}{host}:{self.port}"
 
 
+def masked(url: str) -> str:
+    """The URL with what lies between "://" and its last "@" hidden (a password)."""
+    scheme, sep, rest = url.rpartition("://")
+    if "@" not in rest:
+        return url
+    user = rest.split(":", 1)[0].split("@", 1)[0]
+    return f"{scheme}{sep}{user}:***@{rest.rsplit('@', 1)[1]}"
+
+
+#: what to do about a password that holds a character a URL reserves
+ENCODE_HINT = (
+    "a user name or password in the URL must be percent-encoded (@ as %40, : as %3A, "
+    "/ as %2F, % as %25), or leave it out of the URL: BUZZERBOX_MQTT_PASSWORD in the "
+    "environment or mqtt_password in the config"
+)
+
+
 def parse_broker(url: str) -> Broker:
     """mqtt://host[:port] (1883), mqtts://host[:port] (8883), or host[:port]."""
     raw = url.strip()
     parts = urlsplit(raw if "://" in raw else f"mqtt://{raw}")
+    url = masked(raw)  # never print a password
     allowed = "use mqtt://host[:port] or mqtts://host[:port], e.g. mqtt://192.168.1.10:1883"
+    if "@" in raw:
+        allowed += f"; {ENCODE_HINT}"
     if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl"):
         raise BrokerUrlError(f"broker {url!r}: scheme {parts.scheme!r} is not known: {allowed}")
     try:
@@ -121,7 +148,7 @@ def parse_broker(url: str) -> Broker:
         ) from None
     if not parts.hostname:
         raise BrokerUrlError(f"broker {url!r} names no host: {allowed}")
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
+    if parts.path not in ("", "/") or parts.query or parts.fragment or "@" in parts.hostname:
         raise BrokerUrlError(f"broker {url!r}: a path or query is not allowed: {allowed}")
     is_tls = parts.scheme in ("mqtts", "ssl")
     return Broker(

@@ -26,7 +26,7 @@ from typing import Literal
 
 from buzzerbox.pads.arbiter import Arbiter, Edge, PadEvent
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine
-from buzzerbox.pads.session import BoardSession
+from buzzerbox.pads.session import BoardSession, no_release_hold
 from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
 from buzzerbox.pads.testing import Clock
 
@@ -180,9 +180,11 @@ class UsbRig:
         channels: int = 8,
         sync_ch: int | None = None,
         is_wired: bool = True,
+        release_us: Callable[[str, int], int] = no_release_hold,
     ) -> UsbLink:
         """A board whose clock started `offset_us` before now; with `sync_ch` its sync
-        wire is on that channel (`is_wired`: the wire really reaches it)."""
+        wire is on that channel (`is_wired`: the wire really reaches it); `release_us`:
+        its pads' release hold (see `BoardSession`)."""
         timing = timing or UsbTiming()
         board = FakeBoard(
             board_id,
@@ -196,6 +198,7 @@ class UsbRig:
             self.arbiter,
             sync_channel=lambda b: sync_ch,
             wire=self.group,
+            release_us=release_us,
         )
         link = UsbLink(self.sched, board, session, timing, self._rng.randrange(FRAME_US), sync_ch)
         self.links.append(link)

@@ -102,6 +102,8 @@ class PadFeed:
                 self.box.pad_edge(event.pad, event.is_press, event.t_us)
             elif isinstance(event, BoardStatusChanged):
                 log.info("pad board %s is %s%s", event.board, event.status, clock_text(event))
+                if event.note:
+                    log.warning("pad board %s: %s", event.board, event.note)
                 self.box.pad_board(event_json(event))
             elif isinstance(event, FramesLost):
                 log.warning("pad frames lost: %s", event)

@@ -5,9 +5,10 @@ gpiozero's lgpio factory (`pifactory.open_pi_factory`), in tests a MockFactory
 with a controlled clock. The factory owns the clock: each pad's raw pin reports
 `when_changed(ticks, state)`, and with lgpio `ticks` is the kernel's edge
 timestamp on CLOCK_MONOTONIC, in seconds. No gpiozero/lgpio `bounce` is set:
-debounce is ours (`Debouncer`, leading edge, per pad). gpiozero holds callbacks
-by weak reference, so this class keeps a strong one per pin. `SyncPulser` drives
-the sync wire from a pin of the same factory.
+debounce is ours (`Debouncer`, leading edge, per pad, and a release hold per
+pad for pile zones). gpiozero holds callbacks by weak reference, so this class
+keeps a strong one per pin. `SyncPulser` drives the sync wire from a pin of the
+same factory.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from gpiozero import LED, InputDevice
@@ -37,7 +38,8 @@ class GpioPads:
 
     `when_edge(pin, state, t_us)` is called from gpiozero's callback thread (or
     from `settle`) for each debounced edge; it must be quick and thread-safe (a
-    queue's `put`). `lights` are output pins for pad lights.
+    queue's `put`). `lights` are output pins for pad lights. `release_us` gives a
+    pin's release hold (µs; absent: none): see `Debouncer`.
     """
 
     def __init__(
@@ -49,6 +51,7 @@ class GpioPads:
         pull_up: bool = True,
         debounce_us: int = 5000,
         lights: Iterable[int] = (),
+        release_us: Mapping[int, int] | None = None,
         ticks_us: Callable[[Any], int] = seconds_to_us,
     ) -> None:
         self.factory = pin_factory
@@ -60,6 +63,7 @@ class GpioPads:
         self._inputs: dict[int, Any] = {}
         self._callbacks: dict[int, Callable[[Any, Any], None]] = {}
         self._lights: dict[int, Any] = {}
+        self._release_us = dict(release_us or {})
         try:
             for pin in pins:
                 self._open_input(pin, pull_up)
@@ -75,7 +79,8 @@ class GpioPads:
         raw = device.pin
         raw.bounce = None
         raw.edges = "both"
-        self._debounce.add(pin, self._pressed(raw.state))
+        state = self._pressed(raw.state)
+        self._debounce.add(pin, state, release_us=self._release_us.get(pin, 0))
         callback = functools.partial(self._changed, pin)
         self._callbacks[pin] = callback  # gpiozero keeps only a weak reference
         raw.when_changed = callback
@@ -98,6 +103,11 @@ class GpioPads:
     def dropped(self) -> int:
         """Edges dropped as bounce."""
         return self._debounce.dropped
+
+    @property
+    def flickers(self) -> int:
+        """Releases shorter than their pad's hold, dropped with their re-press."""
+        return self._debounce.flickers
 
     def now_us(self) -> int:
         """The factory's clock now, in µs (CLOCK_MONOTONIC with lgpio)."""

@@ -4,8 +4,9 @@
 
 - ``{"event": "press"|"release", "board": ID|"gpio", "ch": N, "pad": ID,
   "t_us": N}``, with ``"late": true`` for an edge that came too late to be in order
-- ``{"event": "board", "board": ID|URL, "status": "online"|"silent"|"gone"|"unsupported"}``;
-  with boards on the sync wire, an online board also says ``"clock": "wire"|"sync"``
+- ``{"event": "board", "board": ID|URL, "status": "online"|"silent"|"gone"|"unsupported"}``,
+  with ``"note": TEXT`` when a board's channels disagree with the pad map; with
+  boards on the sync wire, an online board also says ``"clock": "wire"|"sync"``
   (how its clock is mapped) and ``"wire": "waiting"|"live"|"silent"|null`` (its sync
   wire; null: it has no sync channel, so SYNC round trips map it)
 - ``{"event": "lost", "board": ID, "frames": N}``
@@ -45,6 +46,8 @@ def event_json(ev: PadEvent) -> dict[str, Any]:
         obj = {"event": "board", "board": ev.board, "status": ev.status}
         if ev.clock is not None:
             obj.update(clock=ev.clock, wire=ev.wire)
+        if ev.note:
+            obj["note"] = ev.note
         return obj
     return {"event": "lost", "board": ev.board, "frames": ev.frames}
 
@@ -88,6 +91,8 @@ class TextPrinter:
             self._row(f"{ev.t_us / 1e6:.6f}", kind, ev.board, str(ev.ch), what)
         elif isinstance(ev, BoardStatusChanged):
             self._row("", "board", ev.board, "", ev.status + clock_text(ev))
+            if ev.note:
+                self._row("", "WARNING", ev.board, "", ev.note)
         elif isinstance(ev, FramesLost):
             self._row("", "lost", ev.board, "", f"{ev.frames} frames")
 

@@ -5,12 +5,17 @@ Format 1 (see also README.md and examples/)::
     seats = 4              # seats 0..seats-1 (1-12); required
     piles = 2              # piles 0..piles-1 for "pile" pads (0-12); default 0
 
+    [release_ms]           # optional: release hold per pad role, ms (0-400)
+    pile = 120             # a release counts once the contact stayed open this long
+    stop = 0               # (defaults: pile 120, stop 0, slap 0)
+
     [gpio]                 # optional: pads wired to the Pi's own header
     pull = "up"            # "up": a pad shorts its pin to GND (default); "down": to 3V3
     debounce_us = 5000     # leading-edge debounce window (0-100000); default 5000
 
     [[board]]              # a pad board (Pico) on a serial link; one table per board
     id = "pico-e6614103"   # the id it says in HELLO
+    alias = "a"            # optional: pads may say board = "a" (a new id: one line)
     url = "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614103-if00"   # optional
     channels = 16          # optional: its inputs are 0..channels-1
     debounce_us = 3000     # optional: sent as DEBOUNCE after its HELLO
@@ -25,7 +30,7 @@ Format 1 (see also README.md and examples/)::
     seat = 0
     pile = 1               # for role "pile" only, and required there
     gpio = 17              # the input: a GPIO pin (BCM 0-27) ...
-    board = "pico-e6614103"  # ... or a declared board
+    board = "pico-e6614103"  # ... or a declared board (its id or alias)
     ch = 3                 #     and one of its input channels
     light_gpio = 27        # optional light: a GPIO output pin ...
     light_ch = 3           # ... or an LED channel on the pad's board
@@ -40,80 +45,34 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from buzzerbox.pads.arbiter import GPIO
 from buzzerbox.pads.errors import PadMapError
 from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.padspec import (
+    DEFAULT_RELEASE_MS,
+    MAX_RELEASE_MS,
+    ROLES,
+    BoardSpec,
+    GpioSettings,
+    PadMap,
+)
 from buzzerbox.pads.tomllines import TomlLines
 
-ROLES: Final = ("stop", "slap", "pile")
-"""Pad roles; the same names as the game log's `pad` field."""
+__all__ = ["ROLES", "BoardSpec", "GpioSettings", "Pad", "PadMap", "load_pad_map", "parse_pad_map"]
+
 GPIO_PINS: Final = range(28)
 MAX_SEATS: Final = 12
 MAX_PILES: Final = 12
 MAX_DEBOUNCE_US: Final = 100_000
 
-_TOP_KEYS: Final = ("seats", "piles", "gpio", "board", "pad", "sync")
+_TOP_KEYS: Final = ("seats", "piles", "release_ms", "gpio", "board", "pad", "sync")
 _GPIO_KEYS: Final = ("pull", "debounce_us")
-_BOARD_KEYS: Final = ("id", "url", "channels", "debounce_us", "sync")
+_BOARD_KEYS: Final = ("id", "alias", "url", "channels", "debounce_us", "sync")
 _PAD_KEYS: Final = ("id", "role", "seat", "pile", "gpio", "board", "ch", "light_gpio", "light_ch")
 _NAME = re.compile(r"[\x21-\x29\x2b-\x7e]+")  # a protocol field: printable, no '*' or space
-
-
-@dataclass(frozen=True, slots=True)
-class GpioSettings:
-    pull: Literal["up", "down"] = "up"
-    debounce_us: int = 5000
-
-
-@dataclass(frozen=True, slots=True)
-class BoardSpec:
-    id: str
-    url: str | None = None
-    channels: int | None = None
-    debounce_us: int | None = None
-    line: int | None = None
-    sync: int | None = None
-    """The input channel the sync wire reaches (hardware/sync-wire.md), if any."""
-
-
-@dataclass(frozen=True, slots=True)
-class PadMap:
-    seats: int
-    pads: tuple[Pad, ...] = ()
-    piles: int = 0
-    boards: tuple[BoardSpec, ...] = ()
-    gpio: GpioSettings = GpioSettings()
-    name: str = "<pad map>"
-    sync_gpio: int | None = None
-    """The Pi's pin that pulses the sync wire ([sync] gpio); None: the pulses, if
-    any, come from a pulser the host does not drive."""
-
-    def pad(self, pad_id: str) -> Pad | None:
-        return next((p for p in self.pads if p.id == pad_id), None)
-
-    def at(self, board: str, ch: int) -> Pad | None:
-        """The pad on `board` (or ``"gpio"``) channel (or pin) `ch`."""
-        return next((p for p in self.pads if p.board == board and p.ch == ch), None)
-
-    def board(self, board_id: str) -> BoardSpec | None:
-        return next((b for b in self.boards if b.id == board_id), None)
-
-    @property
-    def is_virtual(self) -> bool:
-        """A pad source of wired pads (see virtual.py for the other kind)."""
-        return False
-
-    def for_game(self, game: object) -> list[Pad]:
-        """The pads a game has: all of the map's (enrolment re-seats them)."""
-        return list(self.pads)
-
-    @property
-    def gpio_pads(self) -> tuple[Pad, ...]:
-        return tuple(p for p in self.pads if p.is_gpio)
 
 
 def load_pad_map(path: str | Path) -> PadMap:
@@ -195,6 +154,7 @@ class _Reader:
             raise self.fail(f"seats is missing: say how many seats there are (1-{MAX_SEATS})", None)
         seats = self._int(data, "seats", 1, MAX_SEATS, top)
         piles = self._int(data, "piles", 0, MAX_PILES, top) if "piles" in data else 0
+        release = self._release(data.get("release_ms", {}))
         gpio = self._gpio(data.get("gpio", {}))
         boards = self._boards(data.get("board", []))
         sync_gpio = self._sync(data.get("sync", {}))
@@ -203,13 +163,23 @@ class _Reader:
             raise top.fail("pad", "pad must be an array of tables: write [[pad]]")
         pads = tuple(self._pad(raw, i, seats, piles, boards) for i, raw in enumerate(raw_pads))
         self._unique(pads, sync_gpio)
-        return PadMap(seats, pads, piles, tuple(boards.values()), gpio, self.name, sync_gpio)
+        specs = tuple(dict.fromkeys(boards.values()))
+        return PadMap(seats, pads, piles, specs, gpio, self.name, release, sync_gpio)
 
     def _sync(self, raw: object) -> int | None:
         where = self._table(raw, "[sync", 0, "[sync]")
         assert isinstance(raw, dict)
         self._keys(raw, ("gpio",), "[sync]", where)
         return self._pin(raw, "gpio", where) if "gpio" in raw else None
+
+    def _release(self, raw: object) -> dict[str, int]:
+        where = self._table(raw, "[release_ms", 0, "[release_ms]")
+        assert isinstance(raw, dict)
+        self._keys(raw, ROLES, "[release_ms] (one key per pad role)", where)
+        release = dict(DEFAULT_RELEASE_MS)
+        for role in raw:
+            release[role] = self._int(raw, role, 0, MAX_RELEASE_MS, where)
+        return release
 
     def _gpio(self, raw: object) -> GpioSettings:
         where = self._table(raw, "[gpio", 0, "[gpio]")
@@ -226,6 +196,7 @@ class _Reader:
         return GpioSettings("up" if pull == "up" else "down", debounce)
 
     def _boards(self, raw: object) -> dict[str, BoardSpec]:
+        """The boards by id and by alias (the same spec under both)."""
         if not isinstance(raw, list):
             raise self.fail("board must be an array of tables: write [[board]]", None)
         boards: dict[str, BoardSpec] = {}
@@ -240,10 +211,16 @@ class _Reader:
                 raise where.fail(
                     "id", f"board id {GPIO!r} is not allowed: it names the Pi's header"
                 )
-            if board_id in boards:
-                first = boards[board_id].line
+            alias = self._str(entry, "alias", where) if "alias" in entry else None
+            for key, name in (("id", board_id), ("alias", alias)):
+                if name is not None and name in boards:
+                    first = boards[name].line
+                    raise where.fail(
+                        key, f"board {name!r} is declared twice (first at line {first})"
+                    )
+            if alias == GPIO:
                 raise where.fail(
-                    "id", f"board {board_id!r} is declared twice (first at line {first})"
+                    "alias", f"alias {GPIO!r} is not allowed: it names the Pi's header"
                 )
             url = entry.get("url")
             if url is not None and (not isinstance(url, str) or not url):
@@ -256,7 +233,10 @@ class _Reader:
             )
             limit = (channels or 1024) - 1
             sync = self._int(entry, "sync", 0, limit, where) if "sync" in entry else None
-            boards[board_id] = BoardSpec(board_id, url, channels, debounce, where.line(), sync)
+            spec = BoardSpec(board_id, url, channels, debounce, where.line(), alias, sync)
+            boards[board_id] = spec
+            if alias is not None:
+                boards[alias] = spec
         return boards
 
     def _pad(
@@ -302,7 +282,7 @@ class _Reader:
             light_ch = None
         else:
             board = raw["board"]
-            if board not in boards:
+            if not isinstance(board, str) or board not in boards:
                 known = ", ".join(boards) or "none yet"
                 raise where.fail(
                     "board",
@@ -310,9 +290,11 @@ class _Reader:
                 )
             if "ch" not in raw:
                 raise where.fail(None, "ch is missing: a board pad names its input channel")
-            limit = boards[board].channels or 1024
+            spec = boards[board]
+            board = spec.id  # an alias stands for the board's id
+            limit = spec.channels or 1024
             ch = self._int(raw, "ch", 0, limit - 1, where)
-            if ch == boards[board].sync:
+            if ch == spec.sync:
                 raise where.fail(
                     "ch",
                     f"board {board} channel {ch} is its sync channel (sync = {ch}): a sync "

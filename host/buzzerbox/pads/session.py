@@ -10,6 +10,12 @@ An EDGE on the board's sync channel is no pad's: it goes to the `SyncGroup` (the
 sync wire), which maps the board's clock once its pulses come, and counts as the
 board's watermark; the status says which map is in use (`clock`, `wire`).
 
+The board debounces its own inputs (`DEBOUNCE`); the session adds the release
+hold of each pad (`release_us(board, ch)`, from the pad map's role; see
+`debounce.py`): a pile zone's release is final only once the board's clock has
+passed it by the hold with no re-press, and until then the board's watermark
+stays at the release. Inputs no pad holds (the sync wire's) are never held.
+
 Its owner (`PadSources`) does the I/O: it calls `opened`, `received` and `poll`
 with the host time and writes whatever `outgoing()` returns to the port.
 """
@@ -31,6 +37,7 @@ from buzzerbox.pads.arbiter import (
     Status,
 )
 from buzzerbox.pads.clockmap import ClockMap
+from buzzerbox.pads.debounce import Debouncer
 from buzzerbox.pads.syncwire import SyncGroup
 
 SYNC_FAST: Final = 8
@@ -53,6 +60,10 @@ def no_sync_channel(board: str) -> int | None:
     return None
 
 
+def no_release_hold(board: str, ch: int) -> int:
+    return 0
+
+
 class BoardSession:
     """Protocol v1 state for the board behind `url` (pure; see the module doc)."""
 
@@ -65,6 +76,7 @@ class BoardSession:
         debounce_us: int | None = None,
         sync_channel: Callable[[str], int | None] = no_sync_channel,
         wire: SyncGroup | None = None,
+        release_us: Callable[[str, int], int] = no_release_hold,
     ) -> None:
         self.url = url
         self.sync_channel = sync_channel
@@ -74,6 +86,9 @@ class BoardSession:
         self.clock_source: ClockSource | None = None
         """How the clock is mapped ("sync", "wire"); None when no board is on a wire."""
         self.wire_state: str | None = None
+        self.release_us = release_us
+        self._hold: Debouncer[int] = Debouncer(0)
+        self._flickers = 0
         self.arbiter = arbiter
         self.pad_name = pad_name
         self.debounce_us = debounce_us
@@ -106,6 +121,11 @@ class BoardSession:
         return self.hello.board_id if self.hello is not None else self.url
 
     @property
+    def flickers(self) -> int:
+        """Releases shorter than their pad's hold, dropped with their re-press."""
+        return self._flickers + self._hold.flickers
+
+    @property
     def is_usable(self) -> bool:
         return self.hello is not None and self.hello.proto == p.PROTO
 
@@ -126,6 +146,7 @@ class BoardSession:
         self._is_open = False
         self._hello_due = self._sync_due = None
         self._unanswered_since = None
+        self.release_held(now_us)
         if self.is_usable:
             self.arbiter.drop_source(self.board)
         self._set_status("gone")
@@ -212,6 +233,8 @@ class BoardSession:
         )
         if known is not None and known.board_id != hello.board_id and known.proto == p.PROTO:
             self.arbiter.drop_source(known.board_id)
+        if rebooted:
+            self.release_held(now_us)  # under the old id, on the old clock
         self.hello = hello
         if hello.proto != p.PROTO:
             self._set_status("unsupported")
@@ -239,6 +262,7 @@ class BoardSession:
 
     def _restart_clock(self, tick_hz: int, now_us: int) -> ClockMap:
         """The board clock started again (reboot): map it anew; held edges are lost."""
+        self.release_held(self._floor)
         self.clock = clock = ClockMap(tick_hz)
         if self.wire is not None and self.hello is not None:
             if self.sync_ch is None:
@@ -281,15 +305,30 @@ class BoardSession:
         if t_us < self._floor:
             t_us = self._floor
         self._floor = t_us
-        if isinstance(frame, p.Tick) or is_sync:  # a sync edge is no pad's: a watermark
-            self.arbiter.report(self.board, t_us, now_us)
-        else:
-            board = self.board
-            name = self._names.get(frame.ch)
+        self._pass(self._hold.settle(t_us), now_us)
+        if isinstance(frame, p.EdgeFrame) and not is_sync:  # a sync edge is no pad's
+            hold, ch = self._hold, frame.ch
+            if ch not in hold or hold.contact(ch) == frame.state:  # new, or an edge was lost
+                hold.add(ch, 1 - frame.state, release_us=self.release_us(self.board, ch))
+            self._pass([(ch, state, t) for state, t in hold.edge(ch, frame.state, t_us)], now_us)
+        opened = self._hold.earliest_open()  # a sync edge, like a TICK, is a watermark
+        self.arbiter.report(self.board, t_us if opened is None else min(t_us, opened), now_us)
+
+    def _pass(self, edges: list[tuple[int, int, int]], now_us: int) -> None:
+        """Hand edges (ch, state, host time) that passed the release hold to the arbiter."""
+        board = self.board
+        for ch, state, t_us in edges:
+            name = self._names.get(ch)
             if name is None:
-                name = self._names[frame.ch] = self.pad_name(board, frame.ch)
-            edge = Edge(board, frame.ch, name, frame.state, t_us)
-            self.arbiter.edge(edge, now_us)
+                name = self._names[ch] = self.pad_name(board, ch)
+            self.arbiter.edge(Edge(board, ch, name, state, t_us), now_us, reports=False)
+
+    def release_held(self, now_us: int) -> None:
+        """The board's clock ends here (gone, rebooted, the box stops): releases still
+        held count as they are, at their own times."""
+        self._pass(self._hold.settle(1 << 62), now_us)
+        self._flickers += self._hold.flickers
+        self._hold = Debouncer(0)
 
     # SYNC ----------------------------------------------------------------------
 

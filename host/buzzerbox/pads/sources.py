@@ -19,7 +19,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import serial
@@ -111,6 +111,7 @@ class PadSources:
                 debounce_us=specs[url].debounce_us if url in specs else None,
                 sync_channel=self._sync_channel,
                 wire=self.wire,
+                release_us=self._release_us,
             )
             for url in urls
         ]
@@ -129,6 +130,7 @@ class PadSources:
                 pull_up=settings is None or settings.pull == "up",
                 debounce_us=settings.debounce_us if settings else 5000,
                 lights=[p.light_gpio for p in pads if p.light_gpio is not None],
+                release_us={p.ch: self._release_us(GPIO, p.ch) for p in pads},
             )
             self.arbiter.add_source(GPIO, clock())
         self._started = False
@@ -171,6 +173,10 @@ class PadSources:
     def _pad_name(self, board: str, ch: int) -> str:
         pad = self.pad_map.at(board, ch) if self.pad_map else None
         return pad.id if pad is not None else f"{board}:{ch}"
+
+    def _release_us(self, board: str, ch: int) -> int:
+        """The pad's release hold (its role's, in the pad map); 0 without a map."""
+        return self.pad_map.release_us(board, ch) if self.pad_map else 0
 
     def set_light(self, pad_id: str, on: bool) -> None:
         """Light (or darken) a pad's light: a board's LED channel or a GPIO output pin.
@@ -220,6 +226,8 @@ class PadSources:
         with self._lock:
             if self.gpio is not None:
                 self.gpio.settle(1 << 62)  # a contact changed inside its window: say so now
+            for session in self.sessions:
+                session.release_held(self.clock())  # a release in its hold: say so now
             out = self._step()
             out += self._emit(self.arbiter.flush())
             return out
@@ -279,8 +287,10 @@ class PadSources:
         out: list[PadEvent] = []
         for ev in events:
             if isinstance(ev, BoardStatusChanged):
-                if ev.status == "online" and ev.clock is None:  # the arbiter's: say the map
-                    ev = self._with_clock(ev)
+                if ev.status == "online":  # say how the clock is mapped and what is wrong
+                    if ev.clock is None:  # the arbiter's
+                        ev = self._with_clock(ev)
+                    ev = replace(ev, note=self._channels_problem(ev.board) or "")
                 was = self.status.get(ev.board)
                 if was == ev:
                     continue
@@ -293,10 +303,15 @@ class PadSources:
     def _with_clock(self, ev: BoardStatusChanged) -> BoardStatusChanged:
         for session in self.sessions:
             if session.board == ev.board and session.clock_source is not None:
-                return BoardStatusChanged(
-                    ev.board, ev.status, session.clock_source, session.wire_state
-                )
+                return replace(ev, clock=session.clock_source, wire=session.wire_state)
         return ev
+
+    def _channels_problem(self, board: str) -> str | None:
+        """Does the board's HELLO `channels` fit what the pad map needs of it?"""
+        for session in self.sessions:
+            if self.pad_map and session.hello is not None and session.hello.board_id == board:
+                return self.pad_map.channels_problem(board, session.hello.channels)
+        return None
 
     def _resend_leds(self, board: str) -> None:
         for i, session in enumerate(self.sessions):

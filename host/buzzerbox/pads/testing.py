@@ -24,6 +24,43 @@ from buzzerbox.pads.sources import PadSources
 
 START_US = 1_000_000_000
 
+SHIFTS_MS = (2, 5, 8, 12, 20, 30, 40, 50, 65, 80)
+"""A resting hand's weight shifts: how long each opens a pile zone's contact."""
+
+
+def resting_hand() -> list[tuple[int, int]]:
+    """A hand on a pile zone as a tape switch reports it: (µs after the first contact,
+    contact state): the press with its make bounce, then `SHIFTS_MS` weight shifts
+    (each with a little chatter), the hand resting 150-375 ms between them."""
+    trace = [(0, 1), (400, 0), (900, 1), (2_100, 0), (2_600, 1)]  # make bounce
+    t = 2_600
+    for i, open_ms in enumerate(SHIFTS_MS):
+        t += 150_000 + 25_000 * i  # resting
+        trace += [(t, 0), (t + 300, 1), (t + 700, 0)]  # release chatter
+        t += open_ms * 1000
+        trace += [(t, 1), (t + 500, 0), (t + 1_000, 1)]  # the weight comes back
+        t += 1_000
+    return trace
+
+
+def drive_pin(
+    factory: ClockedMockFactory, pin: int, trace: list[tuple[int, int]], poll: Callable[[], None]
+) -> None:
+    """Drive a pulled-up pad pin through `trace` ((µs from now, pressed)), calling
+    `poll` after each change, then once 500 ms after the last."""
+    clock = factory.clock
+    start = clock()
+    for t, pressed in trace:
+        clock.advance(start + t - clock())
+        mock = factory.pin(pin)
+        if pressed:
+            mock.drive_low()
+        else:
+            mock.drive_high()
+        poll()
+    clock.advance(500_000)
+    poll()
+
 
 class Clock:
     """A host clock in µs that moves only when told."""

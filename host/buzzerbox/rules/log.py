@@ -43,11 +43,16 @@ def _load(raw: str | bytes) -> object:
     if not line.strip():
         return _BLANK
     try:
-        return json.loads(line)
+        obj = json.loads(line)
     except ValueError as exc:
         return Unreadable(f"this line is not JSON ({exc.args[0]})")
     except RecursionError:
         return Unreadable("this line nests too deep to read: a log line is flat")
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return Unreadable("this line holds a lone surrogate (such as \\ud800): not Unicode text")
+    return obj
 
 
 def read_lines(lines: Iterable[str | bytes]) -> list[Line]:
@@ -98,4 +103,5 @@ def replay_state(lines: Iterable[str | bytes]) -> dict[str, Any]:
     engine, rejected = replay(lines)
     state = engine.state()
     state["rejected"] = rejected
+    state["rejected_count"] = len(rejected)  # as the box's state has it (it lists 20 at most)
     return state

@@ -46,16 +46,32 @@ def ranks(state: Mapping[str, Any]) -> list[int]:
     return [1 + sum(1 for u in totals if (u < t if low else u > t)) for t in totals]
 
 
+#: a cell a spreadsheet would take for a formula starts with one of these
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> object:
+    """A text cell that a spreadsheet would run as a formula gets a leading ' (OWASP's
+    CSV injection advice); numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def to_csv(state: Mapping[str, Any]) -> str:
     """The score sheet: `round, caller, <player>...`, then `total` and `rank` rows."""
     names = [p["name"] for p in state["players"]]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["round", "caller", *names])
+    writer.writerow(["round", "caller", *map(cell, names)])
     for entry in state.get("history", []):
         points = entry.get("points", {})
         writer.writerow(
-            [entry.get("round"), entry.get("caller") or "", *(points.get(n, "") for n in names)]
+            [
+                entry.get("round"),
+                cell(entry.get("caller") or ""),
+                *(cell(points.get(n, "")) for n in names),
+            ]
         )
     writer.writerow(["total", "", *(p["total"] for p in state["players"])])
     writer.writerow(["rank", "", *ranks(state)])

@@ -206,7 +206,7 @@ class EventLog:
         rows = self._read(
             f"SELECT {EVENT_COLUMNS} FROM events WHERE game = ? ORDER BY seq", (game_id,)
         )
-        return [stored_event(r) for r in rows]
+        return [stored_event(r, self.path) for r in rows]
 
     def last_game_id(self) -> int | None:
         rows = self._read("SELECT MAX(id) FROM games", ())
@@ -267,9 +267,19 @@ class EventLog:
             self._db.execute("ROLLBACK")
 
 
-def stored_event(row: tuple[Any, ...]) -> StoredEvent:
-    """A row of `SELECT {EVENT_COLUMNS} FROM events` as a StoredEvent."""
-    return StoredEvent(int(row[0]), int(row[1]), float(row[2]), json.loads(str(row[3])))
+def stored_event(row: tuple[Any, ...], path: str = "the log") -> StoredEvent:
+    """A row of `SELECT {EVENT_COLUMNS} FROM events` as a StoredEvent; StoreError naming
+    the file and the row if its body is no JSON object."""
+    try:
+        body = json.loads(str(row[3]))
+    except (ValueError, RecursionError) as exc:
+        body = exc
+    if not isinstance(body, dict):
+        raise StoreError(
+            f"{path}: the event seq {row[0]} (game {row[1]}) cannot be read: its body is not "
+            f"a JSON object ({body}); `buzzerbox doctor --log` on its folder sets it aside"
+        )
+    return StoredEvent(int(row[0]), int(row[1]), float(row[2]), body)
 
 
 def _dump(obj: object) -> str:

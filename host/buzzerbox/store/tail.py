@@ -61,7 +61,7 @@ class LogTail:
         self._db.close()
 
     def _events(self, sql: str, args: tuple[Any, ...]) -> list[StoredEvent]:
-        return [stored_event(row) for row in self._query(sql, args)]
+        return [stored_event(row, self.path) for row in self._query(sql, args)]
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         try:

@@ -12,7 +12,9 @@ Nothing lives in request globals: each blueprint is built around the box and the
 settings it is given. Config keys (all optional): SECRET_KEY, ADMIN_PIN (random if
 absent; read it back from app.config), URLS, OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (one thread
-writes the stream to every phone, under waitress: `buzzerbox serve` sets it), LOGIN_LIMITER.
+writes the stream to every phone, under waitress: `buzzerbox serve` sets it), LOGIN_LIMITER,
+SESSIONS (a sessions.Sessions: the admin sessions, in memory if absent),
+GUARD (the server's guard.Guard: per-address stream slots, the admin's lane).
 """
 
 from __future__ import annotations
@@ -24,17 +26,19 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
 from buzzerbox.web.api import api_blueprint
-from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin
+from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.web.errors import register_errors
 from buzzerbox.web.exports import exports_blueprint
 from buzzerbox.web.fanout import Fanout
+from buzzerbox.web.guard import Guard, is_lane
 from buzzerbox.web.live import live_blueprint
 from buzzerbox.web.openapi import document
+from buzzerbox.web.sessions import Sessions
 from buzzerbox.web.sse import Hub, StreamSettings
 
 DEFAULTS: dict[str, Any] = {
@@ -68,6 +72,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         str(cfg["ADMIN_PIN"]),
         secret.encode() if isinstance(secret, str) else secret,
         cfg.get("LOGIN_LIMITER") or LoginLimiter(),
+        cfg.get("SESSIONS") or Sessions(),
     )
     urls = list(cfg["URLS"])
     extras = {
@@ -106,13 +111,31 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         )
     )
     fanout = Fanout(hub, stream_settings.keepalive_s) if cfg.get("SSE_FANOUT") else None
-    app.register_blueprint(live_blueprint(hub, auth, first, stream_settings, fanout))
+    guard: Guard = cfg.get("GUARD") or Guard()
+    app.register_blueprint(live_blueprint(hub, auth, first, stream_settings, fanout, guard))
+
+    @app.before_request
+    def admin_lane() -> ResponseReturnValue | None:
+        """At the connection limit the server serves the admin only (guard.py)."""
+        if is_lane(request.environ) and not auth.is_admin():
+            response = refuse(
+                503, "the box is serving as many connections as it can: try again soon"
+            )
+            response.headers.update({"Retry-After": "5", "Connection": "close"})  # type: ignore[union-attr]
+            return response
+        return None
 
     @app.get("/api/openapi.json")
     def openapi() -> ResponseReturnValue:
         return jsonify(document())
 
-    app.extensions["buzzerbox"] = {"box": box, "hub": hub, "auth": auth, "fanout": fanout}
+    app.extensions["buzzerbox"] = {
+        "box": box,
+        "hub": hub,
+        "auth": auth,
+        "fanout": fanout,
+        "guard": guard,
+    }
     register_errors(app)
     pages = _pages()
     if pages is not None:

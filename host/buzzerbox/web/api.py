@@ -16,8 +16,10 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
-from buzzerbox.errors import InputError
 from buzzerbox.web.auth import Auth, refuse
+from buzzerbox.web.bodies import BadBody, read_json
+
+__all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
 
 GAME_FIELDS = ("game", "players", "target", "rounds", "variants")
 MAX_NAME = 40
@@ -27,15 +29,11 @@ Public = Callable[[dict[str, Any], bool], dict[str, Any]]
 
 
 def body_object(what: str) -> dict[str, Any]:
-    """The request's JSON object, or a 400 (via ValueError) saying what was expected."""
-    body = request.get_json(silent=True)
+    """The request's JSON object, or a 400 (BadBody) saying what was expected."""
+    body = read_json()
     if not isinstance(body, dict):
         raise BadBody(f"{what} is a JSON object (Content-Type: application/json)")
     return body
-
-
-class BadBody(InputError):
-    """The request body is not what the endpoint takes: answered with 400."""
 
 
 def state_response(state: dict[str, Any]) -> Response:

@@ -1,19 +1,24 @@
-"""The admin session: a PIN, a signed session cookie, CSRF tokens, rate-limited tries.
+"""The admin session: a PIN, a session kept by the box, CSRF tokens, rate-limited tries.
 
 Viewers read; every change needs the admin session and the header X-CSRF-Token with
-the session's token. The PIN is compared in constant time (hmac.compare_digest); wrong
-tries are limited per client address and in total. The session remembers a tag of the
-PIN (an HMAC under the app's secret), so a new PIN logs every old session out.
+the session's token. The PIN is compared in constant time (hmac.compare_digest).
+Wrong tries are limited per client address (an IPv6 /64 counts as one), never for
+all at once: a few are free, then each address waits twice as long after each wrong
+try, up to `max_wait_s` (15 min). So the right PIN is never locked out by others, and
+the default PIN (8 digits) takes years to guess (`guess_days`; README, Figures).
+
+The cookie holds a session id only; the session (its CSRF token, a tag of the PIN it
+was opened with) is the box's (sessions.py): a logout ends it, a new PIN ends all.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
@@ -22,85 +27,133 @@ from typing import Any, TypeVar, cast
 from flask import Blueprint, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
+from buzzerbox.web.bodies import read_json
+from buzzerbox.web.guard import address_key
+from buzzerbox.web.sessions import AdminSession, Sessions
+
 CSRF_HEADER = "X-CSRF-Token"
+PIN_DIGITS = 8
 F = TypeVar("F", bound=Callable[..., ResponseReturnValue])
 
 
-def new_pin(digits: int = 4) -> str:
+def new_pin(digits: int = PIN_DIGITS) -> str:
     return "".join(secrets.choice("0123456789") for _ in range(digits))
+
+
+def clean_pin(given: object) -> str | None:
+    """The PIN as typed, without spaces; None if it is no text a PIN can be."""
+    if not isinstance(given, str) or len(given) > 64:
+        return None
+    text = "".join(given.split())
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\\ud800")
+        return None
+    return text
 
 
 @dataclass
 class LoginLimiter:
-    """Wrong PINs allowed per client and in total within a sliding window."""
+    """Wrong PINs per client address: `free` tries, then a wait that doubles after each
+    wrong try, from `base_s` up to `max_wait_s`. An address is forgotten `forget_s`
+    after its last wrong try, or when it gets the PIN right."""
 
-    per_client: int = 5
-    total: int = 50
-    window_s: float = 60.0
+    free: int = 3
+    base_s: float = 1.0
+    max_wait_s: float = 900.0
+    forget_s: float = 86_400.0
     clock: Callable[[], float] = time.monotonic
-    max_clients: int = 10_000
-    _failures: dict[str, deque[float]] = field(default_factory=dict)
-    _all: deque[float] = field(default_factory=deque)
+    max_clients: int = 100_000
+    _failures: dict[str, tuple[int, float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def retry_after(self, client: str) -> float:
-        """Seconds until `client` may try again (0: now)."""
-        with self._lock:
-            now = self.clock()
-            self._prune(now)
-            waits = [0.0]
-            tries = self._failures.get(client)
-            if tries is not None and len(tries) >= self.per_client:
-                waits.append(tries[0] + self.window_s - now)
-            if len(self._all) >= self.total:
-                waits.append(self._all[0] + self.window_s - now)
-            return max(waits)
+    def wait_after(self, failures: int) -> float:
+        if failures < self.free:
+            return 0.0
+        return float(min(self.base_s * 2 ** min(failures - self.free, 60), self.max_wait_s))
 
-    def failed(self, client: str) -> None:
+    def attempt(self, client: str) -> float:
+        """0 and the try counted as wrong (until `succeeded`), or the seconds to wait."""
+        key = address_key(client)
         with self._lock:
             now = self.clock()
-            if client not in self._failures and len(self._failures) >= self.max_clients:
-                client = "*"  # bounded memory: the rest share one entry
-            self._failures.setdefault(client, deque()).append(now)
-            self._all.append(now)
+            count, last = self._failures.get(key, (0, now))
+            if now - last > self.forget_s:
+                count = 0
+            wait = last + self.wait_after(count) - now if count else 0.0
+            if wait > 0:
+                return wait
+            if key not in self._failures and len(self._failures) >= self.max_clients:
+                self._prune(now)
+            self._failures[key] = (count + 1, now)
+            return 0.0
 
     def succeeded(self, client: str) -> None:
         with self._lock:
-            self._failures.pop(client, None)
+            self._failures.pop(address_key(client), None)
 
     def _prune(self, now: float) -> None:
-        cutoff = now - self.window_s
-        while self._all and self._all[0] <= cutoff:
-            self._all.popleft()
-        for client in [c for c, q in self._failures.items() if not q or q[-1] <= cutoff]:
-            del self._failures[client]
-        for tries in self._failures.values():
-            while tries and tries[0] <= cutoff:
-                tries.popleft()
+        for key in [k for k, (_, last) in self._failures.items() if now - last > self.forget_s]:
+            del self._failures[key]
+
+
+def tries_a_day(limiter_factory: Callable[[Callable[[], float]], LoginLimiter]) -> float:
+    """How many tries one address gets a day at most, from the limiter's own code: an
+    address that tries whenever it may, for 30 simulated days."""
+    now = [0.0]
+    limiter = limiter_factory(lambda: now[0])
+    tries, days = 0, 30
+    while now[0] < days * 86_400:
+        wait = limiter.attempt("10.0.0.1")
+        if wait > 0:
+            now[0] += wait
+        else:
+            tries += 1
+    return tries / days
+
+
+def guess_days(addresses: int, digits: int = PIN_DIGITS) -> float:
+    """Days to guess a random `digits`-digit PIN from `addresses` addresses trying at
+    the allowed rate, on average (half the PINs)."""
+    per_day = tries_a_day(lambda clock: LoginLimiter(clock=clock)) * addresses
+    return math.ldexp(10**digits, -1) / per_day
 
 
 class Auth:
-    """The admin PIN of one app and the checks that guard its changes."""
+    """The admin PIN of one app, its sessions, and the checks that guard its changes."""
 
-    def __init__(self, pin: str, secret: bytes, limiter: LoginLimiter | None = None) -> None:
-        self.pin = pin
+    def __init__(
+        self,
+        pin: str,
+        secret: bytes,
+        limiter: LoginLimiter | None = None,
+        sessions: Sessions | None = None,
+    ) -> None:
+        self.pin = "".join(pin.split())
         self.limiter = limiter or LoginLimiter()
-        self._tag = hmac.new(secret, b"admin-pin:" + pin.encode(), hashlib.sha256).hexdigest()
+        self.sessions = sessions or Sessions()
+        self._tag = hmac.new(secret, b"admin-pin:" + self.pin.encode(), hashlib.sha256).hexdigest()
+
+    def current(self) -> AdminSession | None:
+        """This request's admin session, if it has one that is open."""
+        return self.sessions.get(session.get("sid"), self._tag)
 
     def is_admin(self) -> bool:
-        tag = session.get("admin")
-        return isinstance(tag, str) and hmac.compare_digest(tag, self._tag)
+        return self.current() is not None
 
-    def csrf_ok(self) -> bool:
-        token = session.get("csrf")
+    def csrf_ok(self, current: AdminSession | None = None) -> bool:
+        current = current or self.current()
         given = request.headers.get(CSRF_HEADER, "")
-        return isinstance(token, str) and hmac.compare_digest(token.encode(), given.encode())
+        return current is not None and hmac.compare_digest(
+            current.csrf.encode(), given.encode("utf-8", "replace")
+        )
 
     def check_admin(self) -> ResponseReturnValue | None:
         """None when the request may change things; otherwise the 403 to answer."""
-        if not self.is_admin():
-            return refuse(403, "this needs the admin: log in with the PIN shown on the box")
-        if not self.csrf_ok():
+        current = self.current()
+        if current is None:
+            return refuse(403, "This needs the admin: log in with the admin PIN.")
+        if not self.csrf_ok(current):
             return refuse(403, f"the {CSRF_HEADER} header is missing or wrong: log in again")
         return None
 
@@ -113,24 +166,33 @@ class Auth:
         return cast(F, guarded)
 
     def log_in(self, given: object, client: str) -> ResponseReturnValue:
-        wait = self.limiter.retry_after(client)
+        pin = clean_pin(given)
+        if pin is None:
+            return refuse(400, "a PIN is text: the digits shown on the box's console")
+        wait = self.limiter.attempt(client)
         if wait > 0:
-            seconds = max(1, round(wait))
-            response = jsonify(error=f"too many wrong PINs: try again in {seconds} s")
+            seconds = max(1, math.ceil(wait))
+            response = jsonify(error=f"too many wrong PINs from here: try again in {seconds} s")
             response.status_code = 429
             response.headers["Retry-After"] = str(seconds)
             return response
-        if not isinstance(given, str) or not hmac.compare_digest(
-            given.strip().encode(), self.pin.encode()
-        ):
-            self.limiter.failed(client)
+        if not hmac.compare_digest(pin.encode(), self.pin.encode()):
             return refuse(403, "wrong PIN: the PIN is shown on the box's console at start")
         self.limiter.succeeded(client)
+        self.sessions.end(session.get("sid"))
         session.clear()
         session.permanent = True
-        session["admin"] = self._tag
-        session["csrf"] = secrets.token_urlsafe(32)
-        return jsonify(csrf=session["csrf"])
+        sid, opened = self.sessions.open(self._tag)
+        session["sid"] = sid
+        return jsonify(csrf=opened.csrf)
+
+    def log_out(self) -> ResponseReturnValue:
+        current = self.current()
+        if current is not None and not self.csrf_ok(current):
+            return refuse(403, f"a logout needs the {CSRF_HEADER} header of the session")
+        self.sessions.end(session.get("sid"))
+        session.clear()
+        return jsonify(admin=False, csrf=None)
 
 
 def refuse(
@@ -149,19 +211,18 @@ def auth_blueprint(auth: Auth) -> Blueprint:
 
     @bp.post("/login")
     def login() -> ResponseReturnValue:
-        body = request.get_json(silent=True)
+        body = read_json()
         if not isinstance(body, dict) or "pin" not in body:
             return refuse(400, 'a login is a JSON object with the PIN: {"pin": "1234"}')
         return auth.log_in(body["pin"], request.remote_addr or "?")
 
     @bp.post("/logout")
     def logout() -> ResponseReturnValue:
-        session.clear()
-        return jsonify(admin=False, csrf=None)
+        return auth.log_out()
 
     @bp.get("/session")
     def current() -> ResponseReturnValue:
-        admin = auth.is_admin()
-        return jsonify(admin=admin, csrf=session.get("csrf") if admin else None)
+        opened = auth.current()
+        return jsonify(admin=opened is not None, csrf=opened.csrf if opened else None)
 
     return bp

@@ -19,8 +19,8 @@ from buzzerbox.box import GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import StoreError
-from buzzerbox.web.api import BadBody
 from buzzerbox.web.auth import refuse
+from buzzerbox.web.bodies import BadBody
 
 log = logging.getLogger(__name__)
 

@@ -15,15 +15,15 @@ from flask.typing import ResponseReturnValue
 from segno import helpers
 
 from buzzerbox.box import Box
-from buzzerbox.web.api import BadBody
 from buzzerbox.web.auth import refuse
+from buzzerbox.web.bodies import BadBody
 
 
 def game_param() -> int | None:
     raw = request.args.get("game")
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 18:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
         raise BadBody(f"game {raw!r} is not a game id: see GET /api/games")
     return int(raw)
 

@@ -12,12 +12,16 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.web.auth import Auth, refuse
 from buzzerbox.web.fanout import Fanout, handed_over, waitress_channel
+from buzzerbox.web.guard import Guard, Slotted
 from buzzerbox.web.sse import Hub, Stream, StreamSettings, frame, stream
+
+#: live streams kept beyond --max-phones for the admin's phones
+ADMIN_STREAMS = 8
 
 
 def last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID", "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
 
 
 def live_blueprint(
@@ -26,18 +30,27 @@ def live_blueprint(
     first: Callable[[bool], tuple[int, str]],
     settings: StreamSettings,
     fanout: Fanout | None,
+    guard: Guard,
 ) -> Blueprint:
     bp = Blueprint("live", __name__, url_prefix="/api")
 
     @bp.get("/events")
     def events() -> ResponseReturnValue:
-        if not hub.join():
+        is_admin = auth.is_admin()
+        address = request.remote_addr or "?"
+        if not guard.take_stream(address):
+            return refuse(
+                429,
+                "this address already has its share of live streams: close some pages",
+                headers={"Retry-After": "5"},
+            )
+        if not hub.join(ADMIN_STREAMS if is_admin else 0):
+            guard.give_stream(address)
             return refuse(
                 503,
                 "the box serves as many phones as it can: try again soon",
                 headers={"Retry-After": "5"},
             )
-        is_admin = auth.is_admin()
         last_id = last_event_id()
         # streams end at staggered times, so a thousand phones do not all come back at once
         lifetime = settings.max_stream_s * random.uniform(0.75, 1.0)
@@ -57,7 +70,7 @@ def live_blueprint(
                 hub, first, is_admin, last_id, replace(settings, max_stream_s=lifetime)
             )
         return Response(
-            Stream(hub, messages),
+            Stream(hub, Slotted(messages, lambda: guard.give_stream(address))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -7,6 +7,12 @@ free. poll() instead of select() lifts the 1024 file descriptor limit; a low out
 watermark keeps a phone that stopped reading from piling up the box's memory (its
 stream thread waits; the stream skips to the latest state when the phone reads again).
 See tests/bench/phones.py for the measured latencies.
+
+The guard (guard.py) bounds what a client may hold: the time to send a request's
+head and body, connections and streams per address, request bodies in memory (the
+body limit is waitress's own `max_request_body_size`, so nothing larger is read,
+and `inbuf_overflow` keeps bodies off the disk); it keeps a lane of connections
+beyond the limit for the admin. See tests/bench/attack.py.
 """
 
 from __future__ import annotations
@@ -17,21 +23,32 @@ from typing import Any
 
 from waitress.server import create_server
 
+from buzzerbox.web.guard import Guard
+
 #: threads beyond the live streams, for the API, the pages and the exports
 RESERVE_THREADS = 32
 STACK_BYTES = 512 * 1024
 
 
+def connection_limit(max_phones: int, reserve: int = RESERVE_THREADS) -> int:
+    """Connections served at once (the guard's lane comes on top)."""
+    return max_phones + reserve + 64
+
+
 def server_options(
-    max_phones: int, *, reserve: int = RESERVE_THREADS, ident: str = "buzzerbox"
+    max_phones: int, guard: Guard, *, reserve: int = RESERVE_THREADS, ident: str = "buzzerbox"
 ) -> dict[str, Any]:
-    threads = max_phones + reserve
+    limits = guard.limits
     return {
-        "threads": threads,
-        "connection_limit": threads + 64,
+        "threads": max_phones + reserve,
+        "connection_limit": connection_limit(max_phones, reserve) + limits.lane,
         "backlog": 2048,
         "asyncore_use_poll": True,
-        "channel_timeout": 120,
+        "channel_timeout": limits.idle_s,
+        "cleanup_interval": 1,
+        "max_request_header_size": 16 * 1024,
+        "max_request_body_size": limits.max_body,
+        "inbuf_overflow": limits.max_body + 1,  # bodies stay in memory (the guard caps it)
         "outbuf_high_watermark": 256 * 1024,
         "outbuf_overflow": 512 * 1024,
         "ident": ident,
@@ -59,15 +76,19 @@ def make_server(
     *,
     reserve: int = RESERVE_THREADS,
     ident: str = "buzzerbox",
+    guard: Guard | None = None,
 ) -> Any:
     """A waitress server on a bound socket, for `max_phones` live streams and `reserve`
-    threads for everything else."""
-    options = server_options(max_phones, reserve=reserve, ident=ident)
+    threads for everything else, guarded by `guard` (the app's, to share its counts)."""
+    guard = guard or Guard()
+    options = server_options(max_phones, guard, reserve=reserve, ident=ident)
     previous = threading.stack_size(STACK_BYTES)  # a thousand small stacks, not 8 MiB each
     try:
-        return create_server(app, sockets=[sock], **options)
+        server = create_server(app, sockets=[sock], **options)
     finally:
         threading.stack_size(previous)
+    guard.install(server, connection_limit(max_phones, reserve))
+    return server
 
 
 def urls(host: str, port: int) -> list[str]:

@@ -59,9 +59,10 @@ class Clients:
         self.clients = 0
         self._cond = threading.Condition()
 
-    def join(self) -> bool:
+    def join(self, reserve: int = 0) -> bool:
+        """Take a place; `reserve` places beyond `max_clients` are kept for the admin."""
         with self._cond:
-            if self.clients >= self.max_clients:
+            if self.clients >= self.max_clients + reserve:
                 return False
             self.clients += 1
             return True

@@ -312,6 +312,7 @@ class DMA:
     """Moves the state machine's words into a ring in memory, as the firmware configures it."""
 
     def __init__(self) -> None:
+        self.channel = 0  # the first free channel, as on a Pico
         self._sm: StateMachine | None = None
         self._remaining = 0
         self._mem: Any = None

@@ -3,7 +3,7 @@
 // so a redelivered or repeated update changes nothing. Text only: names are the
 // players', never parsed as HTML.
 
-const state = { tables: new Map(), finishes: [], tournament: [] };
+const state = { tables: new Map(), finishes: [], tournament: [], broker: null, stream: "connecting" };
 const MAX_FINISHES = 12;
 
 function el(tag, props = {}, ...children) {
@@ -48,7 +48,9 @@ function tableCard(t) {
       el("span", { class: `dot ${t.online === false ? "off" : "on"}`,
                    title: t.online === false ? "offline" : "online" }),
       el("h3", { text: t.box }),
-      el("span", { class: "phase", text: PHASES[t.phase] || t.phase })),
+      t.online === false
+        ? el("span", { class: "offline-label", "data-testid": "offline", text: "offline" })
+        : el("span", { class: "phase", text: PHASES[t.phase] || t.phase })),
     el("p", { class: "game muted", text: [t.title, round].filter(Boolean).join(" · ") || "no game yet" }),
     t.players.length ? list : null,
     t.first ? el("p", { class: "first", text: `⚡ ${t.first}` }) : null);
@@ -97,10 +99,29 @@ function addFinish(f) {
   state.finishes = [f, ...state.finishes.filter((x) => x.key !== f.key)].slice(0, MAX_FINISHES);
 }
 
-function setLive(status) {
+// The dot is green only when the page hears the hub AND the hub hears the broker;
+// otherwise the reason is written next to it ("broker unreachable: ...").
+function drawStatus() {
   const dot = document.getElementById("live");
+  const text = document.getElementById("broker");
+  const broker = state.broker;
+  let status = state.stream;
+  let reason = state.stream === "live" ? "" : "the hub cannot be reached: reconnecting";
+  if (state.stream === "live" && broker && broker.state !== "connected") {
+    status = "down";
+    reason = broker.text || `broker ${broker.state}`;
+  }
   dot.dataset.status = status;
-  dot.title = status;
+  dot.title = reason || "live";
+  text.textContent = reason;
+  document.getElementById("no-tables").textContent = status === "live"
+    ? "No table has reached the broker yet."
+    : "No tables: the hub is not connected to the broker (see above).";
+}
+
+function setLive(status) {
+  state.stream = status;
+  drawStatus();
 }
 
 function connect() {
@@ -112,7 +133,13 @@ function connect() {
     state.tables = new Map(board.tables.map((t) => [t.box, t]));
     state.tournament = board.tournament;
     state.finishes = board.finishes;
-    drawTables(); drawTournament(); drawFinishes();
+    state.broker = board.broker || null;
+    drawTables(); drawTournament(); drawFinishes(); drawStatus();
+  });
+  source.addEventListener("broker", (e) => { state.broker = JSON.parse(e.data); drawStatus(); });
+  source.addEventListener("gone", (e) => {
+    state.tables.delete(JSON.parse(e.data).box);
+    drawTables();
   });
   source.addEventListener("table", (e) => {
     const t = JSON.parse(e.data);

@@ -2,6 +2,14 @@
 import { login } from "./api.js";
 import { fill, h } from "./dom.js";
 
+/** `text` as a sentence: capitalised and ended with a full stop. */
+function sentence(text) {
+  const s = String(text).trim();
+  if (!s) return s;
+  const first = s[0].toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(first) ? first : `${first}.`;
+}
+
 /** Show the PIN form in `el`; `onDone()` once the box has let us in. */
 export function pinForm(el, onDone, why = "The table view is for the table's scorekeeper.") {
   const input = h("input", {
@@ -20,7 +28,7 @@ export function pinForm(el, onDone, why = "The table view is for the table's sco
     "form",
     { class: "pin-form", novalidate: true },
     h("h1", {}, "Admin PIN"),
-    h("p", { class: "muted" }, why, " The PIN is shown on the box's console."),
+    h("p", { class: "muted" }, sentence(why), " The PIN is shown on the box's console."),
     h("label", { for: "pin" }, "PIN"),
     h("div", { class: "row" }, input, button),
     error,

@@ -50,10 +50,22 @@ whenAuthLost((err) => {
   if (admin) lock(err.message || "The box asks for the PIN again.");
 });
 
+/** The event's broker, when the box publishes to one and it is not connected: why. */
+function brokerLine(st) {
+  const mqtt = st.box && st.box.mqtt;
+  if (!mqtt || mqtt.state === "connected") return null;
+  return h("p", { class: "muted", "data-testid": "broker" }, `MQTT: ${mqtt.text}`);
+}
+
 function renderStatus(st) {
   const el = $("#status");
   if (!st.game) {
-    fill(el, h("h2", {}, "No game yet"), h("p", { class: "muted" }, "Make one below: the scoreboard follows it."));
+    fill(
+      el,
+      h("h2", {}, "No game yet"),
+      h("p", { class: "muted" }, "Make one below: the scoreboard follows it."),
+      brokerLine(st),
+    );
     return;
   }
   const phaseText = {
@@ -95,6 +107,7 @@ function renderStatus(st) {
         ),
       ),
     ),
+    brokerLine(st),
   );
 }
 

@@ -1,0 +1,107 @@
+"""The parts a pad map implies: how many of each counted part a build needs.
+
+A build's parts list (`parts.csv`) is written by hand (what to buy, examples,
+notes), but every quantity that follows from the pad map is counted here and
+rewritten by `buzzerbox hardware docs`, so that the list cannot drift from the
+map: pull-ups, series resistors, ESD arrays, connectors at both ends of every
+pad cable, fuses, drivers, sync-wire parts. PURE: no I/O.
+
+Cables: a pile pad has one cable for its zones (pile cables carry no power:
+RJ45). Every other pad shares one cable per seat and controller with the
+seat's other pads there; a cable that carries a lamp's +5 V has a resettable
+fuse at the controller and GX16 aviation connectors, which no RJ45 plug fits,
+so a pile pad can never be plugged into a jack with 5 V on it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from dataclasses import dataclass
+
+from buzzerbox.appliance import wiring
+from buzzerbox.pads.padmap import Pad, PadMap
+
+ESD_LINES = 4
+"""Lines per ESD array (TPD4E1U06DBV, SP0504BAHT)."""
+ULN_LINES = 8
+"""Lamp drivers per ULN2803A."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cable:
+    """One pad cable: from `controller` (``"pi"`` or a board's name) to its pads."""
+
+    controller: str
+    pads: tuple[Pad, ...]
+
+    @property
+    def is_pile(self) -> bool:
+        return self.pads[0].role == "pile"
+
+    @property
+    def has_5v(self) -> bool:
+        """Whether it carries a lamp's +5 V."""
+        return any(p.light != "-" for p in self.pads)
+
+
+def cables(pad_map: PadMap) -> list[Cable]:
+    """Every pad cable: one per pile (and controller), one per seat (and controller)."""
+    groups: dict[tuple[str, str, int], list[Pad]] = {}
+    for pad in pad_map.pads:
+        controller = wiring.PI if pad.is_gpio else pad_map.board_name(pad.board)
+        key = ("pile", pad.pile) if pad.pile is not None else ("seat", pad.seat)
+        groups.setdefault((controller, *key), []).append(pad)
+    return [Cable(key[0], tuple(pads)) for key, pads in groups.items()]
+
+
+def quantities(pad_map: PadMap) -> dict[str, int]:
+    """The counted parts, by the item names the builds' parts.csv use."""
+    all_wires = wiring.wires(pad_map)
+    inputs = Counter(w.controller for w in all_wires if w.kind == "input")
+    lights = Counter(w.controller for w in all_wires if w.kind == "light")
+    syncs = sum(1 for w in all_wires if w.kind == "sync" and w.controller != wiring.PI)
+    roles = Counter(p.role for p in pad_map.pads)
+    all_cables = cables(pad_map)
+    powered = sum(1 for c in all_cables if c.has_5v)
+    plain = len(all_cables) - powered
+    boards = len(pad_map.boards)
+    return {
+        "pico": boards,
+        "usb": boards,
+        "slap": roles["slap"],
+        "stop": roles["stop"],
+        "pile": pad_map.piles,
+        "plate": pad_map.piles,
+        "tape": roles["pile"],
+        "pullup": sum(inputs.values()) + syncs,
+        "series": sum(inputs.values()),
+        "esd": sum(-(-n // ESD_LINES) for n in inputs.values()),
+        "uln": sum(-(-n // ULN_LINES) for n in lights.values()),
+        "uln-socket": sum(-(-n // ULN_LINES) for n in lights.values()),
+        "lamp-r": sum(lights.values()),
+        "fuse": powered,
+        "jack": 2 * plain,
+        "gx-socket": 2 * powered,
+        "gx-plug": 2 * powered,
+        "cable-pile": sum(1 for c in all_cables if c.is_pile),
+        "cable-pad": sum(1 for c in all_cables if not c.is_pile),
+        "sync-r": syncs,
+        "sync-cable": syncs,
+        "sync-terminal": 2 * syncs,
+    }
+
+
+def rewrite(parts_csv: str, pad_map: PadMap) -> str:
+    """`parts_csv` with every counted quantity set from the pad map; the rest as it is."""
+    counted = quantities(pad_map)
+    rows = list(csv.reader(io.StringIO(parts_csv)))
+    if not rows or rows[0][:2] != ["item", "quantity"]:
+        raise ValueError("a parts list starts with the header item,quantity,part,example,note")
+    for row in rows[1:]:
+        if row and row[0] in counted:
+            row[1] = str(counted[row[0]])
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()

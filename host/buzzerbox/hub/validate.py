@@ -1,0 +1,223 @@
+"""What the hub takes from the broker: every message checked, bounded and copied.
+
+Anyone on the venue's network may publish under `buzzerbox/`, so nothing from the
+broker is trusted: a message is read only if it is small (`MAX_PAYLOAD`), valid
+UTF-8 JSON without NaN or a lone surrogate, and every field the board uses has the
+type and size it should. The board keeps only the cleaned copy these functions
+return (the fields it shows, nothing else), so what reaches a page is always JSON
+a browser can read. A message that fails raises `Invalid` with the reason it is
+dropped (counted per reason on the board). No I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+#: the largest message the hub reads (a state of a 12-player game is about 6 KiB)
+MAX_PAYLOAD = 64 * 1024
+MAX_NAME = 64
+MAX_TEXT = 200
+MAX_PLAYERS = 32
+MAX_PRESSES = 32
+MAX_INT = 2**53
+
+
+class Invalid(ValueError):
+    """A message the hub drops; the text is the reason (a short label)."""
+
+
+def parse(payload: bytes) -> dict[str, Any]:
+    """The JSON object of a message, with an int `seq`; Invalid otherwise."""
+    if len(payload) > MAX_PAYLOAD:
+        raise Invalid("too large")
+    try:
+        data = json.loads(payload, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise Invalid("not JSON") from None
+    if not isinstance(data, dict):
+        raise Invalid("not an object")
+    _check_text(data, 0)
+    seq = data.get("seq")
+    if not isinstance(seq, int) or not _is_int(seq) or seq < 0:
+        raise Invalid("bad seq")
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _check_text(value: Any, depth: int) -> None:
+    """Every string (keys too) encodes as UTF-8: no lone surrogate ("\\ud800")."""
+    if depth > 12:
+        raise Invalid("too deep")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Invalid("bad text") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, depth)
+            _check_text(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_text(item, depth + 1)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < MAX_INT
+
+
+def integer(value: Any, what: str, *, optional: bool = True) -> int | None:
+    if value is None and optional:
+        return None
+    if not _is_int(value):
+        raise Invalid(f"bad {what}")
+    return int(value)
+
+
+def number(value: Any, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise Invalid(f"bad {what}")
+    return float(value)
+
+
+def text(value: Any, what: str, *, limit: int = MAX_TEXT, optional: bool = True) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise Invalid(f"bad {what}")
+    return value
+
+
+def name(value: Any) -> str:
+    out = text(value, "name", limit=MAX_NAME, optional=False)
+    assert out is not None
+    if not out:
+        raise Invalid("bad name")
+    return out
+
+
+def items(value: Any, what: str, limit: int) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > limit:
+        raise Invalid(f"bad {what}")
+    return value
+
+
+def objects(value: Any, what: str, limit: int) -> list[dict[str, Any]]:
+    out = items(value, what, limit)
+    if not all(isinstance(i, dict) for i in out):
+        raise Invalid(f"bad {what}")
+    return out
+
+
+def envelope(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": text(data.get("id"), "id"),
+        "seq": integer(data.get("seq"), "seq", optional=False),
+        "game_id": integer(data.get("game_id"), "game_id"),
+        "at": number(data.get("at"), "at"),
+    }
+
+
+def state_message(data: dict[str, Any]) -> dict[str, Any]:
+    """A `state` message: the envelope, the summary fields and the game's state."""
+    state = data.get("state")
+    if state is not None and not isinstance(state, dict):
+        raise Invalid("bad state")
+    game: dict[str, Any] | None = None
+    if state is not None:
+        race = objects(state.get("race"), "race", MAX_PRESSES)
+        game = {
+            "game": text(state.get("game"), "game", limit=32),
+            "title": text(state.get("title"), "title"),
+            "round": integer(state.get("round"), "round") or 0,
+            "rounds": integer(state.get("rounds"), "rounds"),
+            "target": integer(state.get("target"), "target"),
+            "winners": [name(w) for w in items(state.get("winners"), "winners", MAX_PLAYERS)],
+            "caller": text(state.get("caller"), "caller", limit=MAX_NAME),
+            "players": [
+                {"name": name(p.get("name")), "total": integer(p.get("total"), "total")}
+                for p in objects(state.get("players"), "players", MAX_PLAYERS)
+            ],
+            "first": name(race[0].get("name")) if race else None,
+        }
+    return {
+        **envelope(data),
+        "title": text(data.get("title"), "title"),
+        "phase": text(data.get("phase"), "phase", limit=32) or "idle",
+        "leader": text(data.get("leader"), "leader", limit=MAX_TEXT * 4) or "",
+        "finished": bool(data.get("finished") is True),
+        "state": game,
+    }
+
+
+def event_message(data: dict[str, Any]) -> dict[str, Any]:
+    """An `event` message: the envelope, `prev` and the event object (kept as sent)."""
+    if not isinstance(data.get("event"), dict):
+        raise Invalid("bad event")
+    return {**envelope(data), "prev": integer(data.get("prev"), "prev"), "event": data["event"]}
+
+
+def _press(p: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "seat": integer(p.get("seat"), "seat"),
+        "name": name(p.get("name")),
+        "pad": text(p.get("pad"), "pad", limit=32),
+        "lead_us": integer(p.get("lead_us"), "lead_us"),
+    }
+
+
+def race_message(data: dict[str, Any]) -> dict[str, Any]:
+    """A `race` message: who was first, by how much."""
+    return {
+        **envelope(data),
+        "key": text(data.get("key"), "key", limit=MAX_TEXT, optional=False),
+        "title": text(data.get("title"), "title"),
+        "round": integer(data.get("round"), "round"),
+        "first": name(data.get("first")),
+        "pad": text(data.get("pad"), "pad", limit=32),
+        "reaction_us": integer(data.get("reaction_us"), "reaction_us"),
+        "margin_us": integer(data.get("margin_us"), "margin_us"),
+        "presses": [_press(p) for p in objects(data.get("presses"), "presses", MAX_PRESSES)],
+        "late": [
+            {"name": name(p.get("name")), "lead_us": integer(p.get("lead_us"), "lead_us")}
+            for p in objects(data.get("late"), "late", MAX_PRESSES)
+        ],
+    }
+
+
+def result_message(data: dict[str, Any]) -> dict[str, Any]:
+    """A `games/<id>` message: a game's result (or `finished: false`, withdrawn)."""
+    if integer(data.get("game_id"), "game_id") is None:
+        raise Invalid("bad game_id")
+    stats = {} if data.get("stats") is None else data["stats"]
+    if not isinstance(stats, dict) or len(stats) > MAX_PLAYERS:
+        raise Invalid("bad stats")
+    clean_stats = {}
+    for who, s in stats.items():
+        if not isinstance(s, dict):
+            raise Invalid("bad stats")
+        clean_stats[name(who)] = {
+            "fastest_us": integer(s.get("fastest_us"), "fastest_us"),
+            "closest_us": integer(s.get("closest_us"), "closest_us"),
+        }
+    return {
+        **envelope(data),
+        "finished": data.get("finished") is True,
+        "title": text(data.get("title"), "title"),
+        "high_wins": data.get("high_wins") is not False,
+        "players": [
+            {"name": name(p.get("name")), "total": integer(p.get("total"), "total")}
+            for p in objects(data.get("players"), "players", MAX_PLAYERS)
+        ],
+        "winners": [name(w) for w in items(data.get("winners"), "winners", MAX_PLAYERS)],
+        "stats": clean_stats,
+    }

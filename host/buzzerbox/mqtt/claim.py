@@ -1,0 +1,154 @@
+"""One name, one box: the claim on `buzzerbox/<box>/claim` that tells two boxes apart.
+
+Two boxes with one name (two made from one SD image) would throw each other off the
+broker every second: both use the client id `buzzerbox-box-<name>`, and a broker
+keeps one connection per client id. So each box says who it is, retained, on every
+connection: `{"owner": <this box's id>, "host": ..., "since": <its first claim>}`,
+after subscribing to that topic (the broker sends the retained claim first, then
+the box's own claim back).
+
+- Our own claim back, and no other seen: the name is ours; publishing starts.
+- Another's retained claim on our first connection: it may be stale (a box renamed,
+  replaced, or gone). We wait `GRACE_S` before publishing anything: if that box is
+  alive it connects again within a second or two (throwing us off) and puts its
+  claim back.
+- Another's claim that replaced one of ours (or a live one): a clash. The earlier
+  claim keeps the name; the later box stops with a message naming the other.
+- A connection right after one that lasted less than `GRACE_S` (thrown off, maybe
+  by a box with our name) also waits `GRACE_S` before publishing.
+
+The box's id (`machine_id`) is the Pi's serial number (else /etc/machine-id, else the
+network card's address) with its data folder: unique per board, also for two SD
+cards made from one image, and stable over restarts. The decision is pure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: how long a box whose name holds another box's claim waits before publishing
+GRACE_S = 5.0
+
+OURS = "ours"
+WAIT = "wait"
+LOSE = "lose"
+REPUBLISH = "republish"
+NOTHING = "nothing"
+
+
+def machine_id() -> str:
+    """This board's own id: the Pi's serial, else /etc/machine-id, else the MAC."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "Serial" and value.strip().strip("0"):
+                return value.strip().lower()
+    except OSError:
+        pass
+    for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            value = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if value:
+            return value
+    return f"{uuid.getnode():012x}"
+
+
+def owner_id(data_dir: str | Path, machine: str | None = None) -> str:
+    """The id of one box: this machine and its data folder (two boxes on one machine
+    differ too), 16 hex digits."""
+    key = f"{machine or machine_id()}\0{Path(data_dir).resolve()}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    owner: str
+    host: str
+    since: float
+
+    def payload(self) -> bytes:
+        return json.dumps({"owner": self.owner, "host": self.host, "since": self.since}).encode()
+
+    @staticmethod
+    def parse(payload: bytes) -> Claim | None:
+        """A claim, or None for anything else (an empty payload: no claim)."""
+        if len(payload) > 1024:
+            return None
+        try:
+            data: Any = json.loads(payload)
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        owner, host, since = data.get("owner"), data.get("host"), data.get("since")
+        if not (isinstance(owner, str) and isinstance(host, str) and 0 < len(owner) <= 64):
+            return None
+        if isinstance(since, bool) or not isinstance(since, int | float):
+            return None
+        return Claim(owner, host[:64].encode("utf-8", "replace").decode(), float(since))
+
+    def when(self) -> str:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
+
+
+class Claimant:
+    """What one box makes of the claims it sees; `mine` is its own claim."""
+
+    def __init__(self, owner: str, host: str) -> None:
+        self.owner = owner
+        self.host = host
+        self.since: float | None = None
+        self.other: Claim | None = None
+        self._claimed = False  # a claim of ours went out on an earlier connection
+        self._foreign_retained = False
+
+    def mine(self, now: float) -> Claim:
+        """Our claim for this connection (the time of our first one, kept after)."""
+        if self.since is None:
+            self.since = now
+        return Claim(self.owner, self.host, self.since)
+
+    def connected(self, *, wary: bool = False) -> None:
+        """A new connection: what was seen on the last one no longer counts. `wary`:
+        the last one was short (thrown off? another box may use our name): wait
+        GRACE_S even if the claim is ours."""
+        self._foreign_retained = wary
+
+    def seen(self, claim: Claim | None, retained: bool) -> str:
+        """OURS (publish), WAIT (GRACE_S first), LOSE (stop: `other` has the name),
+        REPUBLISH (ours is the older claim: put it back, then publish) or NOTHING."""
+        if claim is None:
+            return NOTHING
+        if claim.owner == self.owner:
+            if retained:
+                return NOTHING  # ours from before: our own comes back next
+            self._claimed = True
+            return WAIT if self._foreign_retained else OURS
+        if retained and not self._claimed:
+            self._foreign_retained = True
+            self.other = claim
+            return NOTHING
+        self.other = claim
+        mine = self.mine(claim.since)
+        if (claim.since, claim.owner) < (mine.since, mine.owner):
+            return LOSE
+        return REPUBLISH
+
+    def refusal(self, box: str, broker: str) -> str:
+        other = self.other
+        who = "another box"
+        if other is not None:
+            who = f"the box on host {other.host!r} (id {other.owner[:8]}) since {other.when()}"
+        return (
+            f"the box name {box!r} is already used on {broker} by {who}: "
+            "give this box a name of its own (--box-name NAME, or box_name in the config); "
+            "this box plays on without publishing"
+        )

@@ -1,0 +1,65 @@
+"""Reading a request's JSON body without trusting it.
+
+`read_json()` is the body as JSON, or None when it is not JSON (the endpoint says
+what it expected). Python's parser raises RecursionError on deep nesting, and takes
+"\\ud800" (a lone surrogate: no Unicode text) into a str that fails later, when it
+is written: both are refused here, as 400s that say why (BadBody).
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import request
+
+from buzzerbox.errors import InputError
+
+#: how deep a body may nest (the deepest the API takes is 3: an object of lists)
+MAX_DEPTH = 32
+
+
+class BadBody(InputError):
+    """The request body is not what the endpoint takes: answered with 400."""
+
+
+def check_json(value: object) -> object:
+    """`value` if it nests at most MAX_DEPTH deep and every text in it is Unicode text."""
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise BadBody(f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat")
+        if isinstance(item, str):
+            check_text(item)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                check_text(key)
+                pending.append((inner, depth + 1))
+        elif isinstance(item, list):
+            pending.extend((inner, depth + 1) for inner in item)
+    return value
+
+
+def check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadBody(
+            f"{text[:20]!r} is not Unicode text (it holds a lone surrogate such as \\ud800)"
+        ) from None
+
+
+def read_json() -> object:
+    """The request's JSON body (Content-Type: application/json), or None if there is none."""
+    if not request.is_json:
+        return None
+    raw = request.get_data(cache=True)
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise BadBody(
+            f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat"
+        ) from None
+    except ValueError:  # not JSON, not UTF-8
+        return None
+    return check_json(value)

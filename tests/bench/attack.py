@@ -1,0 +1,230 @@
+"""A guest on the Wi-Fi attacks the box: the admin's latency while it lasts, and the
+time to guess the admin PIN at the rate the box allows.
+
+1. Slow clients: a real `buzzerbox serve` (--max-phones 1000, its default) on
+   127.0.0.1; `--hostile` connections (1,100) from other loopback addresses
+   (127.0.1.x, at most 25 each, under the per-address cap) each send a request line,
+   then a header line every 20 s, and reconnect at once when the box drops them.
+   Meanwhile the admin (127.0.0.1, logged in) asks for GET /api/state on a new
+   connection every 0.2 s. Prints the admin's p50 / p95 / max and the failures.
+2. The guess time: the login limiter's own code (web/auth.py, on a driven clock)
+   for one address over a simulated month gives the tries an address gets a day;
+   with `--addresses` (254: a whole IPv4 /24) the expected time to find the default
+   PIN (half its space) is printed in years.
+
+    python3 tests/bench/attack.py [--seconds 40] [--hostile 1100] [--streams 0]
+
+`--streams 1000 --hostile 100`: the box's 1,000 live-stream slots held by viewers
+(8 per address) and 100 slow clients besides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import heapq
+import http.client
+import itertools
+import json
+import multiprocessing
+import os
+import re
+import resource
+import selectors
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from buzzerbox.web.auth import guess_days
+
+PIN = "20251130"
+PER_ADDRESS = 25
+
+
+def start_box(folder: Path) -> tuple[subprocess.Popen[str], int]:
+    command = [sys.executable, "-m", "buzzerbox", "serve", "--host", "127.0.0.1",
+               "--port", "0", "--data", str(folder), "--pin", PIN]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    for line in process.stdout:
+        if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
+            port = int(found.group(1))
+        if "admin PIN" in line:
+            threading.Thread(target=lambda: [*process.stdout], daemon=True).start()  # type: ignore[misc]
+            return process, port
+    raise RuntimeError("serve did not start")
+
+
+class Hostile:
+    """`n` slow clients from 127.0.1.x, reconnecting when dropped."""
+
+    def __init__(self, port: int, n: int) -> None:
+        self.port = port
+        self.n = n
+        self.selector = selectors.DefaultSelector()
+        self.stop = multiprocessing.Event()
+        self.dropped = multiprocessing.Value("l", 0)
+        self.due: list[tuple[float, int, socket.socket]] = []  # header lines, by time
+        self.retry: list[int] = []
+        self.order = itertools.count()
+
+    @property
+    def drops(self) -> int:
+        return int(self.dropped.value)
+
+    def source(self, i: int) -> str:
+        return f"127.0.1.{1 + i // PER_ADDRESS}"
+
+    def connect(self, i: int) -> None:
+        """Connect (loopback: the kernel completes it at once) and send a request line."""
+        sock = socket.socket()
+        sock.bind((self.source(i), 0))
+        try:
+            sock.settimeout(2)
+            sock.connect(("127.0.0.1", self.port))
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+        except OSError:
+            sock.close()
+            self.retry.append(i)
+            return
+        sock.setblocking(False)
+        self.selector.register(sock, selectors.EVENT_READ, i)
+        heapq.heappush(self.due, (time.monotonic() + 20.0, next(self.order), sock))
+
+    def run(self) -> None:
+        for i in range(self.n):
+            self.connect(i)
+        while not self.stop.is_set():
+            for key, _ in self.selector.select(timeout=0.2):
+                sock: socket.socket = key.fileobj  # type: ignore[assignment]
+                try:
+                    data = sock.recv(4096)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""
+                if not data:  # dropped by the box: come back at once
+                    with self.dropped.get_lock():
+                        self.dropped.value += 1
+                    self.selector.unregister(sock)
+                    sock.close()
+                    self.connect(key.data)
+            now = time.monotonic()
+            while self.due and self.due[0][0] <= now:  # a header line every 20 s
+                _, _, sock = heapq.heappop(self.due)
+                if sock.fileno() < 0:
+                    continue  # closed since
+                with contextlib.suppress(OSError):
+                    sock.send(b"X-Slow: 1\r\n")
+                heapq.heappush(self.due, (now + 20.0, next(self.order), sock))
+            retry, self.retry = self.retry, []
+            for i in retry:
+                self.connect(i)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+
+
+def admin_cookie(port: int) -> str:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request(
+        "POST", "/api/login", json.dumps({"pin": PIN}), {"Content-Type": "application/json"}
+    )
+    response = conn.getresponse()
+    response.read()
+    assert response.status == 200, response.status
+    cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
+    conn.close()
+    return cookie
+
+
+def admin_requests(port: int, cookie: str, seconds: float) -> tuple[list[float], int]:
+    """GET /api/state as the admin on a new connection every 0.2 s: (latencies, failures)."""
+    latencies: list[float] = []
+    failures = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        t0 = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/api/state", headers={"Cookie": cookie})
+            response = conn.getresponse()
+            body = json.loads(response.read())
+            conn.close()
+            if response.status == 200 and body["box"]["admin"] is True:
+                latencies.append(time.perf_counter() - t0)
+            else:
+                failures += 1
+        except (OSError, http.client.HTTPException, ValueError):
+            failures += 1
+        time.sleep(0.2)
+    return latencies, failures
+
+
+def open_streams(port: int, n: int) -> list[socket.socket]:
+    """`n` live streams, 8 per address (the most one address may hold) from 127.0.2.x,
+    that never read (the box skips them)."""
+    socks = []
+    for i in range(n):
+        sock = socket.socket()
+        sock.bind((f"127.0.{2 + i // 2000}.{1 + (i % 2000) // 8}", 0))
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: box\r\n\r\n")
+        socks.append(sock)
+    return socks
+
+
+def slow_clients(seconds: float, hostile: int, streams: int) -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, hostile + streams + 1024), hard))
+    with tempfile.TemporaryDirectory() as folder:
+        process, port = start_box(Path(folder))
+        try:
+            cookie = admin_cookie(port)
+            held = open_streams(port, streams)
+            attack = Hostile(port, hostile)
+            attacker = multiprocessing.get_context("fork").Process(target=attack.run, daemon=True)
+            attacker.start()  # its own process: the admin's client shares no GIL with it
+            time.sleep(3)  # the connections are open
+            latencies, failures = admin_requests(port, cookie, seconds)
+            attack.stop.set()
+            attacker.join(10)
+            for sock in held:
+                sock.close()
+        finally:
+            process.terminate()
+            process.wait(10)
+    ms = sorted(t * 1000 for t in latencies)
+    p95 = statistics.quantiles(ms, n=20)[-1] if len(ms) >= 2 else float("nan")
+    print(
+        f"admin GET /api/state with {streams} streams and {hostile} slow connections open "
+        f"for {seconds:g} s: "
+        f"{len(ms)} answered, {failures} failed; p50 {statistics.median(ms):.1f} ms, "
+        f"p95 {p95:.1f} ms, max {ms[-1]:.1f} ms; the box dropped {attack.drops} slow ones "
+        "(goal: p95 <= 100 ms, none failed)"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--hostile", type=int, default=1100)
+    parser.add_argument("--streams", type=int, default=0, help="live streams held open too")
+    parser.add_argument("--addresses", type=int, default=254)
+    args = parser.parse_args()
+    days = guess_days(args.addresses)
+    print(
+        f"guessing the default PIN from {args.addresses} addresses at the allowed rate: "
+        f"{days / 365.25:.1f} years on average (goal >= 1 year)"
+    )
+    slow_clients(args.seconds, args.hostile, args.streams)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())

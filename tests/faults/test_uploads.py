@@ -1,0 +1,70 @@
+"""Issue 15, item 4: uploads cannot fill the disk or stop the log. A real `buzzerbox
+serve`: a body over the limit is refused before it is read; uploads held open are
+kept in memory, at most 64 MiB at once (the next is refused), never in a temporary
+file; meanwhile the admin's game goes on and the log takes every entry."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+from .boxproc import Phone
+from .served import raw, read_status, start
+
+MIB = 1024 * 1024
+
+
+def upload_head(size: int, path: str = "/api/import") -> bytes:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: box\r\nContent-Type: application/x-ndjson\r\n"
+        f"Content-Length: {size}\r\n\r\n"
+    ).encode()
+
+
+def temp_files(pid: int) -> list[str]:
+    """The files the process holds that were deleted (what TemporaryFile makes)."""
+    out = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.endswith("(deleted)"):
+            out.append(target)
+    return out
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(data: Path, tidy: list[Any]) -> None:
+    box = start(data, "--pin", "13572468")
+    tidy.append(box)
+    sock = raw(box.port, "127.0.5.1")
+    tidy.append(sock)
+    sock.sendall(upload_head(1024 * MIB))
+    assert read_status(sock) == 413
+
+
+def test_held_uploads_stay_in_memory_are_capped_and_the_log_goes_on(
+    data: Path, tidy: list[Any]
+) -> None:
+    box = start(data, "--pin", "13572468")
+    tidy.append(box)
+    admin = Phone(box.port).log_in("13572468")
+    tidy.append(admin)
+    held = []
+    for i in range(20):  # 4 MiB each, 2 from each address, sent in part and held
+        sock = raw(box.port, f"127.0.5.{10 + i // 2}")
+        sock.sendall(upload_head(4 * MIB) + b"x" * (600 * 1024))
+        held.append(sock)
+        tidy.append(sock)
+    admin.post("/api/game", {"game": "ligretto", "players": ["Ann", "Ben", "Cem"]})
+    admin.post("/api/event", {"type": "round"})
+    assert admin.state()["phase"] in ("countdown", "playing")
+    refused = 0
+    for sock in held:
+        sock.settimeout(0.2)
+        with contextlib.suppress(TimeoutError):  # a timeout: still held, it fits
+            refused += read_status(sock) == 503
+    assert refused == 20 - 64 // 4, refused  # 64 MiB of bodies at once, 4 MiB each
+    assert temp_files(box.pid) == []

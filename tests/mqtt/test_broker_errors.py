@@ -1,0 +1,162 @@
+"""A venue's broker with its own CA and a password file, and every way to miss it:
+each says why at once, in words (the link's status, which the box's state, the
+hub's page and doctor show)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from buzzerbox.box import Box
+from buzzerbox.hub.board import Board
+from buzzerbox.hub.subscriber import Subscriber
+from buzzerbox.mqtt import TlsFileError, attach, broker_from
+from buzzerbox.mqtt.connect import CONNECTED, REFUSED, UNREACHABLE, Link, LinkStatus, wait_until
+from buzzerbox.mqtt.topics import Broker
+
+from .certs import Pki, make_pki, password_file, tls_listener
+from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, free_port, kids_round
+
+MakeBox = Callable[[str, ManualClock], Box]
+
+PASSWORD = "p@ss:w/rd%"  # every character a URL reserves
+ENV = {"BUZZERBOX_MQTT_PASSWORD": PASSWORD}
+#: "at once": a refusal or a closed port is known within this (no retry needed)
+AT_ONCE_S = 3.0
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
+    return make_pki(tmp_path_factory.mktemp("pki"))
+
+
+@pytest.fixture
+def tls_broker(tmp_path: Path, pki: Pki) -> Iterator[Mosquitto]:
+    passwords = password_file(tmp_path / "passwords", "box", PASSWORD)
+    mosquitto = Mosquitto(tmp_path / "tls", listener=tls_listener(pki, passwords=passwords))
+    mosquitto.start()
+    yield mosquitto
+    mosquitto.stop()
+
+
+def first_answer(broker: Broker) -> LinkStatus:
+    link = Link(broker, "buzzerbox-test", clean=True, label="test", on_up=lambda c: None)
+    link.start()
+    try:
+        return wait_until(link, (CONNECTED, UNREACHABLE, REFUSED), AT_ONCE_S)
+    finally:
+        link.close()
+
+
+def test_tls_with_the_venues_ca_and_a_password_from_the_environment(
+    tls_broker: Mosquitto, pki: Pki
+) -> None:
+    broker = broker_from(f"mqtts://box@127.0.0.1:{tls_broker.port}", ca_file=pki.ca, env=ENV)
+    assert broker.password == PASSWORD and PASSWORD not in repr(broker)
+    assert first_answer(broker).state == CONNECTED
+    encoded = "p%40ss%3Aw%2Frd%25"
+    url = f"mqtts://box:{encoded}@localhost:{tls_broker.port}"
+    assert first_answer(broker_from(url, ca_file=pki.ca, env={})).state == CONNECTED
+
+
+def test_a_box_publishes_a_game_over_tls(
+    tls_broker: Mosquitto, pki: Pki, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+) -> None:
+    """The publisher's thread and the network thread share one TLS stream."""
+    box = make_box("t1", clock)
+    broker = broker_from(f"mqtts://box@localhost:{tls_broker.port}", ca_file=pki.ca, env=ENV)
+    publisher = attach(box, broker, "t1", tmp_path / "t1")
+    try:
+        box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+        for winner in (0, 1, 1):
+            kids_round(box, clock, winner)
+        assert publisher.wait_published(box.seq, TIMEOUT_S)
+        assert publisher.status.state == CONNECTED
+    finally:
+        publisher.close()
+
+
+def test_a_client_certificate(tmp_path: Path, pki: Pki) -> None:
+    listener = tls_listener(pki, client_certs=True)
+    mosquitto = Mosquitto(tmp_path / "certs", listener=listener)
+    mosquitto.start()
+    try:
+        url = f"mqtts://127.0.0.1:{mosquitto.port}"
+        without = first_answer(broker_from(url, ca_file=pki.ca))
+        assert without.state == UNREACHABLE and "client certificate" in without.reason
+        broker = broker_from(
+            url, ca_file=pki.ca, cert_file=pki.client_cert, key_file=pki.client_key
+        )
+        assert first_answer(broker).state == CONNECTED
+    finally:
+        mosquitto.stop()
+
+
+@pytest.mark.parametrize(
+    ("ca", "expected"),
+    [
+        (None, "certificate not trusted (self-signed certificate in certificate chain): give "
+               "the venue's CA with --mqtt-ca FILE"),
+        ("other", "certificate not trusted"),
+    ],
+)  # fmt: skip
+def test_an_untrusted_certificate_says_so(
+    tls_broker: Mosquitto, pki: Pki, ca: str | None, expected: str
+) -> None:
+    ca_file = pki.other_ca if ca else None
+    url = f"mqtts://box@127.0.0.1:{tls_broker.port}"
+    status = first_answer(broker_from(url, ca_file=ca_file, env=ENV))
+    assert status.state == UNREACHABLE
+    assert status.line().startswith("broker unreachable: " + expected), status.line()
+
+
+def test_a_wrong_password_is_refused_with_what_to_check(tls_broker: Mosquitto, pki: Pki) -> None:
+    url = f"mqtts://box@127.0.0.1:{tls_broker.port}"
+    status = first_answer(broker_from(url, ca_file=pki.ca, env={"BUZZERBOX_MQTT_PASSWORD": "x"}))
+    assert status.state == REFUSED
+    assert "Not authorized" in status.reason and "BUZZERBOX_MQTT_PASSWORD" in status.reason
+
+
+def test_plain_to_a_tls_port(tls_broker: Mosquitto) -> None:
+    status = first_answer(broker_from(f"mqtt://box@127.0.0.1:{tls_broker.port}", env=ENV))
+    assert status.state == UNREACHABLE
+    assert "closed the connection before it answered" in status.reason
+    assert "use mqtts://" in status.reason
+
+
+def test_tls_to_a_plain_port(broker: Mosquitto, pki: Pki) -> None:
+    status = first_answer(broker_from(f"mqtts://127.0.0.1:{broker.port}", ca_file=pki.ca))
+    assert status.state == UNREACHABLE
+    assert "TLS handshake" in status.reason and "use mqtt://" in status.reason
+
+
+def test_no_broker_at_all() -> None:
+    port = free_port()
+    status = first_answer(broker_from(f"mqtt://127.0.0.1:{port}"))
+    assert status.state == UNREACHABLE
+    assert status.reason.startswith(f"nothing listens on 127.0.0.1:{port} (connection refused)")
+
+
+def test_tls_files_are_checked_at_start(tmp_path: Path, pki: Pki) -> None:
+    with pytest.raises(TlsFileError, match=r"the CA file .* cannot be read"):
+        broker_from("mqtts://h", ca_file=tmp_path / "missing.pem")
+    with pytest.raises(TlsFileError, match="use mqtts://"):
+        broker_from("mqtt://h", ca_file=pki.ca)
+    with pytest.raises(TlsFileError, match="without its certificate"):
+        broker_from("mqtts://h", key_file=pki.client_key)
+    with pytest.raises(TlsFileError, match="a password without a user name"):
+        broker_from("mqtt://h", env=ENV)
+
+
+def test_the_hubs_board_carries_the_reason(tls_broker: Mosquitto) -> None:
+    board = Board()
+    broker = broker_from(f"mqtt://box@127.0.0.1:{tls_broker.port}", env=ENV)
+    subscriber = Subscriber(broker, board, name="hub-test").start()
+    try:
+        wait_until(subscriber.link, (UNREACHABLE,), AT_ONCE_S)
+        status = board.snapshot()["broker"]
+        assert status["state"] == "unreachable"
+        assert status["text"].startswith("broker unreachable: 127.0.0.1:")
+    finally:
+        subscriber.close()

@@ -1,0 +1,96 @@
+"""The hub's page in a real browser (Debian's Chromium, Playwright) against a real
+`buzzerbox hub` and mosquitto: two boxes (processes of their own), a game played to
+its finish on one, the other killed (kill -9: its last will) -> "offline", and the
+broker stopped -> the page says why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+from web import browser_support as support  # type: ignore[import-not-found]
+
+from .mqtt_fakes import Mosquitto, free_port
+from .test_crash import BoxProcess
+from .test_untrusted import Hub
+
+# the browser fixtures of the web tests (Debian's Chromium, headless)
+playwright, browser = support.playwright, support.browser
+
+
+@pytest.fixture
+def hub(broker: Mosquitto, tmp_path: Path) -> Iterator[Hub]:
+    running = Hub(broker, tmp_path / "hub")
+    yield running
+    running.stop()
+
+
+def test_two_boxes_a_finish_and_one_box_killed(
+    browser: Browser, broker: Mosquitto, hub: Hub, tmp_path: Path
+) -> None:
+    (tmp_path / "t1").mkdir()
+    (tmp_path / "t2").mkdir()
+    t1 = BoxProcess(tmp_path / "t1", broker.url, "t1")
+    t2 = BoxProcess(tmp_path / "t2", broker.url, "t2")
+    context = browser.new_context(viewport=support.TV)
+    watch = support.Watch(f"http://127.0.0.1:{hub.port}")
+    page = watch.page(context)
+    try:
+        page.goto(f"http://127.0.0.1:{hub.port}/")
+        expect(page.locator("#live")).to_have_attribute("data-status", "live")
+        t1.send(op="game", players=["Ann", "Ben"])
+        t2.send(op="game", players=["Cem", "Dan"])
+        t1.send(op="wait")
+        t2.send(op="wait")
+        cards = page.locator("article.card")
+        expect(cards).to_have_count(2)
+        expect(page.get_by_test_id("summary")).to_have_text("2 of 2 tables online · 0 playing")
+
+        for winner in (0, 1, 0):  # Ligretto Kids: Ann wins
+            t1.send(op="round", winner=winner)
+        t1.send(op="wait")
+        card = page.locator('article[data-box="t1"]')
+        expect(card.locator(".phase")).to_have_text("finished")
+        expect(card.locator(".winner .name")).to_have_text("Ann")
+        rows = page.get_by_test_id("tournament").locator("tbody tr")
+        expect(rows.first.locator("td.name")).to_have_text("Ann")
+        expect(page.get_by_test_id("finishes").locator("li")).to_have_count(3)
+
+        t2.kill()  # no clean stop: the broker sends its last will
+        other = page.locator('article[data-box="t2"]')
+        expect(other.get_by_test_id("offline")).to_have_text("offline")
+        expect(other).to_have_class("card phase-lobby offline")
+        expect(page.get_by_test_id("summary")).to_have_text("1 of 2 tables online · 0 playing")
+        expect(page.get_by_test_id("broker")).to_have_text("")
+
+        assert t1.end() == 0
+        broker.stop()  # the hub says why it has no broker, at once
+        expect(page.get_by_test_id("broker")).to_contain_text(
+            "broker unreachable: nothing listens on 127.0.0.1:"
+        )
+        expect(page.locator("#live")).to_have_attribute("data-status", "down")
+        watch.check()
+    finally:
+        context.close()
+        for box in (t1, t2):
+            if box.process.poll() is None:
+                box.kill()
+
+
+def test_the_table_view_says_why_there_is_no_broker(browser: Browser, tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    served = support.serving(tmp_path, f'mqtt = "mqtt://127.0.0.1:{port}"\nbox_name = "t9"\n')
+    box = next(served)
+    context = support.phone(browser)
+    try:
+        table = context.new_page()
+        table.goto(f"{box.url}/table")
+        support.log_in(table, box.pin)
+        expect(table.get_by_test_id("broker")).to_contain_text(
+            f"MQTT: broker unreachable: nothing listens on 127.0.0.1:{port}"
+        )
+    finally:
+        context.close()
+        served.close()

@@ -1,0 +1,80 @@
+"""Issue 15, item 1, for the hub: `buzzerbox hub` for real (its own broker), real
+sockets from other loopback addresses. One address holds at most 32 connections and
+8 live pages; a slow client is dropped within the head time (10 s) while the hub goes
+on serving everyone else."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from .mqtt_fakes import Mosquitto
+
+HEAD_S = 10.0
+
+
+@pytest.fixture
+def hub_port(broker: Mosquitto) -> Iterator[int]:
+    command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker.url,
+               "--host", "127.0.0.1", "--port", "0", "--name", "hub-guard",
+               "--max-screens", "20"]  # fmt: skip
+    hub = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert hub.stdout is not None
+        port = 0
+        while not port:
+            line = hub.stdout.readline()
+            assert line, "buzzerbox hub ended before it printed its address"
+            if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
+                port = int(found.group(1))
+        yield port
+    finally:
+        hub.terminate()
+        hub.wait(10)
+        if hub.stdout is not None:
+            hub.stdout.close()
+
+
+def connect(port: int, source: str, request: bytes = b"") -> socket.socket:
+    sock = socket.create_connection(
+        ("127.0.0.1", port), timeout=HEAD_S + 10, source_address=(source, 0)
+    )
+    if request:
+        sock.sendall(request)
+    return sock
+
+
+def status(sock: socket.socket) -> int:
+    head = sock.recv(4096)
+    return int(head.split()[1]) if head else 0
+
+
+def test_the_hub_caps_each_address_and_drops_slow_clients(hub_port: int) -> None:
+    socks: list[socket.socket] = []
+    try:
+        page = b"GET /api/events HTTP/1.1\r\nHost: hub\r\n\r\n"
+        pages = [connect(hub_port, "127.0.6.1", page) for _ in range(9)]
+        socks += pages
+        assert [status(s) for s in pages] == [200] * 8 + [429]
+        slow = connect(hub_port, "127.0.6.2", b"GET / HTTP/1.1\r\nHost: hub\r\n")
+        socks.append(slow)
+        opened = time.monotonic()
+        held = [connect(hub_port, "127.0.6.3") for _ in range(32)]
+        socks += held
+        one_more = connect(hub_port, "127.0.6.3")
+        socks.append(one_more)
+        assert status(one_more) == 503
+        other = connect(hub_port, "127.0.6.4", b"GET /api/board HTTP/1.1\r\nHost: hub\r\n\r\n")
+        socks.append(other)
+        assert status(other) == 200
+        assert slow.recv(4096) == b""  # dropped by the hub
+        assert time.monotonic() - opened < HEAD_S + 5
+    finally:
+        for sock in socks:
+            sock.close()
