@@ -80,6 +80,7 @@ class Box(GameArchive):
         self._offset_us = 0
         self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
+        self._boards: dict[str, dict[str, Any]] = {}
         self._cache: dict[str, Any] | None = None
         self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
         self.seq = log_.last_seq()
@@ -120,6 +121,7 @@ class Box(GameArchive):
                     "lit": list(self._lit),
                     "enrolling": self._seats.enrolling,
                     "pad_test": self._seats.edges(),
+                    "boards": list(self._boards.values()),
                     **self._reports,
                 }
                 self._cache = state
@@ -220,6 +222,13 @@ class Box(GameArchive):
                 log.info("pad %s %s refused: %s", pad_id, "press" if pressed else "release", exc)
             else:
                 self._seats.echo(self.state()["phase"])
+
+    def pad_board(self, status: Mapping[str, Any]) -> None:
+        """A pad board's status (`buzzerbox monitor --json`'s board object), for the pad
+        test: online or not, and whether the sync wire or SYNC round trips map it."""
+        with self._lock:
+            self._boards[str(status["board"])] = {k: v for k, v in status.items() if k != "event"}
+            self._changed()
 
     def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
         """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
