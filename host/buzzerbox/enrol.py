@@ -101,9 +101,11 @@ class PadSeats:
     # -- enrolment ----------------------------------------------------------------------
 
     def load(self, enrolments: Mapping[str, int]) -> None:
-        """A game's enrolments (from the log); nothing pending."""
+        """A game's enrolments (from the log); nothing pending. The pad test starts
+        afresh: its edges name the seats of the game they were pressed in."""
         self._seats = dict(enrolments)
         self.enrolling = None
+        self._edges.clear()
 
     def begin(self, seat: object, engine: Engine | None) -> None:
         """The next press enrols a pad for `seat`; InvalidEventError/IllegalEventError."""

@@ -257,6 +257,40 @@ def shoot(page: Page, name: str) -> None:
     page.emulate_media(color_scheme="null")  # back to the context's own
 
 
+#: the sizes a page must fit without a sideways scroll: a phone and a 1080p TV
+FITS: dict[str, ViewportSize] = {"phone": PHONE, "tv": {"width": 1920, "height": 1080}}
+
+#: what sticks out sideways: the page's width beyond the window, and the offenders
+OVERFLOW = """() => {
+  const w = innerWidth;
+  const out = [...document.querySelectorAll("body *")]
+    .filter((el) => el.getClientRects().length && !el.closest(".scroll-x, .tabs"))
+    .filter((el) => el.getBoundingClientRect().right > w + 0.5)
+    .slice(0, 5)
+    .map((el) => el.dataset.testid || el.id || el.className || el.tagName);
+  return [document.documentElement.scrollWidth - w, out];
+}"""
+
+
+def fits(page: Page, name: str) -> None:
+    """The page fits a 390×844 phone and a 1920×1080 TV with no sideways scroll
+    (screenshots of both, in light and dark, when BUZZERBOX_SHOTS names a folder)."""
+    for size, viewport in FITS.items():
+        page.set_viewport_size(viewport)
+        for scheme in ("light", "dark") if SHOTS else ("light",):
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            settle(page)
+            over, out = page.evaluate(OVERFLOW)
+            assert over <= 0 and not out, f"{name} on a {size}: {over} px too wide: {out}"
+            if SHOTS:
+                folder = Path(SHOTS)
+                folder.mkdir(parents=True, exist_ok=True)
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(folder / f"{name}-{size}-{scheme}.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.emulate_media(color_scheme="null")
+
+
 # -- steps of every game -----------------------------------------------------------------------
 
 

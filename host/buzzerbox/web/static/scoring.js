@@ -13,7 +13,7 @@ const KIDS_CARDS = 30;
 /** A form of one count per player, posted as one table entry. */
 function countsForm({ state, type, title, intro, max, value, hint, submitLabel, testid, after }) {
   const formError = h("p", { class: "form-error", role: "alert", "data-testid": `${type}-error` });
-  const fields = {};
+  const fields = Object.create(null); // by player name: "__proto__" is a name too
   const rows = state.players.map((p, seat) => {
     const f = counter({
       seat,
@@ -106,7 +106,9 @@ function leftForm(state) {
     title: `Round ${state.round}: cards left`,
     intro: twist
       ? `Counted by the pile pads: check and correct (1–${dealt}, 0 for the caller). Each card is a minus point.`
-      : `Cards in hand and on the discard pile (0–${dealt}, 0 only for the caller). Fewest wins.`,
+      : state.caller
+        ? `Cards in hand and on the discard pile (0–${dealt}, 0 only for the caller). Fewest wins.`
+        : `Nobody called: cards in hand and on the discard pile (1–${dealt}). Fewest wins.`,
     max: dealt,
     value: (p) => (p.name === state.caller ? 0 : twist ? p.left : ""),
     hint: twist ? (p) => (p.round_fouls ? plural(p.round_fouls, "foul") : null) : null,

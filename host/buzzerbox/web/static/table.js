@@ -5,7 +5,7 @@ import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
 import { $, confirmButton, dot, fill, h, keyed, num, plural, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
-import { course, crown, lastPoints, ranking } from "./game.js";
+import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
 import { scoringStage } from "./scoring.js";
@@ -57,7 +57,7 @@ function renderStatus(st) {
     return;
   }
   const phaseText = {
-    lobby: "Ready for round 1",
+    lobby: st.game === "twinit" ? "Ready to start" : "Ready for round 1",
     countdown: "counting down",
     playing: "playing",
     scoring: "being scored",
@@ -91,7 +91,15 @@ function renderStatus(st) {
           { class: seatClass(seat) },
           dot(seat),
           h("span", { class: "name" }, player.name),
-          h("strong", {}, st.game === "twinit" ? String((player.takes || []).length) : num(player.total)),
+          h(
+            "strong",
+            {},
+            st.game === "twinit"
+              ? String((player.takes || []).length)
+              : leftCounts(st)
+                ? `${player.left} left`
+                : num(player.total),
+          ),
         ),
       ),
     ),
@@ -133,7 +141,7 @@ function lobbyStage(st) {
       { class: "muted" },
       `${plural(st.players.length, "player")}: ${st.players.map((p) => p.name).join(", ")}. `,
       "Check each seat's pad below, then start: the box counts ",
-      `“3 – 2 – 1 ${startCall(st.title)}”`,
+      `“3 – 2 – 1 ${startCall(st.title, st.game)}”`,
     ),
     st.game === "twinit" ? drawStarter(st) : null,
     startButton(st),
@@ -235,7 +243,7 @@ function stageOf(st) {
       return {
         key: base,
         build: () =>
-          h("div", {}, h("h1", {}, `Round ${st.round}`), h("p", { class: "muted" }, `3 – 2 – 1 ${startCall(st.title)}`)),
+          h("div", {}, h("h1", {}, `Round ${st.round}`), h("p", { class: "muted" }, `3 – 2 – 1 ${startCall(st.title, st.game)}`)),
       };
     case "scored":
       return { key: `${base}|${st.history.length}|${st.tie_at_top}`, build: () => scoredStage(st) };
