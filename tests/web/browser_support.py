@@ -274,7 +274,9 @@ OVERFLOW = """() => {
 
 def fits(page: Page, name: str) -> None:
     """The page fits a 390×844 phone and a 1920×1080 TV with no sideways scroll
-    (screenshots of both, in light and dark, when BUZZERBOX_SHOTS names a folder)."""
+    (screenshots of both, in light and dark, when BUZZERBOX_SHOTS names a folder).
+    The page's own size and scheme come back afterwards."""
+    own = page.viewport_size or PHONE
     for size, viewport in FITS.items():
         page.set_viewport_size(viewport)
         for scheme in ("light", "dark") if SHOTS else ("light",):
@@ -287,7 +289,7 @@ def fits(page: Page, name: str) -> None:
                 folder.mkdir(parents=True, exist_ok=True)
                 page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(folder / f"{name}-{size}-{scheme}.png"), full_page=True)
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(own)
     page.emulate_media(color_scheme="null")
 
 

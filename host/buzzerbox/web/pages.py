@@ -20,7 +20,9 @@ static/, one module per concern (a page imports what it needs):
     newgame.js    the new-game form
     scoring.js    the table's entries: caller, stall, stacks, middle, left, claims
     padtest.js    the pad test: every pad edge as it comes, tiles of the real pads
-    scoreboard.js, finish.js, table.js, pads.js, join.js: one per page
+    scoreboard.js, finish.js, table.js, pads.js, join.js, tv.js: one per page
+    tv.css        the TV view's own layout (on top of box.css)
+    sound.js      opt-in sound (Web Audio) and vibration
 """
 
 from __future__ import annotations
@@ -60,8 +62,12 @@ PAGES = (
 )
 
 
+#: pages that are no tab: the TV view is opened on the TV itself (a link on the scoreboard)
+TV = Page("tv", "/tv", "TV", "TV view")
+
+
 def _render(endpoint: str) -> str:
-    page = next(p for p in PAGES if p.endpoint == endpoint)
+    page = next(p for p in (*PAGES, TV) if p.endpoint == endpoint)
     return render_template(f"{endpoint}.html", page=page, pages=PAGES)
 
 
@@ -87,6 +93,12 @@ def table() -> str:
 def pads() -> str:
     """Virtual pads for the simulated box: big buttons and keyboard keys."""
     return _render("pads")
+
+
+@bp.get("/tv")
+def tv() -> str:
+    """The TV view: standings for up to 12 players, the first of every race, the photo."""
+    return _render("tv")
 
 
 @bp.get("/join")

@@ -2,6 +2,14 @@
 import { login } from "./api.js";
 import { fill, h } from "./dom.js";
 
+/** Why the PIN is asked, as one sentence: the box's own words already name the PIN
+ * ("…log in with the PIN shown on the box"); else where to find it is added. */
+function sentence(why) {
+  const text = why.trim().replace(/^./, (c) => c.toUpperCase());
+  const stop = /[.!?…]$/.test(text) ? text : `${text}.`;
+  return /\bPIN\b/.test(stop) ? stop : `${stop} The PIN is shown on the box's console.`;
+}
+
 /** Show the PIN form in `el`; `onDone()` once the box has let us in. */
 export function pinForm(el, onDone, why = "The table view is for the table's scorekeeper.") {
   const input = h("input", {
@@ -20,7 +28,7 @@ export function pinForm(el, onDone, why = "The table view is for the table's sco
     "form",
     { class: "pin-form", novalidate: true },
     h("h1", {}, "Admin PIN"),
-    h("p", { class: "muted" }, why, " The PIN is shown on the box's console."),
+    h("p", { class: "muted", "data-testid": "pin-why" }, sentence(why)),
     h("label", { for: "pin" }, "PIN"),
     h("div", { class: "row" }, input, button),
     error,
