@@ -1,14 +1,15 @@
 // The table view, behind the admin PIN: a new game, seats and pads (enrolment of
 // real pads: the box waits for the next press), rounds, the scoring entries, undo
 // and finish.
-import { logout, post, send, session, whenAuthLost } from "./api.js";
+import { logout, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
 import { $, confirmButton, dot, fill, h, keyed, num, plural, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
 import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
-import { scoringStage } from "./scoring.js";
+import { isMine, own, scoringStage } from "./scoring.js";
+import { renderSeats } from "./seats.js";
 
 let admin = false;
 let state = null;
@@ -259,89 +260,23 @@ function stageOf(st) {
   }
 }
 
+/** A form with counts typed here, replaced by what another phone did: say so. */
+function replacedForm(stage, key) {
+  const open = stage.querySelector("form.counts[data-dirty]");
+  if (!open || stage.dataset.key === key) return null;
+  return isMine() ? null : open.dataset.what;
+}
+
 function renderStage(st) {
   const { key, build } = stageOf(st);
-  if (keyed($("#stage"), key, build)) notice.textContent = "";
+  const stage = $("#stage");
+  const lost = replacedForm(stage, key);
+  if (keyed(stage, key, build)) {
+    notice.textContent = lost
+      ? `Another phone saved first: ${lost} changed there. What you typed is kept on this phone; check the entries.`
+      : "";
+  }
   if (!notice.isConnected) $("#stage").after(notice);
-}
-
-function padsOf(st, seat) {
-  return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
-}
-
-/** Enrolment: {seat} waits for the next press of a pad; {seat: null} stops; {reset: true}. */
-function enrol(button, body) {
-  return busy(button, () => post("/api/enrol", body).catch(report));
-}
-
-function resetButton() {
-  const b = h("button", { type: "button", class: "ghost small-btn", "data-testid": "enrol-reset" }, "Back to the pad map's seats");
-  b.addEventListener("click", () => enrol(b, { reset: true }));
-  return b;
-}
-
-function padList(pads) {
-  if (!pads.length) return "no pad yet";
-  return pads.map((pad, i) => [
-    i ? ", " : "",
-    pad.label || `${pad.role} ${pad.id}`,
-    pad.enrolled ? h("span", { class: "badge ok enrolled" }, "enrolled") : null,
-  ]);
-}
-
-function renderSeats(st) {
-  const card = $("#seats-card");
-  card.hidden = !st.game || !["lobby", "scored"].includes(st.phase) || newGame;
-  if (card.hidden) return;
-  const box = st.box || {};
-  const pads = box.pads || [];
-  const waitingSeat = box.enrolling ?? null;
-  const key = JSON.stringify([box.game_id, st.players.map((p) => p.name), pads, waitingSeat, box.simulated]);
-  if (card.dataset.key === key) return;
-  card.dataset.key = key;
-  const unused = pads.filter((p) => p.seat >= st.players.length).length;
-  const enrolled = pads.some((p) => p.enrolled);
-  fill(
-    $("#seats"),
-    st.players.map((p, seat) => {
-      const waiting = waitingSeat === seat;
-      const mine = padsOf(st, seat);
-      const button = h(
-        "button",
-        { type: "button", class: `ghost small-btn${waiting ? " armed" : ""}`, "data-testid": `enrol-${seat}` },
-        waiting ? "Cancel" : mine.length ? "Add a pad" : "Enrol a pad",
-      );
-      button.addEventListener("click", () => enrol(button, { seat: waiting ? null : seat }));
-      return h(
-        "li",
-        { class: `seat ${seatClass(seat)}${waiting ? " waiting" : ""}`, "data-testid": `seat-${seat}` },
-        dot(seat),
-        h(
-          "span",
-          { class: "who" },
-          h("span", { class: "name" }, p.name),
-          h(
-            "span",
-            { class: "muted small", "data-testid": `seat-pads-${seat}`, "aria-live": "polite" },
-            waiting ? `Press ${p.name}'s pad now…` : padList(mine),
-          ),
-        ),
-        box.simulated ? null : button,
-      );
-    }),
-    box.simulated
-      ? h("li", { class: "muted small note" }, "A simulated box: its virtual pads are on ", h("a", { href: "/pads" }, "Pads"), ".")
-      : [
-          h(
-            "li",
-            { class: "muted small note" },
-            "Tap a seat's button, then press that player's pad: it is theirs for this game. ",
-            unused ? `${plural(unused, "pad")} of the pad map ${unused === 1 ? "is" : "are"} for seats this game does not have. ` : "",
-            h("a", { href: "/pads", "data-testid": "pad-test-link" }, "Test the pads"),
-          ),
-          enrolled ? h("li", { class: "note" }, resetButton()) : null,
-        ],
-  );
 }
 
 function renderTools(st) {
@@ -351,7 +286,7 @@ function renderTools(st) {
     const items = [];
     if (st.undoable) {
       const b = h("button", { type: "button", class: "ghost", "data-testid": "undo" }, UNDO[st.undoable] || "Undo");
-      b.addEventListener("click", () => busy(b, () => send("undo").catch(report)));
+      b.addEventListener("click", () => busy(b, () => own(() => send("undo")).catch(report)));
       items.push(b);
     }
     if (st.game && st.phase !== "finished") {
@@ -360,7 +295,7 @@ function renderTools(st) {
           { class: "ghost danger", "data-testid": "finish" },
           "Finish and score now",
           "Tap again: the game ends now",
-          () => send("finish").catch(report),
+          () => own(() => send("finish")).catch(report),
         ),
       );
       if (!newGame) {
@@ -398,7 +333,7 @@ function render(st) {
   }
   renderStatus(st);
   renderStage(st);
-  renderSeats(st);
+  renderSeats(st, report, newGame);
   renderTools(st);
 }
 
