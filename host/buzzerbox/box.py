@@ -23,13 +23,14 @@ from typing import Any
 from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.countdown import Countdown
 from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
-from buzzerbox.entries import check_table_entry, idle_state, last_t, progress, variants
+from buzzerbox.entries import check_table_entry, draw_seat, idle_state, last_t, progress
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.games import GameArchive, GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.store.log import EventLog, StoreError
 from buzzerbox.store.replay import load_lines, replay_stored
@@ -125,11 +126,10 @@ class Box(GameArchive):
     def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
-        chosen = line.pop("variants", None)
+        if line.get("game") == "twinit":  # the box draws who starts unless the table chose
+            line.setdefault("first", draw_seat(line.get("players")))
         engine = Engine.from_dict(line)
         body = event_to_dict(engine.created)
-        if chosen:
-            body["variants"] = variants(chosen)
         with self._lock:
             self._game_id = self.log.new_game(body, progress(engine))
             self.seq = self._game_id
@@ -164,7 +164,7 @@ class Box(GameArchive):
             obj["pile"] = pile
         with self._lock:
             last = self._engine.game.last_pad_t if self._engine and clamp else -1
-            obj["t_us"] = max(t_us, last, 0)
+            obj["t_us"] = max(t_us, 0) if t_us >= last else last + 1  # no made-up tie
             if pad_id is not None:
                 obj["pad_id"] = pad_id
             edge = self._seats.edge_of(obj, pad_id)  # a malformed edge is refused, not shown
@@ -250,13 +250,13 @@ class Box(GameArchive):
 
     def _settle(self) -> None:
         """After a change: a countdown runs exactly while the game counts down; announce."""
-        phase = self._engine.game.phase if self._engine else "idle"
+        phase = self._engine.game.phase if self._engine else Phase.IDLE
         if phase not in ENROL_PHASES:
             self._seats.enrolling = None
         kind = self._countdown.kind
-        if phase == "countdown" and kind != "go":
+        if phase == Phase.COUNTDOWN and kind != "go":
             self._start_countdown("go")
-        elif phase != "countdown" and kind == "go":
+        elif phase != Phase.COUNTDOWN and kind == "go":
             self._countdown.stop()
         self._changed()
 
@@ -271,7 +271,7 @@ class Box(GameArchive):
             kind = self._countdown.kind
             self._countdown.stop()
             try:
-                if kind == "go" and self._engine and self._engine.game.phase == "countdown":
+                if kind == "go" and self._engine and self._engine.game.phase == Phase.COUNTDOWN:
                     self._accept({"type": "go", "t_us": self.now_us()})
                     return
             except BuzzerboxError as exc:

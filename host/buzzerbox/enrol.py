@@ -32,6 +32,7 @@ from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.games import NoGameError
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 #: the edges the pad test keeps (in every state: keep it small)
 PAD_TEST_EDGES = 16
 #: the phases in which pads can be enrolled: between rounds
-ENROL_PHASES = ("lobby", "scored")
+ENROL_PHASES = (Phase.LOBBY, Phase.SCORED)
 
 
 def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
@@ -254,7 +255,7 @@ class PadSeats:
             return
         e = self._edges[-1]
         what = f"pile {e['pile'] + 1}" if e["pile"] is not None else e["role"]
-        level = logging.DEBUG if phase in ("countdown", "playing") else logging.INFO
+        level = logging.DEBUG if phase in (Phase.COUNTDOWN, Phase.PLAYING) else logging.INFO
         log.log(
             level,
             "pad %s %s: %s of seat %s at %d µs",

@@ -19,7 +19,7 @@ from buzzerbox.box import Box
 from buzzerbox.errors import InputError
 from buzzerbox.web.auth import Auth, refuse
 
-GAME_FIELDS = ("game", "players", "target", "rounds", "variants")
+GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
 
 #: public(state, is_admin) -> the state object a phone gets
