@@ -16,6 +16,7 @@ from . import browser_support as support
 from .browser_support import (
     Served,
     Watch,
+    confirm,
     enter,
     fits,
     log_in,
@@ -78,3 +79,53 @@ def test_typed_counts_stay_and_a_second_phone_is_noticed(served: Served, browser
     finally:
         first_phone.close()
         second_phone.close()
+
+
+def test_a_bumped_pad_is_taken_back_and_a_round_corrected(
+    served: Served, browser: Browser
+) -> None:
+    watch = Watch(served.url)
+    context = phone(browser)
+    try:
+        table = watch.page(context)
+        table.goto(f"{served.url}/table")
+        log_in(table, served.pin)
+        new_game(table, "ligretto", ["Ann", "Ben"])
+        pads = watch.page(context)
+        pads.goto(f"{served.url}/pads")
+        start_round(table, pads)
+        wait_for_go(pads)
+
+        # Ben bumps his stop pad: the round ends; the table takes the press back
+        pads.get_by_test_id("pad-stop-1").tap()
+        expect(table.get_by_test_id("stacks-form")).to_be_visible()
+        expect(table.get_by_test_id("void-row-0")).to_contain_text("Ben")
+        fits(table, "mistakes-void")
+        confirm(table, "void-0")
+        expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "playing")
+        expect(table.get_by_test_id("voided-0")).to_contain_text("taken back")
+        expect(table.get_by_test_id("undo")).to_contain_text("Undo the void of Ben's press")
+
+        # Ann calls for real; the undo beside the form names the stacks once entered
+        pads.get_by_test_id("pad-stop-0").tap()
+        enter(table, "stacks", {1: 4})
+        expect(table.get_by_test_id("undo")).to_have_text("Undo the stacks of round 1")
+        enter(table, "middle", {0: 10, 1: 5})
+        expect(table.get_by_test_id("mini-totals")).to_contain_text("Ben−3")
+
+        # round 1 is corrected from the rounds card: a refusal at its field, then done
+        expect(table.get_by_test_id("round-1")).to_contain_text("Ann called")
+        table.get_by_test_id("amend-1").click()
+        expect(table.get_by_test_id("amend-middle-1")).to_have_value("5")
+        table.get_by_test_id("amend-stacks-1").fill("11")
+        table.get_by_test_id("amend-submit").click()
+        expect(table.get_by_test_id("amend-stacks-1-error")).not_to_have_text("")
+        table.get_by_test_id("amend-stacks-1").fill("4")
+        table.get_by_test_id("amend-middle-1").fill("9")
+        table.get_by_test_id("amend-submit").click()
+        expect(table.get_by_test_id("mini-totals")).to_contain_text("Ben1")
+        expect(table.get_by_test_id("undo")).to_have_text("Undo the correction of round 1")
+        fits(table, "mistakes-amended")
+        watch.check()
+    finally:
+        context.close()

@@ -21,8 +21,8 @@ function heroLines(state) {
       return [
         `${plural(state.players.length, "player")} at the table`,
         state.game === "twinit"
-          ? state.box?.starter
-            ? `${state.box.starter} starts`
+          ? state.first_name
+            ? `${state.first_name} starts`
             : "Waiting for the start"
           : "Waiting for round 1",
       ];

@@ -8,24 +8,13 @@ import { busy } from "./forms.js";
 import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
+import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
 import { isMine, own, scoringStage } from "./scoring.js";
 import { renderSeats } from "./seats.js";
 
 let admin = false;
 let state = null;
 let newGame = false; // the new-game form was asked for while a game goes on
-let starter = null; // Twin It!: the player the box drew to start
-let gameId = null;
-
-const UNDO = {
-  stacks: "Undo the stacks",
-  middle: "Undo the middle",
-  left: "Undo the cards left",
-  claim: "Undo the last claim",
-  caller: "Undo the named caller",
-  stall: "Undo the stall",
-  finish: "Undo the finish",
-};
 
 const notice = h("p", { class: "form-error", role: "alert", "data-testid": "table-error" });
 
@@ -115,20 +104,16 @@ function startButton(st) {
   return b;
 }
 
+/** Twin It!: who starts, as the box drew it when the game was made (every phone shows it). */
 function drawStarter(st) {
-  const out = h("p", { class: "starter", "data-testid": "starter" }, starter ? `${starter} starts.` : "");
-  const b = h("button", { type: "button", class: "ghost" }, "Draw who starts");
-  b.addEventListener("click", () => {
-    const pick = new Uint32Array(1);
-    crypto.getRandomValues(pick);
-    starter = st.players[pick[0] % st.players.length].name;
-    out.textContent = `${starter} starts.`;
-  });
   return h(
     "div",
     { class: "twinit-start" },
-    h("p", { class: "muted" }, "The player wearing the most colours starts, or the box draws:"),
-    h("div", { class: "row" }, b, out),
+    h(
+      "p",
+      { class: "starter", "data-testid": "starter" },
+      st.first_name ? `The box drew who starts: ${st.first_name}.` : "The player wearing the most colours starts.",
+    ),
   );
 }
 
@@ -239,7 +224,7 @@ function stageOf(st) {
   const base = `${st.game}|${st.round}|${st.phase}|${names}`;
   switch (st.phase) {
     case "lobby":
-      return { key: `${base}|${starter}`, build: () => lobbyStage(st) };
+      return { key: `${base}|${st.first_name}`, build: () => lobbyStage(st) };
     case "countdown":
       return {
         key: base,
@@ -279,16 +264,27 @@ function renderStage(st) {
   if (!notice.isConnected) $("#stage").after(notice);
 }
 
+/** Undo beside the stage, the presses to take back, the rounds to correct. */
+function renderMistakes(st) {
+  const on = Boolean(st.game) && !newGame;
+  keyed($("#undo-slot"), `${on}|${st.undoable}|${st.undo?.text}`, () => (on ? undoButton(st, report) : null));
+  const playing = ["playing", "scoring"].includes(st.phase);
+  const presses = $("#presses");
+  const pressKey = JSON.stringify([on && playing, st.round, st.race, st.late, st.claim, st.voided]);
+  keyed(presses, pressKey, () => (on && playing ? voidPanel(st, report) : null));
+  presses.hidden = !presses.firstChild;
+  const rounds = $("#rounds");
+  keyed(rounds, JSON.stringify([on, st.box?.game_id, st.phase === "finished", st.history]), () =>
+    on ? roundsCard(st) : null,
+  );
+  rounds.hidden = !rounds.firstChild;
+}
+
 function renderTools(st) {
   const el = $("#tools");
-  const key = `${st.game}|${st.phase}|${st.undoable}|${newGame}`;
+  const key = `${st.game}|${st.phase}|${newGame}`;
   keyed(el, key, () => {
     const items = [];
-    if (st.undoable) {
-      const b = h("button", { type: "button", class: "ghost", "data-testid": "undo" }, UNDO[st.undoable] || "Undo");
-      b.addEventListener("click", () => busy(b, () => own(() => send("undo")).catch(report)));
-      items.push(b);
-    }
     if (st.game && st.phase !== "finished") {
       items.push(
         confirmButton(
@@ -326,14 +322,10 @@ function renderTools(st) {
 
 function render(st) {
   if (!admin) return;
-  const id = st.box ? st.box.game_id : null;
-  if (id !== gameId) {
-    gameId = id;
-    starter = null;
-  }
   renderStatus(st);
   renderStage(st);
   renderSeats(st, report, newGame);
+  renderMistakes(st);
   renderTools(st);
 }
 
