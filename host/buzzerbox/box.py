@@ -27,6 +27,7 @@ from buzzerbox.entries import check_table_entry, draw_seat, idle_state, last_t, 
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
+from buzzerbox.phones import PhoneSeats
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
@@ -59,6 +60,8 @@ class Box(GameArchive):
         #: where the pads come from: a pad map, or the phones' virtual pads (the default)
         self.pad_source: PadSource = pads if pads is not None else VirtualPads()
         self._seats = PadSeats(self.pad_source)
+        #: phones as pads: which phone is whose buzzer (phones.py)
+        self.phones = PhoneSeats()
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         self.pad_refusals = 0
@@ -108,6 +111,7 @@ class Box(GameArchive):
                     "lit": list(self._lit),
                     "enrolling": self._seats.enrolling,
                     "pad_test": self._seats.edges(),
+                    "phones": self.phones.to_json(),
                 }
                 self._cache = state
             return self._cache
@@ -135,6 +139,7 @@ class Box(GameArchive):
             self.seq = self._game_id
             self._engine, self._game_line, self._rejected = engine, body, []
             self._seats.load({})
+            self.phones.reset()
             self._settle()
             return self.state()
 
@@ -208,6 +213,18 @@ class Box(GameArchive):
             self._changed()
             return self.state()
 
+    def change_phones(self, change: Callable[[PhoneSeats, int], None]) -> dict[str, Any]:
+        """Change which phones are pads: `change(phones, number of seats)`; announced."""
+        with self._lock:
+            change(self.phones, len(self._engine.game.players) if self._engine else 0)
+            self._changed()
+            return self.state()
+
+    def phone_seat(self, token: object) -> int:
+        """The seat of the phone holding `token` (refused if it has none)."""
+        with self._lock:
+            return self.phones.seat_of(token)
+
     def import_log(self, text: str) -> dict[str, Any]:
         """A game log (v1) as a new game; returns its state with the lines rejected."""
         lines = load_lines(text)
@@ -218,6 +235,7 @@ class Box(GameArchive):
             self._engine, self._game_line, self._rejected = engine, body, rejected
             self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
+            self.phones.reset()
             self._settle()
             return self.state()
 

@@ -21,6 +21,8 @@ from buzzerbox.web.auth import Auth, refuse
 
 GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
+#: a phone's press reaches the box at most this long after the touch, or it is refused
+MAX_AGO_MS = 2000
 
 #: public(state, is_admin) -> the state object a phone gets
 Public = Callable[[dict[str, Any], bool], dict[str, Any]]
@@ -96,6 +98,47 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     @bp.post("/pads/release")
     def release() -> ResponseReturnValue:
         return pad_edge(released=True)
+
+    # -- phones as pads: the host switches them on, a guest's phone takes a seat --------
+
+    @bp.post("/phones")
+    @auth.admin_only
+    def phones() -> ResponseReturnValue:
+        body = body_object('phones as pads: {"on": true} or {"on": false}')
+        box.change_phones(lambda phones, _: phones.switch(body.get("on")))
+        return reply()
+
+    @bp.post("/phones/free")
+    @auth.admin_only
+    def free_seat() -> ResponseReturnValue:
+        body = body_object('the seat to free: {"seat": 0}')
+        box.change_phones(lambda phones, _: phones.free(body.get("seat")))
+        return reply()
+
+    @bp.post("/phones/seat")
+    def take_seat() -> ResponseReturnValue:
+        body = body_object('a seat for this phone: {"seat": 0, "token": "..."}')
+        box.change_phones(lambda phones, n: phones.take(body.get("token"), body.get("seat"), n))
+        return reply()
+
+    def phone_edge(released: bool) -> ResponseReturnValue:
+        arrived = box.now_us()
+        body = body_object('a phone press: {"token": "...", "pad": "stop", "ago_ms": 12}')
+        seat = box.phone_seat(body.get("token"))
+        ago = body.get("ago_ms", 0)
+        if not isinstance(ago, int | float) or isinstance(ago, bool) or not 0 <= ago <= MAX_AGO_MS:
+            raise BadBody(f"ago_ms is the ms from the touch to the request: 0-{MAX_AGO_MS}")
+        pad, pile = body.get("pad"), body.get("pile")
+        box.press(seat, pad, pile, arrived - int(ago * 1000), released=released)  # type: ignore[arg-type]
+        return reply()
+
+    @bp.post("/phones/press")
+    def phone_press() -> ResponseReturnValue:
+        return phone_edge(released=False)
+
+    @bp.post("/phones/release")
+    def phone_release() -> ResponseReturnValue:
+        return phone_edge(released=True)
 
     @bp.post("/enrol")
     @auth.admin_only

@@ -8,4 +8,5 @@ run((state) => {
   const has = Boolean(state.box && state.box.wifi);
   if (has && !wifi.getAttribute("src")) wifi.src = "/api/qr/wifi.svg";
   $("#wifi-card").hidden = !has;
+  $("#buzzer-card").hidden = !(state.game && state.box?.phones?.on);
 });

@@ -83,3 +83,53 @@ export function renderSeats(st, report, hidden = false) {
         ],
   );
 }
+
+/** Phones as pads: the host's switch, and each seat a phone took, to free it. */
+export function renderPhones(st, report, hidden = false) {
+  const card = $("#phones");
+  const phones = (st.box && st.box.phones) || { on: false, taken: [] };
+  card.hidden = !st.game || st.phase === "finished" || hidden;
+  if (card.hidden) return;
+  const key = JSON.stringify([phones, st.players.map((p) => p.name)]);
+  if (card.dataset.key === key) return;
+  card.dataset.key = key;
+  const toggle = h(
+    "button",
+    { type: "button", class: "ghost", "aria-pressed": String(phones.on), "data-testid": "phones-toggle" },
+    phones.on ? "Phones as pads: on" : "Phones as pads: off",
+  );
+  toggle.addEventListener("click", () => busy(toggle, () => post("/api/phones", { on: !phones.on }).catch(report)));
+  fill(
+    card,
+    h("h2", {}, "Phones as pads"),
+    h(
+      "p",
+      { class: "muted small" },
+      phones.on
+        ? "Guests open Join › “use this phone as your buzzer” and pick their seat once."
+        : "Switch on to let each guest's phone be their seat's buzzer.",
+    ),
+    toggle,
+    phones.on && phones.taken.length
+      ? h(
+          "ul",
+          { class: "seats", "data-testid": "phone-seats" },
+          phones.taken.map((seat) => {
+            const free = h(
+              "button",
+              { type: "button", class: "ghost small-btn", "data-testid": `phone-free-${seat}` },
+              "Free the seat",
+            );
+            free.addEventListener("click", () => busy(free, () => post("/api/phones/free", { seat }).catch(report)));
+            return h(
+              "li",
+              { class: `seat ${seatClass(seat)}` },
+              dot(seat),
+              h("span", { class: "who" }, h("span", { class: "name" }, st.players[seat]?.name ?? `seat ${seat + 1}`), h("span", { class: "muted small" }, "a phone")),
+              free,
+            );
+          }),
+        )
+      : null,
+  );
+}

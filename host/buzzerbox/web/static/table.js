@@ -10,7 +10,7 @@ import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
 import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
 import { isMine, own, scoringStage } from "./scoring.js";
-import { renderSeats } from "./seats.js";
+import { renderPhones, renderSeats } from "./seats.js";
 
 let admin = false;
 let state = null;
@@ -273,7 +273,7 @@ function renderMistakes(st) {
   const pressKey = JSON.stringify([on && playing, st.round, st.race, st.late, st.claim, st.voided]);
   keyed(presses, pressKey, () => (on && playing ? voidPanel(st, report) : null));
   presses.hidden = !presses.firstChild;
-  const rounds = $("#rounds");
+  const rounds = $("#scored-rounds");
   keyed(rounds, JSON.stringify([on, st.box?.game_id, st.phase === "finished", st.history]), () =>
     on ? roundsCard(st) : null,
   );
@@ -326,6 +326,7 @@ function render(st) {
   renderStage(st);
   renderSeats(st, report, newGame);
   renderMistakes(st);
+  renderPhones(st, report, newGame);
   renderTools(st);
 }
 
