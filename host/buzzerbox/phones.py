@@ -16,6 +16,7 @@ from buzzerbox.errors import InputError
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 
 TOKEN_CHARS = range(16, 129)
+OFF = "phones are no pads now: the host switches them on at the table view"
 
 
 class PhoneSeats:
@@ -40,7 +41,7 @@ class PhoneSeats:
         """The phone holding `token` becomes `seat`'s buzzer (its former seat is freed)."""
         token = check_token(token)
         if not self.is_on:
-            raise IllegalEventError("phones are no pads now: the host switches them on at the table view")
+            raise IllegalEventError(OFF)
         if type(seat) is not int or not 0 <= seat < players:
             raise InvalidEventError(
                 f"seat {seat!r} does not exist: this game has seats 0-{players - 1}", subject="seat"
@@ -60,10 +61,12 @@ class PhoneSeats:
         """The seat of the phone holding `token`; refused if phones are off or it has none."""
         token = check_token(token)
         if not self.is_on:
-            raise IllegalEventError("phones are no pads now: the host switches them on at the table view")
+            raise IllegalEventError(OFF)
         seat = self._seats.get(token)
         if seat is None:
-            raise IllegalEventError("this phone has no seat: pick yours first (or the host freed it)")
+            raise IllegalEventError(
+                "this phone has no seat: pick yours first (or the host freed it)"
+            )
         return seat
 
     def to_json(self) -> dict[str, Any]:

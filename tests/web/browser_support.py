@@ -280,7 +280,7 @@ def fits(page: Page, name: str) -> None:
     for size, viewport in FITS.items():
         page.set_viewport_size(viewport)
         for scheme in ("light", "dark") if SHOTS else ("light",):
-            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            page.emulate_media(color_scheme=scheme)
             settle(page)
             over, out = page.evaluate(OVERFLOW)
             assert over <= 0 and not out, f"{name} on a {size}: {over} px too wide: {out}"

@@ -8,6 +8,8 @@ Every page checked fits a phone and a 1080p TV with no sideways scroll.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 pytest.importorskip("playwright.sync_api")
@@ -84,7 +86,7 @@ def test_names_places_and_the_kids_stall(served: Served, browser: Browser) -> No
         party = next(label["text"] for label in labels if "Jörg" in label["text"])
         assert party.endswith("🎉…") or party.endswith(PARTY), party
         tops = sorted((label["top"], label["bottom"]) for label in labels)
-        assert all(a[1] <= b[0] + 0.5 for a, b in zip(tops, tops[1:], strict=False)), tops
+        assert all(a[1] <= b[0] + 0.5 for a, b in itertools.pairwise(tops)), tops
 
         # five columns do not fit a phone: the table says who is out of sight
         hint = viewer.get_by_test_id("history-hint")
@@ -145,4 +147,3 @@ def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) 
         watch.check()
     finally:
         context.close()
-

@@ -81,9 +81,7 @@ def test_typed_counts_stay_and_a_second_phone_is_noticed(served: Served, browser
         second_phone.close()
 
 
-def test_a_bumped_pad_is_taken_back_and_a_round_corrected(
-    served: Served, browser: Browser
-) -> None:
+def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browser: Browser) -> None:
     watch = Watch(served.url)
     context = phone(browser)
     try:

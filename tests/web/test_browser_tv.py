@@ -46,7 +46,7 @@ NAMES = [
 ]
 
 #: the rows and the photo, each wholly on the screen
-IN_VIEW = """() => [...document.querySelectorAll("#tv-standings > li"), document.querySelector("#photo")]
+IN_VIEW = """() => [...document.querySelectorAll("#tv-standings > li, #photo")]
   .map((el) => [el.dataset.testid || el.id, el.getBoundingClientRect().toJSON()])
   .filter(([, r]) => r.top < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)"""
 
