@@ -143,6 +143,24 @@ class Box(GameArchive):
             self._settle()
             return self.state()
 
+    def rematch(self) -> dict[str, Any]:
+        """The same game again: its players in their seats (so their colours), its target
+        or rounds and variants, its enrolled pads. NoGameError if there is none."""
+        with self._lock:
+            if self._game_id is None:
+                raise NoGameError("no game has been played: a rematch repeats one")
+            old, line = self._game_id, self._game_line
+            keep = ("game", "players", "target", "rounds", "variants")
+            fields = {k: line[k] for k in keep if k in line}
+            self.new_game(fields)
+            new = self._game_id
+            assert new is not None
+            for pad, seat in self.log.enrolments(old).items():
+                self.log.enrol(new, pad, seat)
+            self._seats.load(self.log.enrolments(new))
+            self._changed()
+            return self.state()
+
     def submit(self, obj: Mapping[str, Any]) -> dict[str, Any]:
         """A table entry from a phone (round, caller, ..., undo); returns the new state."""
         check_table_entry(obj)

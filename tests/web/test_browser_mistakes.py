@@ -124,6 +124,14 @@ def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browse
         expect(table.get_by_test_id("mini-totals")).to_contain_text("Ben1")
         expect(table.get_by_test_id("undo")).to_have_text("Undo the correction of round 1")
         fits(table, "mistakes-amended")
+
+        # the game ends; a rematch in one tap: the same players in the same seats
+        confirm(table, "finish")
+        expect(table.get_by_test_id("table-winners")).to_contain_text("Ann wins!")
+        fits(table, "mistakes-finished")
+        table.get_by_test_id("rematch").click()
+        expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
+        expect(table.get_by_test_id("mini-totals")).to_have_text("Ann0Ben0")
         watch.check()
     finally:
         context.close()

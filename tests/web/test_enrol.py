@@ -252,3 +252,25 @@ def test_pad_edges_are_on_the_console_while_no_round_plays(
     hw.pad_edge("south", True, clock.now)  # in play: DEBUG, not on the console
     assert hw.state()["claim"]["claimant"] == "Ben"
     assert len(caplog.messages) == 1
+
+
+def test_a_rematch_keeps_players_settings_and_pads(
+    hw: Box, hw_admin: FlaskClient, clock: ManualClock
+) -> None:
+    first = new_game(hw_admin, "kids", players=["Ann", "Ben"], rounds=2)
+    hw_admin.post("/api/enrol", json={"seat": 0})
+    tap(hw, clock, "south")
+    hw_admin.post("/api/event", json={"type": "finish"})
+    state = hw_admin.post("/api/rematch").json or {}
+    assert state["box"]["game_id"] != first["box"]["game_id"]
+    assert [p["name"] for p in state["players"]] == ["Ann", "Ben"]
+    assert (state["phase"], state["rounds"]) == ("lobby", 2)
+    assert seats(state)["south"] == ("stop", 0, True)  # still Ann's, enrolled
+    assert state["box"]["pad_test"] == []  # the new game's pad test starts empty
+
+
+def test_a_rematch_needs_a_game(client: FlaskClient, admin: FlaskClient) -> None:
+    assert client.post("/api/rematch").status_code == 403
+    reply = admin.post("/api/rematch")
+    assert reply.status_code == 409
+    assert "a rematch repeats one" in reply.json["error"]  # type: ignore[index]

@@ -72,6 +72,12 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
         box.new_game({k: body[k] for k in GAME_FIELDS if k in body})
         return reply()
 
+    @bp.post("/rematch")
+    @auth.admin_only
+    def rematch() -> ResponseReturnValue:
+        box.rematch()
+        return reply()
+
     @bp.post("/event")
     @auth.admin_only
     def event() -> ResponseReturnValue:

@@ -1,7 +1,7 @@
 // The table view, behind the admin PIN: a new game, seats and pads (enrolment of
 // real pads: the box waits for the next press), rounds, the scoring entries, undo
 // and finish.
-import { logout, send, session, whenAuthLost } from "./api.js";
+import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
 import { $, confirmButton, dot, fill, h, keyed, num, plural, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
@@ -178,10 +178,18 @@ function finishedStage(st) {
       crown("crown big"),
       h("h1", {}, names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`),
     ),
+    rematchButton(),
     exports(),
     h("hr"),
     newGameForm(() => {}),
   );
+}
+
+/** The same game again in one tap: players, seats (so colours), settings and pads. */
+function rematchButton() {
+  const b = h("button", { type: "button", class: "primary big", "data-testid": "rematch" }, "Rematch: same players, seats and pads");
+  b.addEventListener("click", () => busy(b, () => post("/api/rematch", {}).catch(report)));
+  return b;
 }
 
 /** Downloads: the game log any time; CSV and BG Stats once the game is finished. */
