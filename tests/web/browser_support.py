@@ -293,6 +293,37 @@ def fits(page: Page, name: str) -> None:
     page.emulate_media(color_scheme="null")
 
 
+# -- accessibility -------------------------------------------------------------------------
+
+#: axe-core from npm (tests/web/axe, installed by `bash tests/check`)
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+#: axe's serious and critical violations: rule, impact, what it says and where
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => [v.id, v.impact, v.help, v.nodes.slice(0, 3).map((n) => n.target.join(" "))]);
+}"""
+
+
+def audit(page: Page) -> list[list[object]]:
+    """axe-core's serious and critical violations on the page as it stands, in light and
+    in dark. The page's context must have `bypass_csp=True`: the box's strict CSP
+    rightly refuses the injected script."""
+    if not AXE.exists():
+        pytest.fail(f"no axe-core at {AXE}: run `bash tests/check` (npm ci in tests/web/axe)")
+    found: list[list[object]] = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+        settle(page)
+        if not page.evaluate("() => typeof axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
+        found += [[scheme, *v] for v in page.evaluate(AXE_RUN)]
+    page.emulate_media(color_scheme="null")
+    return found
+
+
 # -- steps of every game -----------------------------------------------------------------------
 
 
