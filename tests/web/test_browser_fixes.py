@@ -121,6 +121,15 @@ def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) 
         pads.get_by_test_id("pad-stop-0").tap()  # a false start in the lobby: kept
         expect(pads.get_by_test_id("pad-test-edges").locator("li")).not_to_have_count(0)
 
+        # the PIN as a QR code, for a second scorekeeper: the box draws it for the admin
+        table.get_by_test_id("show-pin").click()
+        expect(table.get_by_test_id("pin-qr")).to_be_visible()
+        table.wait_for_function(
+            "() => document.querySelector('[data-testid=pin-qr]').naturalWidth > 0"
+        )
+        table.get_by_test_id("show-pin").click()
+        expect(table.get_by_test_id("pin-qr")).to_be_hidden()
+
         # a new game: the pad test starts afresh (no old press relabelled)
         new_game(table, "twinit", ["Cara", "Dan", "Eli"])
         expect(pads.get_by_test_id("pad-test-empty")).to_be_visible()

@@ -76,3 +76,14 @@ def test_a_phone_press_is_timed_at_the_touch(
     bad = client.post("/api/phones/press", json={"token": "short", "pad": "stop"})
     assert bad.status_code == 400
     assert "16-128 ASCII characters" in bad.json["error"]  # type: ignore[index]
+
+
+def test_the_pin_as_a_qr_code_is_for_the_admin(client: FlaskClient, admin: FlaskClient) -> None:
+    refused = client.get("/api/qr/pin.svg")
+    assert refused.status_code == 403
+    assert "log in first" in refused.json["error"]  # type: ignore[index]
+    reply = admin.get("/api/qr/pin.svg")
+    assert reply.status_code == 200
+    assert reply.mimetype == "image/svg+xml"
+    assert reply.headers["Cache-Control"] == "no-store"
+    assert reply.data.startswith(b"<svg")

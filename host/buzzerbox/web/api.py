@@ -8,10 +8,12 @@ own words and changes nothing (see errors.py).
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from typing import Any
 
+import segno
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
@@ -55,6 +57,17 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     @bp.get("/state")
     def state() -> ResponseReturnValue:
         return reply()
+
+    @bp.get("/qr/pin.svg")
+    def pin_qr() -> ResponseReturnValue:
+        """The admin PIN as a QR code, for a second scorekeeper's phone: admin only."""
+        if not auth.is_admin():
+            return refuse(403, "the PIN's code is for the table's scorekeeper: log in first")
+        out = io.BytesIO()
+        segno.make(auth.pin, micro=False).save(out, kind="svg", scale=8, border=2, xmldecl=False)
+        response = Response(out.getvalue(), mimetype="image/svg+xml")
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     @bp.get("/games")
     def games() -> ResponseReturnValue:

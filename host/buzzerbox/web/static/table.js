@@ -185,6 +185,19 @@ function finishedStage(st) {
   );
 }
 
+/** The PIN as a QR code, shown on a tap: a second scorekeeper scans it. */
+function pinCode() {
+  const img = h("img", { alt: "QR code of the admin PIN", width: 160, height: 160, class: "qr", "data-testid": "pin-qr", hidden: true });
+  const b = h("button", { type: "button", class: "ghost", "aria-expanded": "false", "data-testid": "show-pin" }, "Show the PIN as a QR code");
+  b.addEventListener("click", () => {
+    img.hidden = !img.hidden;
+    if (!img.hidden) img.src = `/api/qr/pin.svg?t=${Date.now()}`;
+    b.setAttribute("aria-expanded", String(!img.hidden));
+    b.textContent = img.hidden ? "Show the PIN as a QR code" : "Hide the PIN's code";
+  });
+  return h("div", { class: "pin-code" }, b, img);
+}
+
 /** The same game again in one tap: players, seats (so colours), settings and pads. */
 function rematchButton() {
   const b = h("button", { type: "button", class: "primary big", "data-testid": "rematch" }, "Rematch: same players, seats and pads");
@@ -312,6 +325,7 @@ function renderTools(st) {
       }
     }
     if (st.game && st.phase !== "finished") items.push(exports(false));
+    items.push(pinCode());
     items.push(
       h(
         "button",
