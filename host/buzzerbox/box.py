@@ -213,7 +213,12 @@ class Box(GameArchive):
                     return
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
-                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = "not in the pad map"
+                    note = (
+                        "replaced: another pad plays its seat now"
+                        if self._seats.is_replaced(pad_id)
+                        else "not in the pad map"
+                    )
+                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = note
                     self._changed()
                     raise InvalidEventError(f"pad {pad_id} is not in the pad map")
                 where = (pad.seat, pad.role, pad.pile, t_us)

@@ -129,6 +129,10 @@ def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browse
         confirm(table, "finish")
         expect(table.get_by_test_id("table-winners")).to_contain_text("Ann wins!")
         fits(table, "mistakes-finished")
+        # the result card, drawn by the box, to save or share
+        expect(table.get_by_test_id("export-card")).to_be_visible()
+        card = table.request.get(f"{served.url}/api/export/card.svg")
+        assert card.ok and "Ann wins!" in card.text()
         table.get_by_test_id("rematch").click()
         expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
         expect(table.get_by_test_id("mini-totals")).to_have_text("Ann0Ben0")

@@ -87,3 +87,16 @@ def test_the_pin_as_a_qr_code_is_for_the_admin(client: FlaskClient, admin: Flask
     assert reply.mimetype == "image/svg+xml"
     assert reply.headers["Cache-Control"] == "no-store"
     assert reply.data.startswith(b"<svg")
+
+
+def test_the_result_card_of_a_finished_game(client: FlaskClient, admin: FlaskClient) -> None:
+    admin.post("/api/game", json={"game": "kids", "players": ["Ann", "<b>&Ben", "Cem"]})
+    refused = client.get("/api/export/card.svg")
+    assert refused.status_code == 409
+    assert "once the game is finished" in refused.json["error"]  # type: ignore[index]
+    play(admin, {"type": "finish"})
+    card = client.get("/api/export/card.svg")
+    assert card.status_code == 200 and card.mimetype == "image/svg+xml"
+    text = card.get_data(as_text=True)
+    assert text.startswith("<svg") and "&lt;b&gt;&amp;Ben" in text and "<b>" not in text
+    assert "Ann &amp; &lt;b&gt;&amp;Ben &amp; Cem win!" in text

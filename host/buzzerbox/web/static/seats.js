@@ -49,7 +49,7 @@ export function renderSeats(st, report, hidden = false) {
       const button = h(
         "button",
         { type: "button", class: `ghost small-btn${waiting ? " armed" : ""}`, "data-testid": `enrol-${seat}` },
-        waiting ? "Cancel" : mine.length ? "Add a pad" : "Enrol a pad",
+        waiting ? "Cancel" : mine.length ? "Reassign the pad" : "Enrol a pad",
       );
       button.addEventListener("click", () => enrol(button, { seat: waiting ? null : seat }, report));
       return h(
@@ -75,7 +75,7 @@ export function renderSeats(st, report, hidden = false) {
           h(
             "li",
             { class: "muted small note" },
-            "Tap a seat's button, then press that player's pad: it is theirs for this game. ",
+            "Tap a seat's button, then press that player's pad: it is theirs for this game, in place of the seat's pad of that role. ",
             unused ? `${plural(unused, "pad")} of the pad map ${unused === 1 ? "is" : "are"} for seats this game does not have. ` : "",
             h("a", { href: "/pads", "data-testid": "pad-test-link" }, "Test the pads"),
           ),

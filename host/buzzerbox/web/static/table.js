@@ -218,6 +218,8 @@ function exports(finished = true) {
           h("a", { href: "/api/export/csv", download: "", "data-testid": "export-csv" }, "CSV"),
           " · ",
           h("a", { href: "/api/export/bgstats", download: "", "data-testid": "export-bgstats" }, "BG Stats"),
+          " · ",
+          h("a", { href: "/api/export/card.svg", download: "", "data-testid": "export-card" }, "result card"),
         ]
       : null,
   );
