@@ -88,6 +88,9 @@ def test_names_places_and_the_kids_stall(served: Served, browser: Browser) -> No
         tops = sorted((label["top"], label["bottom"]) for label in labels)
         assert all(a[1] <= b[0] + 0.5 for a, b in itertools.pairwise(tops)), tops
 
+        # players across the games in the log
+        expect(viewer.get_by_test_id("stats")).to_contain_text("Maximilian")
+
         # five columns do not fit a phone: the table says who is out of sight
         hint = viewer.get_by_test_id("history-hint")
         expect(hint).to_be_visible()

@@ -19,6 +19,7 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
 from buzzerbox.errors import InputError
+from buzzerbox.stats import player_stats
 from buzzerbox.web.auth import Auth, refuse
 
 GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
@@ -68,6 +69,13 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
         response = Response(out.getvalue(), mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
         return response
+
+    @bp.get("/stats")
+    def stats() -> ResponseReturnValue:
+        """Players across the games in the log: games, wins, reactions after the go."""
+        log_ = box.log
+        games = ((g.players, g.winners, (e.body for e in log_.events(g.id))) for g in log_.games())
+        return jsonify(player_stats(games))
 
     @bp.get("/games")
     def games() -> ResponseReturnValue:

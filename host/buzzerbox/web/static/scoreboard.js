@@ -4,6 +4,7 @@ import { run } from "./common.js";
 import { $, dot, fill, h, num, plural, seatClass, signed } from "./dom.js";
 import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
 import { renderPhoto } from "./photo.js";
+import { renderStats } from "./stats.js";
 
 const VARIANT_NAMES = {
   "row-storage": "row as storage",
@@ -306,6 +307,7 @@ function render(state) {
   if (state.game) renderPhoto($("#photo"), state, { compact: true });
   renderHistory(state);
   historyHint();
+  renderStats(state);
 }
 
 addEventListener("resize", historyHint);
