@@ -353,6 +353,19 @@ def new_game(table: Page, game: str, names: list[str], rounds: int | None = None
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
 
 
+def table_and_pads(
+    watch: Watch, context: BrowserContext, served: Served, game: str, names: list[str]
+) -> tuple[Page, Page]:
+    """The table view logged in with a new game, and the pads page, in `context`."""
+    table = watch.page(context)
+    table.goto(f"{served.url}/table")
+    log_in(table, served.pin)
+    new_game(table, game, names)
+    pads = watch.page(context)
+    pads.goto(f"{served.url}/pads")
+    return table, pads
+
+
 def start_round(table: Page, pads: Page) -> None:
     table.get_by_test_id("start-round").click()
     expect(pads.get_by_test_id("pads-phase")).to_have_attribute("data-phase", "countdown")

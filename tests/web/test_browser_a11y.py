@@ -23,6 +23,7 @@ from .browser_support import (
     log_in,
     new_game,
     start_round,
+    table_and_pads,
     wait_for_go,
 )
 
@@ -36,12 +37,7 @@ def test_every_page_passes_axe_in_light_and_dark(served: Served, browser: Browse
     # the injected axe script needs the CSP bypassed: the box's own pages never do
     context = browser.new_context(viewport=PHONE, bypass_csp=True, has_touch=True)
     try:
-        table = watch.page(context)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
-        new_game(table, "ligretto", ["Ann", "Ben", "Cara"])
-        pads = watch.page(context)
-        pads.goto(f"{served.url}/pads")
+        table, pads = table_and_pads(watch, context, served, "ligretto", ["Ann", "Ben", "Cara"])
         start_round(table, pads)
         wait_for_go(pads)
         pads.get_by_test_id("pad-stop-1").tap()

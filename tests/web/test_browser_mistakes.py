@@ -23,6 +23,7 @@ from .browser_support import (
     new_game,
     phone,
     start_round,
+    table_and_pads,
     wait_for_go,
 )
 
@@ -85,12 +86,7 @@ def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browse
     watch = Watch(served.url)
     context = phone(browser)
     try:
-        table = watch.page(context)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
-        new_game(table, "ligretto", ["Ann", "Ben"])
-        pads = watch.page(context)
-        pads.goto(f"{served.url}/pads")
+        table, pads = table_and_pads(watch, context, served, "ligretto", ["Ann", "Ben"])
         start_round(table, pads)
         wait_for_go(pads)
 
