@@ -36,6 +36,7 @@ from buzzerbox.entries import (
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
+from buzzerbox.phones import PhoneSeats
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
@@ -68,6 +69,8 @@ class Box(GameArchive):
         #: where the pads come from: a pad map, or the phones' virtual pads (the default)
         self.pad_source: PadSource = pads if pads is not None else VirtualPads()
         self._seats = PadSeats(self.pad_source)
+        #: phones as pads: which phone is whose buzzer (phones.py)
+        self.phones = PhoneSeats()
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         self.pad_refusals = 0
@@ -123,6 +126,7 @@ class Box(GameArchive):
                     "pad_test": self._seats.edges(),
                     "boards": list(self._boards.values()),
                     **self._reports,
+                    "phones": self.phones.to_json(),
                 }
                 self._cache = state
             return self._cache
@@ -157,7 +161,26 @@ class Box(GameArchive):
             self._engine, self._game_line = engine, body
             self._rejected, self._rejected_count = [], 0
             self._seats.load({})
+            self.phones.reset()
             self._settle()
+            return self.state()
+
+    def rematch(self) -> dict[str, Any]:
+        """The same game again: its players in their seats (so their colours), its target
+        or rounds and variants, its enrolled pads. NoGameError if there is none."""
+        with self._lock:
+            if self._game_id is None:
+                raise NoGameError("no game has been played: a rematch repeats one")
+            old, line = self._game_id, self._game_line
+            keep = ("game", "players", "target", "rounds", "variants")
+            fields = {k: line[k] for k in keep if k in line}
+            self.new_game(fields)
+            new = self._game_id
+            assert new is not None
+            for pad, seat in self.log.enrolments(old).items():
+                self.log.enrol(new, pad, seat)
+            self._seats.load(self.log.enrolments(new))
+            self._changed()
             return self.state()
 
     def submit(self, obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -212,7 +235,12 @@ class Box(GameArchive):
                     return
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
-                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = "not in the pad map"
+                    note = (
+                        "replaced: another pad plays its seat now"
+                        if self._seats.is_replaced(pad_id)
+                        else "not in the pad map"
+                    )
+                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = note
                     self._changed()
                     raise InvalidEventError(f"pad {pad_id} is not in the pad map")
                 where = (pad.seat, pad.role, pad.pile, t_us)
@@ -237,6 +265,18 @@ class Box(GameArchive):
             self._changed()
             return self.state()
 
+    def change_phones(self, change: Callable[[PhoneSeats, int], None]) -> dict[str, Any]:
+        """Change which phones are pads: `change(phones, number of seats)`; announced."""
+        with self._lock:
+            change(self.phones, len(self._engine.game.players) if self._engine else 0)
+            self._changed()
+            return self.state()
+
+    def phone_seat(self, token: object) -> int:
+        """The seat of the phone holding `token` (refused if it has none)."""
+        with self._lock:
+            return self.phones.seat_of(token)
+
     def import_log(self, text: str) -> dict[str, Any]:
         """A game log (v1) as a new game; returns its state with the lines rejected (the
         first few, and their count). A file too big or mostly refused changes nothing."""
@@ -251,6 +291,7 @@ class Box(GameArchive):
             self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
             self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
+            self.phones.reset()
             self._settle()
             return self.state()
 

@@ -128,14 +128,15 @@ def test_a_seat_is_enrolled_by_pressing_its_pad(
         targets_big_enough(table)
         shoot(table, "pads-table-enrolling")
         tap(board, 1)
-        expect(table.get_by_test_id("seat-pads-0")).to_contain_text(
-            "stop · pad north, stop · pad south"
-        )
+        # one pad per seat and role: south replaces north as Ann's stop pad
+        expect(table.get_by_test_id("seat-pads-0")).to_contain_text("stop · pad south")
+        expect(table.get_by_test_id("seat-pads-0")).not_to_contain_text("north")
+        expect(table.get_by_test_id("enrol-0")).to_have_text("Reassign the pad")
         expect(table.get_by_test_id("seat-pads-0")).to_contain_text("enrolled")
         expect(table.get_by_test_id("enrol-reset")).to_be_visible()
         expect(pads.get_by_test_id("pad-tile-south")).to_contain_text("stop · Ann")
         expect(edges.first).to_contain_text("released after its enrolment")
-        expect(edges.nth(1)).to_contain_text("enrolled for Ann")
+        expect(edges.nth(1)).to_contain_text("enrolled for Ann (replaces pad north)")
         targets_big_enough(pads)
         shoot(pads, "pads-pad-test")
 
