@@ -27,18 +27,20 @@ from buzzerbox.entries import (
     check_import_size,
     check_mostly_accepted,
     check_table_entry,
+    draw_seat,
     idle_state,
     last_t,
     progress,
     shown_rejected,
-    variants,
 )
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
+from buzzerbox.phones import PhoneSeats
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.games import GameArchive, GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.store.log import EventLog, StoreError
 from buzzerbox.store.replay import load_lines, replay_stored
@@ -67,6 +69,8 @@ class Box(GameArchive):
         #: where the pads come from: a pad map, or the phones' virtual pads (the default)
         self.pad_source: PadSource = pads if pads is not None else VirtualPads()
         self._seats = PadSeats(self.pad_source)
+        #: phones as pads: which phone is whose buzzer (phones.py)
+        self.phones = PhoneSeats()
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         self.pad_refusals = 0
@@ -79,6 +83,7 @@ class Box(GameArchive):
         self._offset_us = 0
         self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
+        self._boards: dict[str, dict[str, Any]] = {}
         self._cache: dict[str, Any] | None = None
         self._pads_made: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
         self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
@@ -120,7 +125,9 @@ class Box(GameArchive):
                     "lit": list(self._lit),
                     "enrolling": self._seats.enrolling,
                     "pad_test": self._seats.edges(),
+                    "boards": list(self._boards.values()),
                     **self._reports,
+                    "phones": self.phones.to_json(),
                 }
                 self._cache = state
             return self._cache
@@ -151,18 +158,36 @@ class Box(GameArchive):
     def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
-        chosen = line.pop("variants", None)
+        if line.get("game") == "twinit":  # the box draws who starts unless the table chose
+            line.setdefault("first", draw_seat(line.get("players")))
         engine = Engine.from_dict(line)
         body = event_to_dict(engine.created)
-        if chosen:
-            body["variants"] = variants(chosen)
         with self._lock:
             self._game_id = self.log.new_game(body, progress(engine))
             self.seq = self._game_id
             self._engine, self._game_line = engine, body
             self._rejected, self._rejected_count = [], 0
             self._seats.load({})
+            self.phones.reset()
             self._settle()
+            return self.state()
+
+    def rematch(self) -> dict[str, Any]:
+        """The same game again: its players in their seats (so their colours), its target
+        or rounds and variants, its enrolled pads. NoGameError if there is none."""
+        with self._lock:
+            if self._game_id is None:
+                raise NoGameError("no game has been played: a rematch repeats one")
+            old, line = self._game_id, self._game_line
+            keep = ("game", "players", "target", "rounds", "variants")
+            fields = {k: line[k] for k in keep if k in line}
+            self.new_game(fields)
+            new = self._game_id
+            assert new is not None
+            for pad, seat in self.log.enrolments(old).items():
+                self.log.enrol(new, pad, seat)
+            self._seats.load(self.log.enrolments(new))
+            self._changed()
             return self.state()
 
     def submit(self, obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -191,7 +216,7 @@ class Box(GameArchive):
             obj["pile"] = pile
         with self._lock:
             last = self._engine.game.last_pad_t if self._engine and clamp else -1
-            obj["t_us"] = max(t_us, last, 0)
+            obj["t_us"] = max(t_us, 0) if t_us >= last else last + 1  # no made-up tie
             if pad_id is not None:
                 obj["pad_id"] = pad_id
             edge = self._seats.edge_of(obj, pad_id)  # a malformed edge is refused, not shown
@@ -217,7 +242,12 @@ class Box(GameArchive):
                     return
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
-                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = "not in the pad map"
+                    note = (
+                        "replaced: another pad plays its seat now"
+                        if self._seats.is_replaced(pad_id)
+                        else "not in the pad map"
+                    )
+                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = note
                     self._changed()
                     raise InvalidEventError(f"pad {pad_id} is not in the pad map")
                 where = (pad.seat, pad.role, pad.pile, t_us)
@@ -228,12 +258,31 @@ class Box(GameArchive):
             else:
                 self._seats.echo(self.state()["phase"])
 
+    def pad_board(self, status: Mapping[str, Any]) -> None:
+        """A pad board's status (`buzzerbox monitor --json`'s board object), for the pad
+        test: online or not, and whether the sync wire or SYNC round trips map it."""
+        with self._lock:
+            self._boards[str(status["board"])] = {k: v for k, v in status.items() if k != "event"}
+            self._changed()
+
     def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
         """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
         with self._lock:
             self._seats.command(seat, reset, self._engine, self._game_id, self.log)
             self._changed()
             return self.state()
+
+    def change_phones(self, change: Callable[[PhoneSeats, int], None]) -> dict[str, Any]:
+        """Change which phones are pads: `change(phones, number of seats)`; announced."""
+        with self._lock:
+            change(self.phones, len(self._engine.game.players) if self._engine else 0)
+            self._changed()
+            return self.state()
+
+    def phone_seat(self, token: object) -> int:
+        """The seat of the phone holding `token` (refused if it has none)."""
+        with self._lock:
+            return self.phones.seat_of(token)
 
     def import_log(self, text: str) -> dict[str, Any]:
         """A game log (v1) as a new game; returns its state with the lines rejected (the
@@ -249,6 +298,7 @@ class Box(GameArchive):
             self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
             self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
+            self.phones.reset()
             self._settle()
             return self.state()
 
@@ -287,13 +337,13 @@ class Box(GameArchive):
 
     def _settle(self) -> None:
         """After a change: a countdown runs exactly while the game counts down; announce."""
-        phase = self._engine.game.phase if self._engine else "idle"
+        phase = self._engine.game.phase if self._engine else Phase.IDLE
         if phase not in ENROL_PHASES:
             self._seats.enrolling = None
         kind = self._countdown.kind
-        if phase == "countdown" and kind != "go":
+        if phase == Phase.COUNTDOWN and kind != "go":
             self._start_countdown("go")
-        elif phase != "countdown" and kind == "go":
+        elif phase != Phase.COUNTDOWN and kind == "go":
             self._countdown.stop()
         self._changed()
 
@@ -308,7 +358,7 @@ class Box(GameArchive):
             kind = self._countdown.kind
             self._countdown.stop()
             try:
-                if kind == "go" and self._engine and self._engine.game.phase == "countdown":
+                if kind == "go" and self._engine and self._engine.game.phase == Phase.COUNTDOWN:
                     self._accept({"type": "go", "t_us": self.now_us()})
                     return
             except BuzzerboxError as exc:

@@ -32,14 +32,18 @@ from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.games import NoGameError
 
 log = logging.getLogger(__name__)
 
+#: the seat an enrolment logs for a pad another pad replaced: it plays no seat this game
+UNSEATED = -1
+
 #: the edges the pad test keeps (in every state: keep it small)
 PAD_TEST_EDGES = 16
 #: the phases in which pads can be enrolled: between rounds
-ENROL_PHASES = ("lobby", "scored")
+ENROL_PHASES = (Phase.LOBBY, Phase.SCORED)
 
 
 def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
@@ -103,9 +107,11 @@ class PadSeats:
     # -- enrolment ----------------------------------------------------------------------
 
     def load(self, enrolments: Mapping[str, int]) -> None:
-        """A game's enrolments (from the log); nothing pending."""
+        """A game's enrolments (from the log); nothing pending. The pad test starts
+        afresh: its edges name the seats of the game they were pressed in."""
         self._seats = dict(enrolments)
         self.enrolling = None
+        self._edges.clear()
 
     def begin(self, seat: object, engine: Engine | None) -> None:
         """The next press enrols a pad for `seat`; InvalidEventError/IllegalEventError."""
@@ -189,13 +195,33 @@ class PadSeats:
         if taken is None:
             return False
         note, seat = taken
-        if seat is not None and game_id is not None:
+        if seat is not None and game_id is not None and engine is not None:
+            replaced = self.replaced_by(pad_id, seat, engine)
+            for other in replaced:  # one pad per seat and role: the old one plays no more
+                log_.enrol(game_id, other, UNSEATED)
+                self._seats[other] = UNSEATED
             log_.enrol(game_id, pad_id, seat)
             self.commit(pad_id, seat)
+            if replaced:
+                note += f" (replaces pad {', '.join(replaced)})"
             log.info("pad %s %s", pad_id, note)
         pad = next((p for p in self.pads(engine) if p.id == pad_id), None)
         self.edge(pad_id, pad, pressed, t_us)["note"] = note
         return True
+
+    def replaced_by(self, pad_id: str, seat: int, engine: Engine) -> list[str]:
+        """The pads that play `seat`'s role now which `pad_id`, enrolled for it, replaces."""
+        base = next((p for p in self.pads(engine) if p.id == pad_id), Pad(pad_id, "", seat))
+        new = _enrolled(base, seat, engine.game.pads)
+        return [
+            p.id
+            for p in self.pads(engine)
+            if p.id != pad_id and p.seat == seat and (p.role, p.pile) == (new.role, new.pile)
+        ]
+
+    def is_replaced(self, pad_id: str) -> bool:
+        """Whether an enrolment of another pad took this one's seat in this game."""
+        return self._seats.get(pad_id) == UNSEATED
 
     def commit(self, pad_id: str, seat: int) -> None:
         """The pad is `seat`'s from now on in this game; its release is the enrolment's."""
@@ -222,10 +248,11 @@ class PadSeats:
         out: list[Pad] = []
         for pad in base:
             seat = self._seats.get(pad.id)
-            out.append(pad if seat is None else _enrolled(pad, seat, roles))
+            if seat != UNSEATED:
+                out.append(pad if seat is None else _enrolled(pad, seat, roles))
         known = {p.id for p in base}
         for pad_id, seat in self._seats.items():
-            if pad_id not in known:
+            if pad_id not in known and seat != UNSEATED:
                 out.append(_enrolled(Pad(pad_id, "", seat), seat, roles))
         return out
 
@@ -264,7 +291,7 @@ class PadSeats:
             return
         e = self._edges[-1]
         what = f"pile {e['pile'] + 1}" if e["pile"] is not None else e["role"]
-        level = logging.DEBUG if phase in ("countdown", "playing") else logging.INFO
+        level = logging.DEBUG if phase in (Phase.COUNTDOWN, Phase.PLAYING) else logging.INFO
         log.log(
             level,
             "pad %s %s: %s of seat %s at %d µs",

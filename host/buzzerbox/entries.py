@@ -2,17 +2,21 @@
 
 The rules (rules/) decide whether an entry is allowed in the game's state; this is
 what the box itself refuses before that: event types that come from the box and the
-pads, not from a phone (`go`, `press`, `release`), and malformed variants.
+pads, not from a phone (`go`, `press`, `release`). Variants and `first` are the
+rules' to check (rules/events.py).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from buzzerbox.errors import InputError
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.events import TABLE_ENTRIES
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.log import Progress
 
 #: an imported game log: at most this many characters and lines
@@ -58,7 +62,7 @@ def shown_rejected(rejected: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 #: table entries a phone may post; `go`, `press` and `release` come from the box and pads
 TABLE_EVENTS = frozenset(
-    {"round", "caller", "stall", "stacks", "middle", "left", "claim", "finish", "undo"}
+    {"round", *TABLE_ENTRIES, "undo"}  # caller, stall, counts, claim, void, amend, finish
 )
 
 
@@ -72,13 +76,9 @@ def check_table_entry(obj: Mapping[str, Any]) -> None:
         )
 
 
-def variants(value: object) -> list[str]:
-    """The house rules a new game names (free text, shown with the game)."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidEventError('variants must be a list of names, e.g. ["row as storage"]')
-    if len(value) > 10 or any(len(v) > 60 for v in value):
-        raise InvalidEventError("variants: at most 10, each at most 60 characters")
-    return list(value)
+def draw_seat(players: object) -> int:
+    """Twin It!: the seat that starts, drawn at random (rulebook 003: the table may pick)."""
+    return random.randrange(len(players)) if isinstance(players, list) and players else 0
 
 
 def idle_state() -> dict[str, Any]:
@@ -87,12 +87,13 @@ def idle_state() -> dict[str, Any]:
         "game": None,
         "title": None,
         "round": 0,
-        "phase": "idle",
+        "phase": Phase.IDLE,
         "players": [],
         "winners": [],
         "caller": None,
         "history": [],
         "undoable": None,
+        "undo": None,
     }
 
 

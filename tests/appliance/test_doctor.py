@@ -17,7 +17,8 @@ from buzzerbox.appliance.probe import Probe
 from buzzerbox.appliance.syncwire import Pulse
 from buzzerbox.cli import build_parser
 from buzzerbox.clock import monotonic_us
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
+from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine
+from buzzerbox.pads.fakepulse import WirePulser
 from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.padmap import load_pad_map
 
@@ -215,6 +216,60 @@ def test_serial_ports_are_listed_and_picos_marked(tmp_path: Path) -> None:
     out = io.StringIO()
     assert doctor.ports_section(out, None, no_ports) == []
     assert "none found" in out.getvalue()
+
+
+def wire_map(tmp_path: Path, ports: list[FakeBoardPort], *, pulsed: bool) -> Path:
+    """A pad map: every board but the last on the sync wire (ch 23); `pulsed`: the Pi
+    pulses it ([sync] gpio)."""
+    text = "seats = 1\n" + ("[sync]\ngpio = 7\n" if pulsed else "")
+    for i, port in enumerate(ports):
+        sync = "sync = 23\n" if i < len(ports) - 1 else ""
+        text += f'[[board]]\nid = "{port.board.board_id}"\nurl = "{port.url}"\n{sync}'
+    path = tmp_path / "pads.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_doctor_says_how_the_box_maps_each_clock(
+    fake_board: StartBoard, tmp_path: Path
+) -> None:
+    ports = [fake_board("pico-a"), fake_board("pico-b", offset_us=4_000_000), fake_board("pico-c")]
+    args = doctor_args("--pads", str(wire_map(tmp_path, ports, pulsed=True)), "--seconds", "0.6")
+    out = io.StringIO()
+    code = doctor.run_doctor(
+        args,
+        out=out,
+        model_path=not_a_pi(tmp_path),
+        comports=no_ports,
+        pulser_factory=lambda factory: PortPulser(ports[:2], ch=23),  # the map asks for it
+        period_us=60_000,
+    )
+    text = out.getvalue()
+    assert code == 0, text
+    assert len(re.findall(r"clock in the box: the sync wire \(\d+ pulses on ch 23\)", text)) == 2
+    assert "clock in the box: SYNC round trips (the pad map names no sync channel for it" in text
+    assert text.index("board at " + ports[2].url) < text.index("names no sync channel")
+
+
+def test_the_doctor_sees_an_outside_pulser_and_a_silent_wire(
+    fake_board: StartBoard, tmp_path: Path
+) -> None:
+    ports = [fake_board("pico-a"), fake_board("pico-b"), fake_board("pico-c")]
+    line = SyncLine()
+    ports[0].wire(line, 23)  # pico-b's wire is not connected; pico-c has none
+    args = doctor_args("--pads", str(wire_map(tmp_path, ports, pulsed=False)), "--seconds", "0.8")
+    out = io.StringIO()
+    with WirePulser(line, period_us=100_000, pulse_us=20_000):
+        code = doctor.run_doctor(args, out=out, model_path=not_a_pi(tmp_path), comports=no_ports)
+    text = out.getvalue()
+    assert code == 0, text
+    assert re.search(
+        r"clock in the box: the sync wire, lined up by common pulses \(\d+ pulses on ch 23 from "
+        "a pulser the host does not drive\\)",
+        text,
+    )
+    assert "clock in the box: SYNC round trips, for now: no pulse on its sync channel ch 23" in text
+    assert "names no sync channel" in text
 
 
 def test_each_port_shows_its_by_id_path_for_the_pad_map(tmp_path: Path) -> None:

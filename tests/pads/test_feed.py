@@ -94,3 +94,41 @@ def test_a_pads_table_needs_a_map(tmp_path: Path) -> None:
         open_sources({}, tmp_path)
     with pytest.raises(ValueError, match="unknown keys"):
         open_sources({"map": "x.toml", "colour": "red"}, tmp_path)
+
+
+def test_the_box_shows_each_boards_status_and_clock(pad_map: PadMap, tmp_path: Path) -> None:
+    box = Box(EventLog(tmp_path / "box.db"), clock=ManualClock(), pads=pad_map)
+    changed: queue.Queue[dict[str, Any]] = queue.Queue()
+    box.when_changed.append(changed.put)
+    sources = FakeSources(pad_map)
+    feed = PadFeed(sources, box)  # type: ignore[arg-type]
+    feed.start()
+    sources.queue.put(BoardStatusChanged("pico-a", "online", "sync", "waiting"))
+    sources.queue.put(BoardStatusChanged("pico-b", "online"))
+    sources.queue.put(BoardStatusChanged("pico-a", "online", "wire", "live"))
+    while len(changed.get(timeout=10)["box"]["boards"]) < 2:
+        pass
+    state = changed.get(timeout=10)
+    feed.close()
+    assert state["box"]["boards"] == [
+        {"board": "pico-a", "status": "online", "clock": "wire", "wire": "live"},
+        {"board": "pico-b", "status": "online"},
+    ]
+    box.close()
+
+
+def test_serve_takes_the_sync_wire_from_the_map(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "map.toml").write_text(
+        'seats = 1\n[sync]\ngpio = 7\n[[board]]\nid = "pico-a"\nurl = "socket://127.0.0.1:9"\n'
+        "channels = 8\nsync = 7\n",
+        encoding="utf-8",
+    )
+    with caplog.at_level("WARNING"):
+        _, sources = open_sources("map.toml", tmp_path)
+    # not a Pi here: GPIO7 cannot be pulsed, so the boards line up by common pulses
+    assert sources.pulser is None and sources.wire is not None and not sources.wire.is_stamped
+    assert "the sync wire on GPIO7 is not pulsed here" in caplog.text
+    assert sources.sessions[0].sync_channel("pico-a") == 7
+    sources.close()

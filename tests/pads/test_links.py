@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.fakeboard import SyncLine
+from buzzerbox.pads.fakepulse import LinePulser
 from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
@@ -130,3 +132,30 @@ def test_a_port_that_is_not_there_is_reported_gone(tmp_path: Path) -> None:
     url = str(tmp_path / "nothing-here")
     with PadSources(boards=[url], retry_s=0.05) as src:
         collect(src, status_is(url, "gone"))
+
+
+def test_the_hosts_pulses_map_boards_on_ports_by_the_sync_wire(fake_port: StartPort) -> None:
+    a = fake_port("pico-a", offset_us=3_000_000, drift_ppm=45.0, frame_us=1000)
+    b = fake_port("pico-b", offset_us=60_000_000, drift_ppm=-40.0, tcp=True, frame_us=1000)
+    line = SyncLine()
+    a.wire(line, 7)
+    b.wire(line, 7)
+    pad_map = parse_pad_map(
+        f'seats = 1\n[[board]]\nid = "pico-a"\nurl = "{a.url}"\nsync = 7\n'
+        f'[[board]]\nid = "pico-b"\nurl = "{b.url}"\nsync = 7\n'
+    )
+    wired = [BoardStatusChanged(x, "online", "wire", "live") for x in ("pico-a", "pico-b")]
+    pulser = LinePulser(line)
+    with PadSources(pad_map, pulser=pulser, pulse_period_us=300_000) as src:
+        collect(src, lambda evs: all(w in evs for w in wired))
+        for i in range(6):  # alternate boards, 5 ms apart, on the boards' own timers
+            (a if i % 2 == 0 else b).press(i, after_us=300_000 + 5_000 * i)
+        got = presses(collect(src, lambda evs: len(presses(evs)) == 6))
+    assert len(pulser.pulses) >= 3
+    sent = sorted(
+        [(e.host_us, "pico-a", e.ch) for e in a.board.sent if e.ch != 7]
+        + [(e.host_us, "pico-b", e.ch) for e in b.board.sent if e.ch != 7]
+    )
+    assert [(e.board, e.ch) for e in got] == [(board, ch) for _, board, ch in sent]
+    bracket = max(p.t1_us - p.t0_us for p in pulser.pulses)
+    assert all(abs(e.t_us - t) <= bracket + 10 for e, (t, _, _) in zip(got, sent, strict=True))

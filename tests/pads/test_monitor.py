@@ -12,11 +12,13 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import IO
 
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.fakeboard import FakeBoard
+from buzzerbox.pads.fakeboard import FakeBoard, SyncLine
+from buzzerbox.pads.fakepulse import WirePulser
 from buzzerbox.pads.fakeserve import FakeBoardPort
 from buzzerbox.pads.monitor import TextPrinter, event_json
 from buzzerbox.pads.padmap import parse_pad_map
@@ -27,6 +29,13 @@ StartPort = Callable[..., FakeBoardPort]
 
 
 def test_json_lines() -> None:
+    assert event_json(BoardStatusChanged("pico-a", "online", "wire", "live")) == {
+        "event": "board",
+        "board": "pico-a",
+        "status": "online",
+        "clock": "wire",
+        "wire": "live",
+    }
     assert event_json(Edge("pico-a", 3, "pico-a:3", 1, 123)) == {
         "event": "press",
         "board": "pico-a",
@@ -54,6 +63,14 @@ def test_json_lines() -> None:
         "status": "online",
         "note": "12 channels",
     }
+    assert event_json(BoardStatusChanged("pico-a", "online", "sync", None, "12 channels")) == {
+        "event": "board",
+        "board": "pico-a",
+        "status": "online",
+        "clock": "sync",
+        "wire": None,
+        "note": "12 channels",
+    }
 
 
 def test_table_for_people() -> None:
@@ -76,7 +93,7 @@ def test_a_board_with_other_channels_than_the_map_comes_online_with_a_warning() 
     port = FakeBoardPort(FakeBoard("pico-k", channels=12)).start()
     pad_map = parse_pad_map(
         'seats = 1\n[[board]]\nid = "pico-k"\nalias = "k"\n'
-        f'url = "{port.url}"\n'
+        f'url = "{port.url}"\nsync = 11\n'  # on the sync wire: the note and the clock
         '[[pad]]\nrole = "stop"\nseat = 0\nboard = "k"\nch = 17\n'
     )
     try:
@@ -89,6 +106,8 @@ def test_a_board_with_other_channels_than_the_map_comes_online_with_a_warning() 
         BoardStatusChanged(
             "pico-k",
             "online",
+            "sync",
+            "waiting",
             note="board k has 12 input channels (layout pads12), but the pad map puts pad "
             "pico-k:17 on ch 17: flash it with `buzzerbox firmware install PORT --layout "
             "pads24`, or move the pad to ch 0-11",
@@ -207,7 +226,10 @@ def test_monitor_refuses_bad_arguments(procs: list[Proc]) -> None:
 
 
 def test_fake_board_command_on_a_pty_driven_by_keys(procs: list[Proc]) -> None:
-    fake = Proc("fake-board", "--id", "pico-k", "--offset-us", "5000000", stdin=True)
+    fake = Proc(
+        "fake-board", "--id", "pico-k", "--offset-us", "5000000", "--usb", "--stamp-us", "30",
+        stdin=True,
+    )  # fmt: skip
     procs.append(fake)
     path = fake.line()
     assert path.startswith("/dev/")
@@ -222,3 +244,72 @@ def test_fake_board_command_on_a_pty_driven_by_keys(procs: list[Proc]) -> None:
         collect(src, lambda evs: len(presses(evs)) == 1)
     assert fake.stop().count("not a fake-board command") == 1
     assert fake.proc.returncode == 0
+
+
+WIRE_MAP = """\
+seats = 2
+[sync]
+gpio = 7          # not a Pi here: not pulsed by the monitor; an outside pulser does
+[[board]]
+id = "pico-a"
+url = "{a}"
+channels = 8
+sync = 7
+[[board]]
+id = "pico-b"
+url = "{b}"
+channels = 8
+sync = 7
+[[board]]
+id = "pico-c"
+url = "{c}"
+channels = 8
+"""
+
+
+def test_monitor_json_says_how_each_board_is_mapped(
+    fake_port: StartPort, procs: list[Proc], tmp_path: Path
+) -> None:
+    a = fake_port("pico-a", offset_us=2_000_000, drift_ppm=30.0, frame_us=1000)
+    b = fake_port("pico-b", offset_us=50_000_000, drift_ppm=-20.0, tcp=True, frame_us=1000)
+    c = fake_port("pico-c", offset_us=7_000_000)
+    line = SyncLine()
+    a.wire(line, 7)
+    b.wire(line, 7)
+    pad_map = tmp_path / "pads.toml"
+    pad_map.write_text(WIRE_MAP.format(a=a.url, b=b.url, c=c.url), encoding="utf-8")
+    mon = Proc("monitor", "--config", str(pad_map), "--json", "--silence-ms", "60000")
+    procs.append(mon)
+    seen: dict[str, dict[str, object]] = {}
+    with WirePulser(line):
+        while not all(seen.get(x, {}).get("clock") == "wire" for x in ("pico-a", "pico-b")):
+            obj = mon.json()
+            assert obj["event"] == "board", obj  # the sync channel's pulses are no pad's
+            first = str(obj["board"]) not in seen
+            seen[str(obj["board"])] = obj
+            if first and obj["board"] != "pico-c":
+                assert obj == {**obj, "status": "online", "clock": "sync", "wire": "waiting"}
+        assert seen["pico-c"] == {
+            "event": "board",
+            "board": "pico-c",
+            "status": "online",
+            "clock": "sync",
+            "wire": None,
+        }
+        assert seen["pico-a"]["wire"] == seen["pico-b"]["wire"] == "live"
+        b.press(1, after_us=50_000)
+        a.press(2, after_us=53_000)  # on the other board's own timer, about 3 ms later
+        got = [mon.json(), mon.json()]
+    err = mon.stop()
+    assert "GPIO7 is not pulsed here" in err
+    truth = sorted(
+        (e.host_us, board.board.board_id, e.ch)
+        for board in (a, b)
+        for e in board.board.sent
+        if e.ch != 7
+    )
+    assert [(o["board"], o["ch"]) for o in got] == [(bid, ch) for _, bid, ch in truth]
+    gap = int(got[1]["t_us"]) - int(got[0]["t_us"])  # type: ignore[call-overload]
+    assert (
+        abs(gap - (truth[1][0] - truth[0][0])) <= 50
+    )  # lined up by the pulses: USB frames alone skew SYNC by 100s of µs

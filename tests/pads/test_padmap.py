@@ -172,6 +172,61 @@ def test_pads_command_refuses_with_the_reason(
     assert "line 17: seat 3 does not exist: this map has seats 0-1" in capsys.readouterr().err
 
 
+def test_the_sync_wire_in_the_map() -> None:
+    text = BASE.replace("channels = 8\n", "channels = 8\nsync = 7\n") + "\n[sync]\ngpio = 7\n"
+    pad_map = parse_pad_map(text)
+    board = pad_map.board("pico-a")
+    assert board is not None and board.sync == 7 and pad_map.sync_gpio == 7
+    assert parse_pad_map(BASE).sync_gpio is None and parse_pad_map(BASE).boards[0].sync is None
+    assert pad_map.channels_problem("pico-a", 8) is None
+
+
+def test_a_board_with_its_sync_wire_past_its_last_channel_is_warned_about() -> None:
+    text = (
+        'seats = 1\n[[board]]\nid = "pico-e6614103e7000001"\nalias = "a"\nsync = 23\n'
+        '[[pad]]\nrole = "stop"\nseat = 0\nboard = "a"\nch = 0\n'
+    )
+    pad_map = parse_pad_map(text)
+    assert pad_map.board("a") is pad_map.board("pico-e6614103e7000001")
+    assert pad_map.channels_problem("pico-e6614103e7000001", 24) is None
+    assert pad_map.channels_problem("pico-e6614103e7000001", 12) == (
+        "board a has 12 input channels (layout pads12), but the pad map puts its sync wire "
+        "on ch 23: flash it with `buzzerbox firmware install PORT --layout pads24`, or set "
+        "sync to a channel 0-11"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ("channels = 8\n", "channels = 8\nsync = 3\n"),
+            "line 21: board pico-a channel 3 is its sync channel (sync = 3): a sync channel "
+            "is never a pad; wire the pad to another channel",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\nsync = 8\n"),
+            "line 8: sync 8 is not allowed: it must be a whole number 0-7",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\n[sync]\ngpio = 17\n"),
+            "pin 17 is used twice: by the sync wire ([sync] gpio) and slap of seat 0 (line 11)",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\n[sync]\ngpio = 30\n"),
+            "line 9: pin 30 does not exist: GPIO pins are 0-27",
+        ),
+        (
+            ("channels = 8\n", "channels = 8\n[sync]\npin = 7\n"),
+            "line 9: key 'pin' is not allowed in [sync]: allowed are gpio",
+        ),
+    ],
+)
+def test_sync_refusals(change: tuple[str, str], message: str) -> None:
+    old, new = change
+    assert message in refusal(BASE.replace(old, new, 1))
+
+
 def test_a_board_alias_makes_a_new_board_id_a_one_line_change() -> None:
     text = (
         "seats = 2\n"

@@ -5,7 +5,11 @@
 Every log it returns replays without a rejected line and ends with the game
 finished. The games are played out with many pad events (false starts, late
 stop presses, pile presses with their fouls, slap races) and with table
-entries that are taken back and entered again. The generator keeps its own
+entries that are taken back and entered again. With `v1=False` (the default)
+they also use what version 1.1 of the log adds: stop ties, `void` (of late
+presses, of the stop press that ended a round, of stray slaps), `amend` of an
+earlier round, `caller` while scoring, `variants`, Twin It!'s `first`, and undo
+while a Twin It! claim is open; with `v1=True` they are version 1 logs. The generator keeps its own
 books (takes, who pressed what) and never asks the rules engine, so a log is
 evidence about the engine, not a copy of it.
 """
@@ -26,8 +30,9 @@ WINDOW_US = 1_000_000
 class _Table:
     """The log being written and the host clock it is written on."""
 
-    def __init__(self, rng: random.Random, players: int) -> None:
+    def __init__(self, rng: random.Random, players: int, v1: bool) -> None:
         self.rng = rng
+        self.v1 = v1
         self.names = list(NAMES[:players])
         self.log: Log = []
         self.t = rng.randrange(0, 1_000_000_000)
@@ -69,20 +74,47 @@ class _Table:
         self.add(type="go", t_us=self.tick())
 
     def stop(self, can_stall: bool) -> int | None:
-        """End a round: a stop press with late ones, a named caller, or a stall."""
-        roll = self.rng.random()
+        """End a round: a stop press with late ones, a named caller, or a stall.
+
+        Version 1.1: a later stop press at the very µs of the first is a tie (no
+        caller); the table may then name one, or void the first press (the next
+        stop press, if any, is then the call), or replace the caller.
+        """
+        rng = self.rng
+        roll = rng.random()
         if can_stall and roll < 0.15:
             self.add(type="stall")
             caller = None
         elif roll < 0.3:
-            caller = self.rng.randrange(len(self.names))
+            caller = rng.randrange(len(self.names))
             self.add(type="caller", seat=caller)
         else:
-            caller = self.rng.randrange(len(self.names))
+            caller = rng.randrange(len(self.names))
             self.press(caller, "stop")
+            presses = [(caller, self.t)]
             others = [s for s in range(len(self.names)) if s != caller]
-            for seat in self.rng.sample(others, self.rng.randint(0, len(others))):
-                self.press(seat, "stop", same_t=self.rng.random() < 0.1)
+            for seat in rng.sample(others, rng.randint(0, len(others))):
+                # v1 logs keep clear of a tie at the top, which v1.1 reads differently
+                same = rng.random() < 0.1 and not (self.v1 and len(presses) == 1)
+                self.press(seat, "stop", same_t=same)
+                presses.append((seat, self.t))
+            caller = _call(presses)
+            if not self.v1 and rng.random() < 0.2:
+                self.add(type="void", seat=presses[0][0], t_us=presses[0][1])
+                if rng.random() < 0.3:
+                    self.add(type="undo")
+                else:
+                    rest = [p for p in presses if p[:2] != presses[0][:2]]
+                    if not rest:
+                        return self.stop(can_stall)
+                    caller = _call(rest)
+            elif not self.v1 and len(presses) > 1 and rng.random() < 0.2:
+                late = rng.choice(presses[1:])
+                if late[1] != presses[0][1]:
+                    self.add(type="void", seat=late[0], t_us=late[1])  # a bumped pad, shown
+        if not self.v1 and (caller is None or rng.random() < 0.1) and rng.random() < 0.6:
+            caller = rng.randrange(len(self.names))
+            self.add(type="caller", seat=caller)
         self.release_all()
         return caller
 
@@ -97,12 +129,55 @@ class _Table:
         return [0 if s == caller else self.rng.randint(1, most) for s in range(len(self.names))]
 
 
+def _call(presses: list[tuple[int, int]]) -> int | None:
+    """The caller of a round its stop presses ended: the first, unless two tie."""
+    first = presses[0][1]
+    tied = [seat for seat, t in presses if t == first]
+    return tied[0] if len(tied) == 1 else None
+
+
+def _head(table: _Table, game: str, **fields: Any) -> None:
+    head: dict[str, Any] = {"type": "game", "game": game, "players": table.names, **fields}
+    if not table.v1 and table.rng.random() < 0.3:
+        head["variants"] = ["row as storage"]
+    table.log.insert(0, head)
+
+
+def _amend(table: _Table, books: list[dict[str, Any]], counts: Any) -> None:
+    """Now and then (v1.1) the table corrects one of the last three rounds: `counts(book)`
+    gives the book's new counts, which replace the old ones."""
+    if table.v1 or not books or table.rng.random() > 0.15:
+        return
+    number = table.rng.randrange(max(len(books) - 3, 0), len(books))  # a recent round
+    new = counts(books[number])
+    books[number].update(new)
+    names = table.names
+    table.add(
+        type="amend",
+        round=number + 1,
+        **{key: dict(zip(names, value, strict=True)) for key, value in new.items()},
+    )
+
+
 def _ligretto(table: _Table, rounds: int, target: int | None) -> None:
     rng = table.rng
-    head: dict[str, Any] = {"type": "game", "game": "ligretto", "players": table.names}
-    head.update({"target": target} if target is not None else {"rounds": rounds})
-    table.log.insert(0, head)
-    totals = [0] * len(table.names)
+    _head(table, "ligretto", **({"target": target} if target is not None else {"rounds": rounds}))
+    books: list[dict[str, Any]] = []
+
+    def counts(book: dict[str, Any]) -> dict[str, list[int]]:
+        stacks = table.left(book["caller"], 10)
+        return {"stacks": stacks, "middle": [rng.randint(0, 40 - s) for s in stacks]}
+
+    def over() -> bool:
+        totals = [0] * len(table.names)
+        for book in books:
+            totals = [
+                t + m - 2 * s
+                for t, m, s in zip(totals, book["middle"], book["stacks"], strict=True)
+            ]
+        best = max(totals)
+        return target is not None and best >= target and totals.count(best) == 1
+
     for _ in range(rounds):
         table.start("stop")
         caller = table.stop(can_stall=True)
@@ -111,10 +186,13 @@ def _ligretto(table: _Table, rounds: int, target: int | None) -> None:
         table.entry("stacks", stacks, table.left(caller, 10) if rng.random() < 0.2 else None)
         wrong = [rng.randint(0, 40 - s) for s in stacks] if rng.random() < 0.1 else None
         table.entry("middle", middle, wrong)
-        totals = [t + m - 2 * s for t, m, s in zip(totals, middle, stacks, strict=True)]
-        best = max(totals)
-        if target is not None and best >= target and totals.count(best) == 1:
+        books.append({"caller": caller, "stacks": stacks, "middle": middle})
+        if over():
             return
+        if len(books) < rounds:
+            _amend(table, books, counts)
+            if over():
+                return
     if target is not None:
         table.add(type="finish")
 
@@ -124,8 +202,9 @@ def _twist(table: _Table, rounds: int) -> None:
     n = len(table.names)
     piles = 4 if n == 2 else 8
     dealt = 40 if n <= 3 else 38
-    table.log.insert(0, {"type": "game", "game": "twist", "players": table.names, "rounds": rounds})
-    for _ in range(rounds):
+    _head(table, "twist", rounds=rounds)
+    books: list[dict[str, Any]] = []
+    for number in range(rounds):
         table.start("pile")
         for _ in range(rng.randint(10, 80)):
             seat = rng.randrange(n)
@@ -141,16 +220,23 @@ def _twist(table: _Table, rounds: int) -> None:
         caller = table.stop(can_stall=False)
         wrong = table.left(caller, dealt) if rng.random() < 0.2 else None
         table.entry("left", table.left(caller, dealt), wrong)
+        books.append({"caller": caller})
+        if number < rounds - 1:
+            _amend(table, books, lambda book: {"left": table.left(book["caller"], dealt)})
 
 
 def _kids(table: _Table, rounds: int) -> None:
     rng = table.rng
-    table.log.insert(0, {"type": "game", "game": "kids", "players": table.names, "rounds": rounds})
-    for _ in range(rounds):
+    _head(table, "kids", rounds=rounds)
+    books: list[dict[str, Any]] = []
+    for number in range(rounds):
         table.start("stop")
         caller = table.stop(can_stall=True)
         wrong = table.left(caller, 30) if rng.random() < 0.2 else None
         table.entry("left", table.left(caller, 30), wrong)
+        books.append({"caller": caller})
+        if number < rounds - 1:
+            _amend(table, books, lambda book: {"left": table.left(book["caller"], 30)})
 
 
 def _claim(table: _Table, takes: list[list[int]], claimant: int, last: bool) -> None:
@@ -185,35 +271,63 @@ def _claim(table: _Table, takes: list[list[int]], claimant: int, last: bool) -> 
     table.add(type="claim", result=result)
 
 
+def _slaps(table: _Table, n: int) -> int:
+    """A claim's slaps: the first and a race of later ones within the window."""
+    rng = table.rng
+    table.tick(200_000, 3_000_000)
+    seats = rng.sample(range(n), rng.randint(1, n))
+    table.press(seats[0], "slap", same_t=True)
+    for seat in seats[1:]:  # a race: every later slap within the window
+        if rng.random() < 0.05:
+            table.press(seat, "slap", same_t=True)
+        else:
+            table.t += rng.randint(1, (WINDOW_US - 1) // 5)
+            table.press(seat, "slap", same_t=True)
+    table.release_all()
+    return seats[0]
+
+
 def _twinit(table: _Table, claims: int) -> None:
     rng = table.rng
     n = len(table.names)
-    table.log.insert(0, {"type": "game", "game": "twinit", "players": table.names})
+    _head(table, "twinit", **({} if table.v1 else {"first": rng.randrange(n)}))
     table.start("slap")
     takes: list[list[int]] = [[] for _ in range(n)]
-    for i in range(claims):
-        table.tick(200_000, 3_000_000)
-        seats = rng.sample(range(n), rng.randint(1, n))
-        table.press(seats[0], "slap", same_t=True)
-        for seat in seats[1:]:  # a race: every later slap within the window
-            if rng.random() < 0.05:
-                table.press(seat, "slap", same_t=True)
-            else:
-                table.t += rng.randint(1, (WINDOW_US - 1) // 5)
-                table.press(seat, "slap", same_t=True)
-        table.release_all()
-        _claim(table, takes, seats[0], last=i == claims - 1)
+    i = 0
+    while i < claims:
+        if not table.v1 and rng.random() < 0.1:  # a stray slap the table voids
+            table.tick(200_000, 3_000_000)
+            seat = rng.randrange(n)
+            table.press(seat, "slap", same_t=True)
+            table.add(type="void", seat=seat, t_us=table.t)
+            table.release(seat, "slap")
+        claimant = _slaps(table, n)
+        before = [list(t) for t in takes]
+        _claim(table, takes, claimant, last=i == claims - 1)
         if max(len(t) for t in takes) >= 5:
             return
+        if not table.v1 and i + 1 < claims and rng.random() < 0.1:
+            following = _slaps(table, n)  # the next claim opens, then the table takes
+            table.add(type="undo")  # back the last one: it is open again, the next waits
+            takes[:] = before
+            _claim(table, takes, claimant, last=False)
+            i += 1
+            _claim(table, takes, following, last=i == claims - 1)
+            if max(len(t) for t in takes) >= 5:
+                return
+        i += 1
     table.add(type="finish")
 
 
-def generate(game: str, rounds_or_claims: int, seed: int, *, target: int | None = None) -> Log:
+def generate(
+    game: str, rounds_or_claims: int, seed: int, *, target: int | None = None, v1: bool = False
+) -> Log:
     """A valid whole game log: `rounds_or_claims` rounds (Twin It!: claims).
 
     Ligretto plays that many fixed rounds, or with `target` (50, 99, 150) until
     the target ends it, at most that many rounds, then `finish`. Twin It! ends
-    when someone takes a fifth take in the last claim, or with `finish`.
+    when someone takes a fifth take in the last claim, or with `finish`. With
+    `v1`, only what version 1 of the log says (and no stop tie at the top).
     """
     if game not in PLAYERS:
         raise ValueError(f"game {game!r} is unknown: generate one of {', '.join(GAMES)}")
@@ -221,7 +335,7 @@ def generate(game: str, rounds_or_claims: int, seed: int, *, target: int | None 
         raise ValueError(f"{rounds_or_claims} rounds or claims: give 1 or more")
     rng = random.Random(f"{game}:{rounds_or_claims}:{seed}:{target}")
     low, high = PLAYERS[game]
-    table = _Table(rng, rng.randint(low, high))
+    table = _Table(rng, rng.randint(low, high), v1)
     if game == "ligretto":
         _ligretto(table, rounds_or_claims, target)
     elif game == "twist":

@@ -1,7 +1,14 @@
 """Refusals name the player they concern, so a page can show them at that field."""
 
+import json
+import re
+from pathlib import Path
+
 import pytest
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules import Engine, IllegalEventError, InvalidEventError
+
+GOLDEN = Path(__file__).parent / "golden"
 
 
 def scoring_game() -> Engine:
@@ -43,3 +50,39 @@ def test_a_refusal_without_a_player_has_no_subject() -> None:
     with pytest.raises(IllegalEventError) as refusal:
         engine.apply_dict({"type": "round"})
     assert refusal.value.subject is None
+
+
+def refusals() -> list[tuple[str, list[str], BuzzerboxError]]:
+    """Every refusal the golden logs provoke: the case, its players, the error."""
+    found: list[tuple[str, list[str], BuzzerboxError]] = []
+    for path in sorted(GOLDEN.glob("*.jsonl")):
+        lines = []
+        for text in path.read_bytes().splitlines():
+            try:
+                lines.append(json.loads(text))
+            except (ValueError, RecursionError):
+                continue  # not JSON: refused before the rules see it
+        try:
+            engine = Engine.from_dict(lines[0] if lines else None)
+        except BuzzerboxError as exc:
+            found.append((path.stem, [], exc))
+            continue
+        for line in lines[1:]:
+            try:
+                engine.apply_dict(line)
+            except BuzzerboxError as exc:
+                found.append((path.stem, list(engine.game.players), exc))
+    return found
+
+
+def test_every_refusal_that_names_a_player_has_that_subject() -> None:
+    seen = 0
+    for case, players, exc in refusals():
+        message = str(exc)
+        if "the players are" in message or "is one of" in message:
+            continue
+        named = [p for p in players if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", message)]
+        if named:
+            seen += 1
+            assert exc.subject in named, f"{case}: {message!r} has subject {exc.subject!r}"
+    assert seen >= 40

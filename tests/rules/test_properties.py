@@ -33,17 +33,19 @@ FAST = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 TYPES = ("game", "round", "go", "press", "release", "caller", "stall")
-ENTRIES = ("stacks", "middle", "left", "claim", "finish", "undo")
+ENTRIES = ("stacks", "middle", "left", "claim", "void", "amend", "finish", "undo")
 PHASES = {"lobby", "countdown", "playing", "scoring", "scored", "finished"}
 
 
 @st.composite
-def games(draw: st.DrawFn) -> Log:
-    """A valid whole game log, for any of the four games."""
+def games(draw: st.DrawFn, v1: bool | None = None) -> Log:
+    """A valid whole game log, for any of the four games (version 1 or 1.1 if `v1` is
+    not given)."""
     game = draw(st.sampled_from(GAMES))
     size = draw(st.integers(1, 30 if game == "twinit" else 6))
     target = draw(st.sampled_from((None, 50, 99))) if game == "ligretto" else None
-    return generate(game, size, draw(st.integers(0, 2**32)), target=target)
+    old = draw(st.booleans()) if v1 is None else v1
+    return generate(game, size, draw(st.integers(0, 2**32)), target=target, v1=old)
 
 
 def lines(log: Log) -> list[str]:
@@ -85,6 +87,12 @@ EVENTS = st.fixed_dictionaries(
         "players": st.lists(st.sampled_from(NAMES), max_size=13) | JSON,
         "target": st.sampled_from((50, 99, 150, 42)) | JSON,
         "rounds": st.integers(-1, 6) | JSON,
+        "round": st.integers(-1, 6) | JSON,
+        "left": COUNTS | JSON,
+        "stacks": COUNTS | JSON,
+        "middle": COUNTS | JSON,
+        "variants": st.lists(st.text(max_size=8), max_size=3) | JSON,
+        "first": st.integers(-1, 6) | JSON,
     },
 )
 
@@ -149,7 +157,8 @@ def test_undo_after_an_entry_restores_the_state(log: Log) -> None:
         before = frozen(engine.state())
         engine.apply_dict(event)
         after = frozen(engine.state())
-        assert after != before
+        if event["type"] != "caller":  # naming the caller again may change nothing
+            assert after != before
         engine.apply_dict({"type": "undo"})
         assert frozen(engine.state()) == before
         engine.apply_dict(event)

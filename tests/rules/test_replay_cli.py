@@ -158,3 +158,27 @@ def test_exit_2_for_an_empty_or_unreadable_log(tmp_path: Path, content: bytes) -
 def test_exit_2_when_the_file_cannot_be_read(tmp_path: Path) -> None:
     assert "cannot read" in one_line_error(replay(tmp_path / "missing.jsonl"))
     assert "cannot read" in one_line_error(replay(tmp_path))
+
+
+def test_the_contracts_ship_with_the_rules_and_the_help_points_at_them() -> None:
+    from buzzerbox.rules.events import _TYPES
+
+    contracts = Path(buzzerbox.__file__).parent / "rules"
+    log_md = (contracts / "game-log.md").read_text(encoding="utf-8")
+    games_md = (contracts / "games.md").read_text(encoding="utf-8")
+    assert log_md.startswith("# Game log, version 1.1")
+    for kind in _TYPES.values():
+        assert f"| `{kind}` |" in log_md, f"game-log.md does not list {kind}"
+    for title in ("Ligretto (classic)", "Ligretto Twist", "Ligretto Kids", "Twin It!"):
+        assert title in games_md
+    result = subprocess.run(
+        [sys.executable, "-m", "buzzerbox", "replay", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    help_text = " ".join(result.stdout.split())
+    assert "rules/game-log.md" in help_text.replace(" ", "")
+    assert "rules/games.md" in help_text.replace(" ", "")
+    assert "version 1.1" in help_text

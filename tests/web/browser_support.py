@@ -257,6 +257,73 @@ def shoot(page: Page, name: str) -> None:
     page.emulate_media(color_scheme="null")  # back to the context's own
 
 
+#: the sizes a page must fit without a sideways scroll: a phone and a 1080p TV
+FITS: dict[str, ViewportSize] = {"phone": PHONE, "tv": {"width": 1920, "height": 1080}}
+
+#: what sticks out sideways: the page's width beyond the window, and the offenders
+OVERFLOW = """() => {
+  const w = innerWidth;
+  const out = [...document.querySelectorAll("body *")]
+    .filter((el) => el.getClientRects().length && !el.closest(".scroll-x, .tabs"))
+    .filter((el) => el.getBoundingClientRect().right > w + 0.5)
+    .slice(0, 5)
+    .map((el) => el.dataset.testid || el.id || el.className || el.tagName);
+  return [document.documentElement.scrollWidth - w, out];
+}"""
+
+
+def fits(page: Page, name: str) -> None:
+    """The page fits a 390×844 phone and a 1920×1080 TV with no sideways scroll
+    (screenshots of both, in light and dark, when BUZZERBOX_SHOTS names a folder).
+    The page's own size and scheme come back afterwards."""
+    own = page.viewport_size or PHONE
+    for size, viewport in FITS.items():
+        page.set_viewport_size(viewport)
+        for scheme in ("light", "dark") if SHOTS else ("light",):
+            page.emulate_media(color_scheme=scheme)
+            settle(page)
+            over, out = page.evaluate(OVERFLOW)
+            assert over <= 0 and not out, f"{name} on a {size}: {over} px too wide: {out}"
+            if SHOTS:
+                folder = Path(SHOTS)
+                folder.mkdir(parents=True, exist_ok=True)
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(folder / f"{name}-{size}-{scheme}.png"), full_page=True)
+    page.set_viewport_size(own)
+    page.emulate_media(color_scheme="null")
+
+
+# -- accessibility -------------------------------------------------------------------------
+
+#: axe-core from npm (tests/web/axe, installed by `bash tests/check`)
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+#: axe's serious and critical violations: rule, impact, what it says and where
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => [v.id, v.impact, v.help, v.nodes.slice(0, 3).map((n) => n.target.join(" "))]);
+}"""
+
+
+def audit(page: Page) -> list[list[object]]:
+    """axe-core's serious and critical violations on the page as it stands, in light and
+    in dark. The page's context must have `bypass_csp=True`: the box's strict CSP
+    rightly refuses the injected script."""
+    if not AXE.exists():
+        pytest.fail(f"no axe-core at {AXE}: run `bash tests/check` (npm ci in tests/web/axe)")
+    found: list[list[object]] = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+        settle(page)
+        if not page.evaluate("() => typeof axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
+        found += [[scheme, *v] for v in page.evaluate(AXE_RUN)]
+    page.emulate_media(color_scheme="null")
+    return found
+
+
 # -- steps of every game -----------------------------------------------------------------------
 
 
@@ -284,6 +351,19 @@ def new_game(table: Page, game: str, names: list[str], rounds: int | None = None
         table.get_by_test_id("rounds").fill(str(rounds))
     table.get_by_test_id("create-game").click()
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
+
+
+def table_and_pads(
+    watch: Watch, context: BrowserContext, served: Served, game: str, names: list[str]
+) -> tuple[Page, Page]:
+    """The table view logged in with a new game, and the pads page, in `context`."""
+    table = watch.page(context)
+    table.goto(f"{served.url}/table")
+    log_in(table, served.pin)
+    new_game(table, game, names)
+    pads = watch.page(context)
+    pads.goto(f"{served.url}/pads")
+    return table, pads
 
 
 def start_round(table: Page, pads: Page) -> None:

@@ -111,6 +111,10 @@ def test_a_ligretto_twist_game(served: Served, browser: Browser) -> None:
         expect(table.get_by_test_id("live-left")).to_contain_text("Ann38")
         expect(table.get_by_test_id("live-left")).to_contain_text("Ben39 left · 1 foul")
         expect(viewer.get_by_test_id("player-1")).to_contain_text("1 foul")
+        # mid-round the big number is the cards left, fewest first
+        expect(viewer.get_by_test_id("total-0")).to_have_text("38")
+        expect(viewer.get_by_test_id("total-1")).to_have_text("39")
+        expect(viewer.get_by_test_id("player-0").locator(".place")).to_have_text("1")
         # the pad test lists every edge, the newest first: Ann's hand leaving pile 2
         edges = pads.get_by_test_id("pad-test-edges").locator("li")
         expect(edges).to_have_count(8)

@@ -6,6 +6,7 @@ phone, and the enrolled pad calls stop for its new seat.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -39,6 +40,7 @@ seats = 2
 id = "fake-0"
 url = "{url}"
 channels = 4
+sync = 3
 
 [[pad]]
 id = "north"
@@ -107,6 +109,10 @@ def test_a_seat_is_enrolled_by_pressing_its_pad(
         pads = watch.page(table_phone)
         pads.goto(f"{served.url}/pads")
         expect(pads.get_by_test_id("pad-tile-south")).to_contain_text("stop · Ben")
+        # the board, and how its clock is mapped: no pulse on its sync wire (ch 3)
+        expect(pads.get_by_test_id("pad-board-fake-0")).to_have_text(
+            re.compile(r"fake-0 online · clock by SYNC round trips \(sync wire (waiting|silent)")
+        )
 
         # the pad test: a press of the south pad shows on the phone as it comes
         tap(board, 1)
@@ -122,14 +128,15 @@ def test_a_seat_is_enrolled_by_pressing_its_pad(
         targets_big_enough(table)
         shoot(table, "pads-table-enrolling")
         tap(board, 1)
-        expect(table.get_by_test_id("seat-pads-0")).to_contain_text(
-            "stop · pad north, stop · pad south"
-        )
+        # one pad per seat and role: south replaces north as Ann's stop pad
+        expect(table.get_by_test_id("seat-pads-0")).to_contain_text("stop · pad south")
+        expect(table.get_by_test_id("seat-pads-0")).not_to_contain_text("north")
+        expect(table.get_by_test_id("enrol-0")).to_have_text("Reassign the pad")
         expect(table.get_by_test_id("seat-pads-0")).to_contain_text("enrolled")
         expect(table.get_by_test_id("enrol-reset")).to_be_visible()
         expect(pads.get_by_test_id("pad-tile-south")).to_contain_text("stop · Ann")
         expect(edges.first).to_contain_text("released after its enrolment")
-        expect(edges.nth(1)).to_contain_text("enrolled for Ann")
+        expect(edges.nth(1)).to_contain_text("enrolled for Ann (replaces pad north)")
         targets_big_enough(pads)
         shoot(pads, "pads-pad-test")
 

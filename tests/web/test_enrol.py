@@ -121,7 +121,7 @@ def test_enrolments_survive_a_restart_and_belong_to_their_game(
     pads = seats(again.state())
     assert pads["north"] == ("slap", 1, True)
     assert pads["gpio:26"] == ("slap", 0, True)
-    assert pads["south"] == ("slap", 1, False)
+    assert "south" not in pads  # north replaced it as Ben's slap pad
     again.close()
     state = new_game(hw_admin, "twinit", players=["Ann", "Ben"])
     assert seats(state)["north"] == ("slap", 0, False)  # a new game starts from the map
@@ -252,3 +252,47 @@ def test_pad_edges_are_on_the_console_while_no_round_plays(
     hw.pad_edge("south", True, clock.now)  # in play: DEBUG, not on the console
     assert hw.state()["claim"]["claimant"] == "Ben"
     assert len(caplog.messages) == 1
+
+
+def test_a_rematch_keeps_players_settings_and_pads(
+    hw: Box, hw_admin: FlaskClient, clock: ManualClock
+) -> None:
+    first = new_game(hw_admin, "kids", players=["Ann", "Ben"], rounds=2)
+    hw_admin.post("/api/enrol", json={"seat": 0})
+    tap(hw, clock, "south")
+    hw_admin.post("/api/event", json={"type": "finish"})
+    state = hw_admin.post("/api/rematch").json or {}
+    assert state["box"]["game_id"] != first["box"]["game_id"]
+    assert [p["name"] for p in state["players"]] == ["Ann", "Ben"]
+    assert (state["phase"], state["rounds"]) == ("lobby", 2)
+    assert seats(state)["south"] == ("stop", 0, True)  # still Ann's, enrolled
+    assert state["box"]["pad_test"] == []  # the new game's pad test starts empty
+
+
+def test_a_rematch_needs_a_game(client: FlaskClient, admin: FlaskClient) -> None:
+    assert client.post("/api/rematch").status_code == 403
+    reply = admin.post("/api/rematch")
+    assert reply.status_code == 409
+    assert "a rematch repeats one" in reply.json["error"]  # type: ignore[index]
+
+
+def test_enrolling_a_pad_replaces_the_seats_pad_of_that_role(
+    hw: Box, hw_admin: FlaskClient, clock: ManualClock, db_path: Path
+) -> None:
+    new_game(hw_admin, "twinit", players=["Ann", "Ben"])
+    hw_admin.post("/api/enrol", json={"seat": 0})
+    tap(hw, clock, "south")  # Ann's slap pad now: north was hers, it is replaced
+    state = hw_admin.get("/api/state").json or {}
+    assert seats(state)["south"] == ("slap", 0, True)
+    assert "north" not in seats(state)
+    notes = [e["note"] for e in state["box"]["pad_test"]]
+    assert notes[0] == "enrolled for Ann (replaces pad north)"
+    tap(hw, clock, "north")  # says why it plays no more
+    last = (hw_admin.get("/api/state").json or {})["box"]["pad_test"][-1]
+    assert last["note"] == "replaced: another pad plays its seat now"
+    # kept in the log: a restarted box has one slap pad for Ann
+    again = real_box(db_path, ManualClock(now=clock.now))
+    try:
+        assert [p.id for p in again.pads() if p.seat == 0] == ["south"]
+    finally:
+        again.close()

@@ -13,8 +13,10 @@ where it can be rebuilt from the events (store/check.py; serve runs it at start)
    whichever USB socket the board is in), the map's ports checked.
 3. Each board (from --board, else the map's urls, else every Pico found): its
    HELLO, whether its channels fit the pad map, the SYNC round trips and the
-   spread of its clock offset; with --sync-wire, the same from the sync wire's
-   pulses (hardware/sync-wire.md).
+   spread of its clock offset; with --sync-wire (or a map with ``[sync] gpio``),
+   the same from the sync wire's pulses (hardware/sync-wire.md) on the map's sync
+   channels; and for a board in the map, how the box will map its clock: by the
+   sync wire, or by SYNC round trips and why.
 4. --pad-test S: press each pad; every press shows on the console, named from
    the map (the pads area's `PadSources` and monitor printer).
 
@@ -39,6 +41,7 @@ from buzzerbox.appliance.probe import BoardReport, Probe, spread
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.probe import add_doctor_options, doctor_section
 from buzzerbox.pads.padmap import PadMap
+from buzzerbox.pads.protocol import Hello
 
 PICO_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040, RP2350)
 BY_ID = Path("/dev/serial/by-id")
@@ -186,6 +189,8 @@ def board_lines(r: BoardReport, pad_map: PadMap | None) -> list[str]:
         )
     if r.wire is not None:
         lines.append(wire_line(r))
+    if pad_map is not None and pad_map.board(h.board_id) is not None:
+        lines.append(clock_line(r, pad_map))
     if r.bad_frames:
         lines.append(f"  {r.bad_frames} bad frames dropped (noise on the line?)")
     lines += [f"  {e}" for e in r.errors]
@@ -211,6 +216,28 @@ def wire_line(r: BoardReport) -> str:
     if errs:
         text += f"; the USB mapping is off by {max(abs(e) for e in errs):.0f} µs at most"
     return text
+
+
+def clock_line(r: BoardReport, pad_map: PadMap) -> str:
+    """How the box will map this board's clock: by its sync wire, or by SYNC round trips."""
+    assert r.hello is not None
+    spec = pad_map.board(r.hello.board_id)
+    if spec is None or spec.sync is None:
+        return (
+            "  clock in the box: SYNC round trips (the pad map names no sync channel for "
+            "it: sync = CH in its [[board]])"
+        )
+    if r.wire is not None and len(r.wire.samples) >= 2:
+        return f"  clock in the box: the sync wire ({len(r.wire.samples)} pulses on ch {spec.sync})"
+    if r.wire is None and r.sync_edges >= 2:
+        return (
+            f"  clock in the box: the sync wire, lined up by common pulses ({r.sync_edges} "
+            f"pulses on ch {spec.sync} from a pulser the host does not drive)"
+        )
+    return (
+        f"  clock in the box: SYNC round trips, for now: no pulse on its sync channel "
+        f"ch {spec.sync} (wired? see hardware/sync-wire.md)"
+    )
 
 
 # 4. Pad test ------------------------------------------------------------------------------
@@ -257,6 +284,19 @@ def pad_test(
         timer.cancel()
     out.write(f"{seen} presses\n")
     return 0
+
+
+def map_sync_ch(pad_map: PadMap) -> Callable[[Hello], int | None]:
+    """Each board's sync channel: the pad map's, else its firmware layout's last input."""
+
+    def sync_ch(hello: Hello) -> int | None:
+        spec = pad_map.board(hello.board_id)
+        if spec is not None and spec.sync is not None:
+            return spec.sync
+        layout = pinout.pico_layout(hello.channels)
+        return layout.sync_ch if layout is not None else None
+
+    return sync_ch
 
 
 # The command ------------------------------------------------------------------------------
@@ -312,14 +352,21 @@ def run_doctor(
     healthy = True
     if urls:
         pulser = None
-        if args.sync_wire:
+        sync_gpio = pad_map.sync_gpio if pad_map is not None else None
+        if args.sync_wire or sync_gpio is not None:
             if factory is None and pulser_factory is None:
                 out.write("sync wire: needs the Pi's GPIO (see above); not pulsed\n")
             else:
-                make = pulser_factory or (lambda f: SyncPulser(f, monotonic_us))
+                pin = pinout.SYNC_GPIO if sync_gpio is None else sync_gpio
+                make = pulser_factory or (lambda f: SyncPulser(f, monotonic_us, pin=pin))
                 pulser = make(factory)
         out.write(f"== boards: measuring for {args.seconds:g} s\n")
-        probe = Probe(urls, pulser=pulser, period_us=period_us or PERIOD_US)
+        probe = Probe(
+            urls,
+            pulser=pulser,
+            period_us=period_us or PERIOD_US,
+            sync_ch=map_sync_ch(pad_map) if pad_map and pad_map.boards else None,
+        )
         try:
             probe.run(args.seconds)
         finally:

@@ -57,6 +57,8 @@ class BoardReport:
     bad_frames: int = 0
     wire: SyncMatcher | None = None
     sync_ch: int | None = None
+    sync_edges: int = 0
+    """Pulses seen on `sync_ch` (also those of a pulser that is not ours)."""
 
     @property
     def tick_hz(self) -> int:
@@ -91,8 +93,9 @@ def spread(values: Sequence[float]) -> float:
 class Probe:
     """Boards at `urls`, measured for `duration_s` by `run`.
 
-    `sync_ch` picks each board's sync-wire channel from its HELLO (default: the
-    last input of its firmware layout, `pinout.PicoLayout.sync_ch`).
+    `sync_ch` picks each board's sync-wire channel from its HELLO (the pad map's
+    `sync`; default, with a `pulser`: the last input of its firmware layout,
+    `pinout.PicoLayout.sync_ch`).
     """
 
     def __init__(
@@ -112,7 +115,7 @@ class Probe:
         self.pulser = pulser
         self.period_us, self.pulse_us = period_us, pulse_us
         self.sync_gap_us = sync_gap_us
-        self._sync_ch = sync_ch or _layout_sync_ch
+        self._sync_ch = sync_ch or (_layout_sync_ch if pulser is not None else _no_sync_ch)
         self._queue: queue.Queue[LinkEvent] = queue.Queue()
         self._links = [
             SerialLink(i, url, self._queue.put, clock=clock, open_port=open_port)
@@ -180,13 +183,16 @@ class Probe:
             if self.pulser is not None and report.wire is None:
                 report.wire = SyncMatcher(frame.tick_hz or 1_000_000)
             self._next_sync[i] = now_us
+        elif report.hello is None:
+            return  # frames before the HELLO are ignored, as the host does (protocol)
         elif isinstance(frame, p.SyncReply):
             sent = self._pending[i].pop(frame.token, None)
             if sent is not None:
                 report.trips.append(SyncTrip(sent, frame.t, now_us))
         elif isinstance(frame, p.EdgeFrame):
-            if report.wire is not None and frame.ch == report.sync_ch:
-                if frame.state == 1:
+            if frame.ch == report.sync_ch:
+                report.sync_edges += frame.state
+                if report.wire is not None and frame.state == 1:
                     cm = report.clock_map() if report.trips else None
                     rough = cm.to_host if cm is not None and cm.is_mapped else None
                     assert self.pulser is not None
@@ -214,6 +220,10 @@ class Probe:
 
     def _send(self, i: int, data: bytes) -> None:
         self._links[i].write(data)
+
+
+def _no_sync_ch(hello: p.Hello) -> int | None:
+    return None
 
 
 def _layout_sync_ch(hello: p.Hello) -> int | None:

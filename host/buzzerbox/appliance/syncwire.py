@@ -8,8 +8,10 @@ knows when it pulled the line, to within the few µs its write takes, so each
 (pulse, edge) pair is a clock sample far tighter than a USB SYNC round trip
 (USB full speed: about 1 ms, asymmetric).
 
-- `SyncPulser` drives the line through gpiozero (any pin factory) and stamps
-  each pulse with the host clock before and after the write.
+- `SyncPulser` (the pads area's, pads/gpio.py) drives the line through gpiozero
+  (any pin factory) and stamps each pulse with the host clock before and after the
+  write. The box's arbitration uses the wire through pads/syncwire.py; this module
+  is the doctor's measuring of it.
 - `SyncMatcher` pairs a board's sync edges with the pulses, using the board's
   rough USB mapping only to tell the pulses apart (they are 1 s apart), and
   keeps the pairs as `WireSample`s: `(t0, board_t, t1)`, the very form
@@ -19,32 +21,21 @@ knows when it pulled the line, to within the few µs its write takes, so each
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from buzzerbox.appliance import pinout
+from buzzerbox import lazy
 from buzzerbox.pads.clockmap import ClockMap
+from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, Pulse, Pulser
 
-#: the low part of a pulse: longer than any board's debounce window (pile boards: 30 ms),
-#: so the release is an edge of its own and the next pulse is not swallowed
-PULSE_US = 60_000
-#: pulses this far apart cannot be confused by a USB mapping good to a few ms
-PERIOD_US = 1_000_000
+if TYPE_CHECKING:
+    from buzzerbox.pads.gpio import SyncPulser
 
+#: gpiozero loads when the pulser is asked for, not with doctor's command line
+__getattr__ = lazy.attributes(__name__, {"SyncPulser": "buzzerbox.pads.gpio"})
 
-@dataclass(frozen=True, slots=True)
-class Pulse:
-    """One falling edge of the sync wire, between host times `t0_us` and `t1_us`."""
-
-    n: int
-    t0_us: int
-    t1_us: int
-
-    @property
-    def mid_us(self) -> float:
-        return (self.t0_us + self.t1_us) / 2
+__all__ = ["PERIOD_US", "PULSE_US", "Pulse", "Pulser", "SyncMatcher", "SyncPulser", "WireSample"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,65 +47,6 @@ class WireSample:
 
     def add_to(self, clock: ClockMap) -> None:
         clock.add(self.pulse.t0_us, self.board_t, self.pulse.t1_us)
-
-
-class Pulser(Protocol):
-    """What drives the sync wire: `SyncPulser`, or a test's stand-in."""
-
-    @property
-    def pulses(self) -> deque[Pulse]: ...
-
-    def fall(self) -> Pulse: ...
-
-    def rise(self) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class SyncPulser:
-    """Drives the sync wire on `pin` (BCM) of `pin_factory`; `clock` is host µs.
-
-    `fall()` pulls the line low (the boards see a press) and returns the pulse;
-    `rise()` lets it go high again after `PULSE_US`. The caller times them.
-    """
-
-    def __init__(
-        self,
-        pin_factory: Any,
-        clock: Callable[[], int],
-        *,
-        pin: int = pinout.SYNC_GPIO,
-        keep: int = 64,
-    ) -> None:
-        from gpiozero import DigitalOutputDevice
-
-        # active_high=False: on() drives the line low; idle (off) is high
-        self._out = DigitalOutputDevice(
-            pin, active_high=False, initial_value=False, pin_factory=pin_factory
-        )
-        self.clock = clock
-        self.pin = pin
-        self._pulses: deque[Pulse] = deque(maxlen=keep)
-        self._n = 0
-
-    def fall(self) -> Pulse:
-        t0 = self.clock()
-        self._out.on()
-        t1 = self.clock()
-        self._n += 1
-        pulse = Pulse(self._n, t0, t1)
-        self._pulses.append(pulse)
-        return pulse
-
-    @property
-    def pulses(self) -> deque[Pulse]:
-        return self._pulses
-
-    def rise(self) -> None:
-        self._out.off()
-
-    def close(self) -> None:
-        self._out.close()
 
 
 class SyncMatcher:

@@ -64,7 +64,10 @@ def _board_wire(pad: Pad | None, kind: Kind, spec: BoardSpec, ch: int) -> Wire:
 
 
 def sync_channel(pad_map: PadMap, spec: BoardSpec) -> int | None:
-    """The board channel the sync wire goes to, or None (layout unknown, or a pad holds it)."""
+    """The board channel the sync wire goes to: the pad map's `sync`, else the layout's
+    last input; None (layout unknown, or a pad holds it)."""
+    if spec.sync is not None:
+        return spec.sync
     layout = pinout.pico_layout(spec.channels)
     if layout is None or pad_map.at(spec.id, layout.sync_ch) is not None:
         return None

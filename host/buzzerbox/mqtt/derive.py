@@ -29,6 +29,7 @@ from typing import Any
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.topics import VERSION, message_id, topic
 from buzzerbox.rules.engine import Engine
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.log import StoredEvent
 
 #: a finish older than this (s) fires no Home Assistant event
@@ -104,7 +105,7 @@ class Deriver:
             self.refused += 1  # the log holds accepted events only: a foreign or newer log
             return None, None
         race = self._race()
-        finished = self._engine.game.phase == "finished"
+        finished = self._engine.game.phase == Phase.FINISHED
         finish = None
         if finished != self._finished:
             self._finished = finished
@@ -226,14 +227,14 @@ class Deriver:
         leader: list[str] = []
         if engine is not None:
             game = engine.game
-            leader = list(game.winners) if game.phase == "finished" else []
+            leader = list(game.winners) if game.phase == Phase.FINISHED else []
             if not leader and game.history:
                 leader = game.rank()
         payload = {
             **self._envelope(),
             "title": state["title"] if state else None,
             "round": state["round"] if state else 0,
-            "phase": state["phase"] if state else "idle",
+            "phase": state["phase"] if state else Phase.IDLE,
             "finished": self._finished,
             "leader": ", ".join(leader),
             "state": state,

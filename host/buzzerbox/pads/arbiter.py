@@ -48,13 +48,25 @@ class Edge:
         return self.state == 1
 
 
+ClockSource = Literal["sync", "wire"]
+"""How a board's clock is mapped: SYNC round trips, or its sync wire's pulses."""
+
+
 @dataclass(frozen=True, slots=True)
 class BoardStatusChanged:
-    """A source came online, fell silent, went away or is unsupported. `note` says
-    what is wrong with a board that is online (its channels disagree with the pad map)."""
+    """A source came online, fell silent, went away or is unsupported.
+
+    `note` says what is wrong with a board that is online (its channels disagree
+    with the pad map). For a board that is online, `clock` says how its clock is
+    mapped (``"wire"``: by its sync wire; ``"sync"``: by SYNC round trips), and
+    `wire` how its sync wire is (``"waiting"`` for a pulse, ``"live"``,
+    ``"silent"``; None: it has no sync channel).
+    """
 
     board: str
     status: Status
+    clock: ClockSource | None = None
+    wire: str | None = None
     note: str = ""
 
 

@@ -7,8 +7,10 @@ the round trip. `ClockMap` keeps the recent samples, fits
 
     host_us = offset + (1 + drift) * (board_us - board_ref)
 
-to the fastest ones, those within twice the best round trip plus 200 µs (the
-shortest round trips carry the least doubt), and refits
+to the fastest ones, those within 100 µs of the best round trip (the shortest
+round trips carry the least doubt: over USB a board's answer waits up to 1 ms for
+the next frame's poll, and only the answers that waited least show its true
+asymmetry; tests/bench/fairness.py), and refits
 on every sample. Drift is fitted only once the samples span `min_span_us` and is
 held within ±`max_drift_ppm` (boards drift up to ±50 ppm); until then it is 0.
 A board that reboots gets a new map.
@@ -53,6 +55,8 @@ class ClockMap:
         self._host_ref = 0.0
         self._rate = 1.0
         self.is_mapped = False
+        self.has_drift = False
+        """Whether the drift was fitted (the samples span `min_span_us`)."""
 
     @property
     def samples(self) -> int:
@@ -84,6 +88,11 @@ class ClockMap:
         x = board_t * self._us_per_tick
         return round(self._host_ref + self._rate * (x - self._board_ref))
 
+    def to_board(self, host_us: int) -> int:
+        """The board time (ticks) at host time `host_us`: `to_host` inverted."""
+        x = self._board_ref + (host_us - self._host_ref) / self._rate
+        return round(x * self.tick_hz / 1_000_000)
+
     def _fit(self) -> None:
         fast = self._fastest()
         rate = self._rate
@@ -96,6 +105,7 @@ class ClockMap:
             sxy = sum((s.board_us - mx) * (s.host_us - my) for s in fast)
             rate = sxy / sxx
             rate = min(max(rate, 1.0 - self._max_drift), 1.0 + self._max_drift)
+            self.has_drift = True
         # The offset through the centre of the fastest samples, for that rate.
         bx = sum(xs) / len(xs)
         hy = sum(s.host_us - rate * (s.board_us - bx) for s in fast) / len(fast)
@@ -103,7 +113,7 @@ class ClockMap:
         self.is_mapped = True
 
     def _fastest(self) -> list[SyncSample]:
-        """The samples whose round trip is near the best one (within 2x + 200 µs)."""
+        """The samples whose round trip is near the best one (within 100 µs)."""
         best = min(s.rtt_us for s in self._samples)
-        limit = 2 * best + 200
+        limit = best + 100
         return [s for s in self._samples if s.rtt_us <= limit]

@@ -71,6 +71,12 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     fake.add_argument("--proto", type=int, default=1, help="protocol version it claims")
     fake.add_argument("--debounce-us", type=int, default=0, help="its debounce window")
     fake.add_argument("--no-sync", action="store_true", help="answer no SYNC")
+    fake.add_argument(
+        "--usb", action="store_true", help="send only at 1 ms USB frames (the host's IN poll)"
+    )
+    fake.add_argument(
+        "--stamp-us", type=int, default=0, help="stamp a SYNC this long after its line (µs)"
+    )
     fake.add_argument("--script", metavar="FILE", type=Path, help="run these lines first")
     fake.set_defaults(func=_fake_board)
 
@@ -101,7 +107,7 @@ def _monitor(args: argparse.Namespace) -> int:
     from buzzerbox.pads.monitor import JsonPrinter, TextPrinter, run_monitor
     from buzzerbox.pads.padmap import load_pad_map
     from buzzerbox.pads.pifactory import open_pi_factory
-    from buzzerbox.pads.sources import PadSources
+    from buzzerbox.pads.sources import PadSources, open_pulser
 
     try:
         pad_map = load_pad_map(args.config) if args.config else None
@@ -125,8 +131,15 @@ def _monitor(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    pulser = open_pulser(
+        pad_map, factory, lambda msg: print(f"buzzerbox monitor: {msg}", file=sys.stderr)
+    )
     sources = PadSources(
-        pad_map, boards=args.board, gpio_factory=factory, silence_us=args.silence_ms * 1000
+        pad_map,
+        boards=args.board,
+        gpio_factory=factory,
+        silence_us=args.silence_ms * 1000,
+        pulser=pulser,
     )
     printer = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout, pad_map)
     return run_monitor(sources, printer)
@@ -149,6 +162,7 @@ def _fake_board(args: argparse.Namespace) -> int:
         board = FakeBoard(args.id, clock=clock, channels=args.channels, proto=args.proto)
         board.debounce_us = args.debounce_us
         board.answers_sync = not args.no_sync
+        board.stamp_us = args.stamp_us
         port = FakeBoardPort(
             board,
             tcp=args.tcp is not None,
@@ -156,6 +170,7 @@ def _fake_board(args: argparse.Namespace) -> int:
             port=args.tcp or 0,
             link=args.link,
             tick_us=args.tick_ms * 1000,
+            frame_us=1000 if args.usb else 0,
         )
     except (ValueError, OSError) as exc:
         print(f"buzzerbox fake-board: {exc}", file=sys.stderr)

@@ -110,6 +110,8 @@ class FakeBoard:
         self.proto = proto
         self.debounce_us = debounce_us
         self.answers_sync = True
+        self.stamp_us = 0
+        """How long after a host line is complete the board stamps a SYNC (v1.1: ≤ 50 µs)."""
         self.reader = boardside.LineReader()
         self.leds: dict[int, bool] = {}
         self.sent: list[SentEdge] = []
@@ -149,11 +151,15 @@ class FakeBoard:
     def tick(self) -> bytes:
         return self._send(f"TICK {self.seq} {self._now()}")
 
-    def edge(self, ch: int, state: int) -> bytes:
-        """Channel `ch` changed now; suppressed inside the debounce window of its last edge."""
+    def edge(self, ch: int, state: int, host_us: int | None = None) -> bytes:
+        """Channel `ch` changed now, or at host time `host_us` a moment ago (a pulse on
+        the sync wire, stamped at its instant as the PIO does, even if a TICK another
+        thread sent meanwhile said a later time); suppressed inside the debounce window
+        of its last edge."""
         if not 0 <= ch < self.channels:
             raise InputError(f"channel {ch} does not exist: this board has 0-{self.channels - 1}")
-        t = self._now()
+        t = self._now() if host_us is None else self.clock.ticks(host_us)
+        self._last_t = max(self._last_t, t)
         last = self._last_edge.get(ch)
         window = self.debounce_us * self.clock.tick_hz // 1_000_000
         if last is not None and t - last < window:
@@ -205,7 +211,8 @@ class FakeBoard:
         if name == "SYNC":
             if not self.answers_sync:
                 return b""
-            return self._send(f"SYNC {self.seq} {fields[0]} {self.clock.ticks()}")
+            t = self.clock.ticks(self.clock.host_us() + self.stamp_us)
+            return self._send(f"SYNC {self.seq} {fields[0]} {t}")
         if name == "LED":
             ch, level = int(fields[0]), int(fields[1])
             boardside.check_led(ch, level, self.led_count)
@@ -215,3 +222,27 @@ class FakeBoard:
         boardside.check_debounce(us)
         self.debounce_us = us
         return b""
+
+
+class SyncLine:
+    """The sync wire (hardware/sync-wire.md): one line to the sync channel of every
+    attached board. `fall` is a pulse: every tap sees it at the same host instant
+    (`at_us`, None: now), so each board stamps it with its own clock; `rise` ends it.
+    A tap gets the level as a pad state (1: the line pulled low, a press) and the
+    instant."""
+
+    def __init__(self) -> None:
+        self._taps: list[Callable[[int, int | None], None]] = []
+        self.pulses = 0
+
+    def attach(self, tap: Callable[[int, int | None], None]) -> None:
+        self._taps.append(tap)
+
+    def fall(self, at_us: int | None = None) -> None:
+        self.pulses += 1
+        for tap in self._taps:
+            tap(1, at_us)
+
+    def rise(self, at_us: int | None = None) -> None:
+        for tap in self._taps:
+            tap(0, at_us)

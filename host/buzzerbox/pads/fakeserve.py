@@ -3,8 +3,13 @@
 `FakeBoardPort` runs one thread that answers the host, sends TICK every
 `tick_us` and fires scheduled actions; any thread may act on the board through
 it (`press`, `stall`, `unplug`, ...). Output nobody reads is dropped, as a USB
-board's is, so seq gaps show. `run_line` is the key/script language of
-`buzzerbox fake-board` (see `COMMANDS`).
+board's is, so seq gaps show. With `frame_us` (USB full speed: 1000) what the
+board sends waits for the next frame, as for the host's poll of a USB IN
+endpoint; the board's SYNC stamp latency is `FakeBoard.stamp_us`. `run_line` is
+the key/script language of `buzzerbox fake-board` (see `COMMANDS`).
+
+A sync wire to fake boards on ports (`FakeBoardPort.wire`) is seen by every board
+at the same instant; fakepulse.py pulses it.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.pads.errors import FakeBoardCommandError
-from buzzerbox.pads.fakeboard import FakeBoard
+from buzzerbox.pads.fakeboard import FakeBoard, SyncLine
 
 Action = Callable[[FakeBoard], bytes]
 BACKLOG_MAX = 1 << 16
@@ -38,9 +43,13 @@ class FakeBoardPort:
         link: Path | None = None,
         tick_us: int = 10_000,
         boot: bool = True,
+        frame_us: int = 0,
     ) -> None:
         self.board = board
         self.tick_us = tick_us
+        self.frame_us = frame_us
+        self._outbox = bytearray()
+        self._flush_at: int | None = None
         self.is_ticking = True
         self.is_stalled = False
         self.is_plugged = False
@@ -186,12 +195,31 @@ class FakeBoardPort:
 
     # The thread ----------------------------------------------------------------------
 
+    def wire(self, line: SyncLine, ch: int) -> None:
+        """Put this board's channel `ch` on the sync wire `line`."""
+        self._check(ch)
+        line.attach(lambda state, at_us: self.do(lambda b: b.edge(ch, state, at_us)))
+
     def _emit(self, data: bytes) -> None:
         if not data:
             return
         if self.is_stalled:
             self._backlog += data[: BACKLOG_MAX - len(self._backlog)]
             return
+        if self.frame_us > 0:  # it leaves at the host's next poll of the IN endpoint
+            self._outbox += data[: BACKLOG_MAX - len(self._outbox)]
+            if self._flush_at is None:
+                now = self._now()
+                self._flush_at = now + self.frame_us - now % self.frame_us
+            return
+        self._write(data)
+
+    def _flush(self, now: int) -> None:
+        if self._flush_at is not None and now >= self._flush_at:
+            data, self._outbox, self._flush_at = bytes(self._outbox), bytearray(), None
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
         try:
             if self._master >= 0:
                 os.write(self._master, data)
@@ -208,7 +236,9 @@ class FakeBoardPort:
                 if self.is_ticking and self.is_plugged and now >= self._next_tick:
                     self._emit(self.board.tick())
                     self._next_tick = max(self._next_tick + self.tick_us, now + 1)
-                wait_until = min([self._next_tick] + [t for t, _, _ in self._timers])
+                self._flush(now)
+                flush = [] if self._flush_at is None else [self._flush_at]
+                wait_until = min([self._next_tick, *flush] + [t for t, _, _ in self._timers])
                 readable: list[int | socket.socket] = []
                 if self._master >= 0:
                     readable.append(self._master)

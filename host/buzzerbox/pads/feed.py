@@ -27,9 +27,10 @@ from typing import Any, Protocol
 
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
+from buzzerbox.pads.monitor import clock_text, event_json
 from buzzerbox.pads.padmap import PadMap, load_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
-from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.sources import PadSources, open_pulser
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,9 @@ class PadSink(Protocol):
     when_lit: list[Callable[[list[str]], None]]
 
     def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> None: ...
+
+    def pad_board(self, status: Mapping[str, Any]) -> None:
+        """A board's status changed (`monitor --json`'s board object): for the pages."""
 
 
 def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap, PadSources]:
@@ -63,7 +67,8 @@ def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap,
             f'{pad_map.name}: board {unreachable[0]!r} has no url: give it url = "/dev/..." '
             "in the pad map, or list the boards' ports in [pads] boards"
         )
-    return pad_map, PadSources(pad_map, boards=boards, gpio_factory=factory)
+    pulser = open_pulser(pad_map, factory, log.warning)
+    return pad_map, PadSources(pad_map, boards=boards, gpio_factory=factory, pulser=pulser)
 
 
 class PadFeed:
@@ -96,9 +101,10 @@ class PadFeed:
                 self.edges += 1
                 self.box.pad_edge(event.pad, event.is_press, event.t_us)
             elif isinstance(event, BoardStatusChanged):
-                log.info("pad board %s is %s", event.board, event.status)
+                log.info("pad board %s is %s%s", event.board, event.status, clock_text(event))
                 if event.note:
                     log.warning("pad board %s: %s", event.board, event.note)
+                self.box.pad_board(event_json(event))
             elif isinstance(event, FramesLost):
                 log.warning("pad frames lost: %s", event)
 

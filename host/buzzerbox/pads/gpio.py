@@ -6,20 +6,23 @@ with a controlled clock. The factory owns the clock: each pad's raw pin reports
 `when_changed(ticks, state)`, and with lgpio `ticks` is the kernel's edge
 timestamp on CLOCK_MONOTONIC, in seconds. No gpiozero/lgpio `bounce` is set:
 debounce is ours (`Debouncer`, leading edge, per pad, and a release hold per
-pad for pile zones). gpiozero holds callbacks
-by weak reference, so this class keeps a strong one per pin.
+pad for pile zones). gpiozero holds callbacks by weak reference, so this class
+keeps a strong one per pin. `SyncPulser` drives the sync wire from a pin of the
+same factory.
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from gpiozero import LED, InputDevice
 
 from buzzerbox.pads.debounce import Debouncer
+from buzzerbox.pads.syncwire import Pulse
 
 EdgeCallback = Callable[[int, int, int], None]
 """`when_edge(pin, state, t_us)`: state 1 = pressed (contact closed)."""
@@ -144,3 +147,43 @@ class GpioPads:
         self._inputs.clear()
         self._lights.clear()
         self._callbacks.clear()
+
+
+class SyncPulser:
+    """Drives the sync wire (hardware/sync-wire.md) on `pin` (BCM) of `pin_factory`;
+    `clock` is host µs.
+
+    Idle the line is high (a released pad on every board). `fall()` pulls it low
+    (each board sees a press on its sync channel) and returns the pulse, stamped
+    with the host clock just before and just after the write; `rise()` lets it go
+    high again. The caller times them (`syncwire.PulseTimer`).
+    """
+
+    def __init__(
+        self, pin_factory: Any, clock: Callable[[], int], *, pin: int = 7, keep: int = 64
+    ) -> None:
+        from gpiozero import DigitalOutputDevice
+
+        # active_high=False: on() drives the line low; idle (off) is high
+        self._out = DigitalOutputDevice(
+            pin, active_high=False, initial_value=False, pin_factory=pin_factory
+        )
+        self.clock = clock
+        self.pin = pin
+        self.pulses: deque[Pulse] = deque(maxlen=keep)
+        self._n = 0
+
+    def fall(self) -> Pulse:
+        t0 = self.clock()
+        self._out.on()
+        t1 = self.clock()
+        self._n += 1
+        pulse = Pulse(self._n, t0, t1)
+        self.pulses.append(pulse)
+        return pulse
+
+    def rise(self) -> None:
+        self._out.off()
+
+    def close(self) -> None:
+        self._out.close()

@@ -5,7 +5,10 @@
 - ``{"event": "press"|"release", "board": ID|"gpio", "ch": N, "pad": ID,
   "t_us": N}``, with ``"late": true`` for an edge that came too late to be in order
 - ``{"event": "board", "board": ID|URL, "status": "online"|"silent"|"gone"|"unsupported"}``,
-  with ``"note": TEXT`` when a board's channels disagree with the pad map
+  with ``"note": TEXT`` when a board's channels disagree with the pad map; with
+  boards on the sync wire, an online board also says ``"clock": "wire"|"sync"``
+  (how its clock is mapped) and ``"wire": "waiting"|"live"|"silent"|null`` (its sync
+  wire; null: it has no sync channel, so SYNC round trips map it)
 - ``{"event": "lost", "board": ID, "frames": N}``
 
 Without ``--json``, `TextPrinter` prints a table. SIGINT or SIGTERM prints what
@@ -41,8 +44,22 @@ def event_json(ev: PadEvent) -> dict[str, Any]:
         return obj
     if isinstance(ev, BoardStatusChanged):
         obj = {"event": "board", "board": ev.board, "status": ev.status}
-        return obj | {"note": ev.note} if ev.note else obj
+        if ev.clock is not None:
+            obj.update(clock=ev.clock, wire=ev.wire)
+        if ev.note:
+            obj["note"] = ev.note
+        return obj
     return {"event": "lost", "board": ev.board, "frames": ev.frames}
+
+
+def clock_text(ev: BoardStatusChanged) -> str:
+    """How an online board's clock is mapped, for people: "" when no board has a wire."""
+    if ev.clock is None:
+        return ""
+    if ev.clock == "wire":
+        return ", clock by the sync wire"
+    why = {"waiting": "waiting for a pulse", "silent": "silent", None: "none on this board"}
+    return f", clock by SYNC round trips (sync wire: {why.get(ev.wire, ev.wire)})"
 
 
 class JsonPrinter:
@@ -73,7 +90,7 @@ class TextPrinter:
             kind = "press" if ev.state else "release"
             self._row(f"{ev.t_us / 1e6:.6f}", kind, ev.board, str(ev.ch), what)
         elif isinstance(ev, BoardStatusChanged):
-            self._row("", "board", ev.board, "", ev.status)
+            self._row("", "board", ev.board, "", ev.status + clock_text(ev))
             if ev.note:
                 self._row("", "WARNING", ev.board, "", ev.note)
         elif isinstance(ev, FramesLost):

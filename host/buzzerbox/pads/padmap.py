@@ -19,6 +19,10 @@ Format 1 (see also README.md and examples/)::
     url = "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614103-if00"   # optional
     channels = 16          # optional: its inputs are 0..channels-1
     debounce_us = 3000     # optional: sent as DEBOUNCE after its HELLO
+    sync = 15              # optional: its sync-wire input (never a pad)
+
+    [sync]                 # optional: the Pi pulses the sync wire on this GPIO
+    gpio = 7               # (without it, a board's sync pulses come from elsewhere)
 
     [[pad]]                # one table per pad
     id = "north-slap"      # optional; default "gpio:<pin>" or "<board>:<ch>"
@@ -33,7 +37,7 @@ Format 1 (see also README.md and examples/)::
 
 Refused at load, naming the line (or the entry) and what is allowed: unknown
 keys, wrong types, a seat or pile out of range, an unknown role or board, a
-pin, channel or pad id used twice.
+pin, channel or pad id used twice, a pad on a board's sync channel.
 """
 
 from __future__ import annotations
@@ -64,9 +68,9 @@ MAX_SEATS: Final = 12
 MAX_PILES: Final = 12
 MAX_DEBOUNCE_US: Final = 100_000
 
-_TOP_KEYS: Final = ("seats", "piles", "release_ms", "gpio", "board", "pad")
+_TOP_KEYS: Final = ("seats", "piles", "release_ms", "gpio", "board", "pad", "sync")
 _GPIO_KEYS: Final = ("pull", "debounce_us")
-_BOARD_KEYS: Final = ("id", "alias", "url", "channels", "debounce_us")
+_BOARD_KEYS: Final = ("id", "alias", "url", "channels", "debounce_us", "sync")
 _PAD_KEYS: Final = ("id", "role", "seat", "pile", "gpio", "board", "ch", "light_gpio", "light_ch")
 _NAME = re.compile(r"[\x21-\x29\x2b-\x7e]+")  # a protocol field: printable, no '*' or space
 
@@ -153,13 +157,20 @@ class _Reader:
         release = self._release(data.get("release_ms", {}))
         gpio = self._gpio(data.get("gpio", {}))
         boards = self._boards(data.get("board", []))
+        sync_gpio = self._sync(data.get("sync", {}))
         raw_pads = data.get("pad", [])
         if not isinstance(raw_pads, list):
             raise top.fail("pad", "pad must be an array of tables: write [[pad]]")
         pads = tuple(self._pad(raw, i, seats, piles, boards) for i, raw in enumerate(raw_pads))
-        self._unique(pads)
+        self._unique(pads, sync_gpio)
         specs = tuple(dict.fromkeys(boards.values()))
-        return PadMap(seats, pads, piles, specs, gpio, self.name, release)
+        return PadMap(seats, pads, piles, specs, gpio, self.name, release, sync_gpio)
+
+    def _sync(self, raw: object) -> int | None:
+        where = self._table(raw, "[sync", 0, "[sync]")
+        assert isinstance(raw, dict)
+        self._keys(raw, ("gpio",), "[sync]", where)
+        return self._pin(raw, "gpio", where) if "gpio" in raw else None
 
     def _release(self, raw: object) -> dict[str, int]:
         where = self._table(raw, "[release_ms", 0, "[release_ms]")
@@ -220,7 +231,9 @@ class _Reader:
                 if "debounce_us" in entry
                 else None
             )
-            spec = BoardSpec(board_id, url, channels, debounce, where.line(), alias)
+            limit = (channels or 1024) - 1
+            sync = self._int(entry, "sync", 0, limit, where) if "sync" in entry else None
+            spec = BoardSpec(board_id, url, channels, debounce, where.line(), alias, sync)
             boards[board_id] = spec
             if alias is not None:
                 boards[alias] = spec
@@ -281,6 +294,12 @@ class _Reader:
             board = spec.id  # an alias stands for the board's id
             limit = spec.channels or 1024
             ch = self._int(raw, "ch", 0, limit - 1, where)
+            if ch == spec.sync:
+                raise where.fail(
+                    "ch",
+                    f"board {board} channel {ch} is its sync channel (sync = {ch}): a sync "
+                    "channel is never a pad; wire the pad to another channel",
+                )
             light_ch = self._int(raw, "light_ch", 0, 1023, where) if "light_ch" in raw else None
         if light_gpio is not None and light_ch is not None:
             raise where.fail("light_ch", "a pad has one light: light_gpio or light_ch, not both")
@@ -293,8 +312,10 @@ class _Reader:
             raise where.fail(key, f"pin {pin!r} does not exist: GPIO pins are 0-{GPIO_PINS[-1]}")
         return pin
 
-    def _unique(self, pads: tuple[Pad, ...]) -> None:
+    def _unique(self, pads: tuple[Pad, ...], sync_gpio: int | None = None) -> None:
         used: dict[tuple[str, ...], tuple[str, Pad]] = {}
+        if sync_gpio is not None:  # the sync wire's pin is nobody's: a stand-in holder
+            used[("pin", str(sync_gpio))] = ("the sync wire ([sync] gpio)", Pad("", "", 0))
 
         def claim(key: tuple[str, ...], what: str, user: str, pad: Pad) -> None:
             if key in used:

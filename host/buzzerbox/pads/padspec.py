@@ -49,6 +49,8 @@ class BoardSpec:
     debounce_us: int | None = None
     line: int | None = None
     alias: str | None = None
+    sync: int | None = None
+    """The input channel the sync wire reaches (hardware/sync-wire.md), if any."""
 
     @property
     def name(self) -> str:
@@ -65,6 +67,9 @@ class PadMap:
     gpio: GpioSettings = GpioSettings()
     name: str = "<pad map>"
     release_ms: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_RELEASE_MS))
+    sync_gpio: int | None = None
+    """The Pi's pin that pulses the sync wire ([sync] gpio); None: the pulses, if
+    any, come from a pulser the host does not drive."""
 
     def pad(self, pad_id: str) -> Pad | None:
         return next((p for p in self.pads if p.id == pad_id), None)
@@ -97,7 +102,8 @@ class PadMap:
 
     def channels_problem(self, board_id: str, channels: int) -> str | None:
         """What is wrong when the board `board_id` says (HELLO) it has `channels` inputs:
-        the map wants another layout, or has a pad past its last channel; else None."""
+        the map wants another layout, or has a pad or its sync wire past its last
+        channel; else None."""
         spec = self.board(board_id)
         if spec is None:
             return None
@@ -116,6 +122,11 @@ class PadMap:
             return (
                 f"{has}, but the pad map puts pad {pad.id} on ch {pad.ch}: "
                 f"{fix.format('pads24')}, or move the pad to ch 0-{channels - 1}"
+            )
+        if spec.sync is not None and spec.sync >= channels:
+            return (
+                f"{has}, but the pad map puts its sync wire on ch {spec.sync}: "
+                f"{fix.format('pads24')}, or set sync to a channel 0-{channels - 1}"
             )
         return None
 

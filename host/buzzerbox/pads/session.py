@@ -6,6 +6,9 @@ LOST become `FramesLost`), asks for SYNC quickly after HELLO and then steadily,
 maps the board clock (`ClockMap`), holds edges until the clock is mapped and
 hands edges and TICK watermarks, on the host timeline, to the `Arbiter`. A HELLO
 with seq 0 after other frames is a reboot: new clock map, new seq tracking.
+An EDGE on the board's sync channel is no pad's: it goes to the `SyncGroup` (the
+sync wire), which maps the board's clock once its pulses come, and counts as the
+board's watermark; the status says which map is in use (`clock`, `wire`).
 
 The board debounces its own inputs (`DEBOUNCE`); the session adds the release
 hold of each pad (`release_us(board, ch)`, from the pad map's role; see
@@ -24,9 +27,18 @@ from collections.abc import Callable
 from typing import Final
 
 from buzzerbox.pads import protocol as p
-from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost, PadEvent, Status
+from buzzerbox.pads.arbiter import (
+    Arbiter,
+    BoardStatusChanged,
+    ClockSource,
+    Edge,
+    FramesLost,
+    PadEvent,
+    Status,
+)
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.debounce import Debouncer
+from buzzerbox.pads.syncwire import SyncGroup
 
 SYNC_FAST: Final = 8
 """SYNC round trips taken quickly after a HELLO, `SYNC_FAST_US` apart."""
@@ -44,6 +56,10 @@ def default_pad_name(board: str, ch: int) -> str:
     return f"{board}:{ch}"
 
 
+def no_sync_channel(board: str) -> int | None:
+    return None
+
+
 def no_release_hold(board: str, ch: int) -> int:
     return 0
 
@@ -58,9 +74,18 @@ class BoardSession:
         *,
         pad_name: Callable[[str, int], str] = default_pad_name,
         debounce_us: int | None = None,
+        sync_channel: Callable[[str], int | None] = no_sync_channel,
+        wire: SyncGroup | None = None,
         release_us: Callable[[str, int], int] = no_release_hold,
     ) -> None:
         self.url = url
+        self.sync_channel = sync_channel
+        self.wire = wire
+        self.sync_ch: int | None = None
+        """This board's sync-wire channel (from `sync_channel` at HELLO), if any."""
+        self.clock_source: ClockSource | None = None
+        """How the clock is mapped ("sync", "wire"); None when no board is on a wire."""
+        self.wire_state: str | None = None
         self.release_us = release_us
         self._hold: Debouncer[int] = Debouncer(0)
         self._flickers = 0
@@ -142,6 +167,8 @@ class BoardSession:
             return
         if self._sync_due is not None and now_us >= self._sync_due:
             self._send_sync(now_us)
+        if self.status == "online":
+            self._set_status("online", now_us)
         since = self._unanswered_since
         if since is not None and now_us - since > SYNC_TIMEOUT_US and not self._left_out:
             self._left_out = True
@@ -214,8 +241,9 @@ class BoardSession:
             self._hello_due = now_us + HELLO_RETRY_US  # ask again: it may have been a glitch
             return
         self._names.clear()
+        self.sync_ch = self.sync_channel(hello.board_id)
         if rebooted:
-            self._restart_clock(hello.tick_hz)
+            self._restart_clock(hello.tick_hz, now_us)
             self._next_seq = (hello.seq + 1) % p.U32
         else:
             self._check_seq(hello.seq)
@@ -230,12 +258,17 @@ class BoardSession:
         self._syncs.clear()
         self._send_sync(now_us)
         if self.clock is not None and self.clock.is_mapped:
-            self._set_status("online")
+            self._set_status("online", now_us)
 
-    def _restart_clock(self, tick_hz: int) -> ClockMap:
+    def _restart_clock(self, tick_hz: int, now_us: int) -> ClockMap:
         """The board clock started again (reboot): map it anew; held edges are lost."""
         self.release_held(self._floor)
         self.clock = clock = ClockMap(tick_hz)
+        if self.wire is not None and self.hello is not None:
+            if self.sync_ch is None:
+                self.wire.leave(self.hello.board_id)
+            else:
+                self.wire.join(self.hello.board_id, tick_hz, now_us)
         self._synced = 0
         self._floor = -(1 << 62)  # a new clock: its times owe nothing to the old one's
         lost = sum(1 for f in self._held if isinstance(f, p.EdgeFrame))
@@ -260,20 +293,25 @@ class BoardSession:
             self._held.append(frame)
             self.arbiter.heard(self.board, now_us)
             return
-        t_us = clock.to_host(frame.t)
-        if t_us > now_us + CLOCK_JUMP_US:  # a time the board cannot have seen yet: corrupt
+        rough = clock.to_host(frame.t)
+        if rough > now_us + CLOCK_JUMP_US:  # a time the board cannot have seen yet: corrupt
             self.bad_frames += 1
             return
+        is_sync = isinstance(frame, p.EdgeFrame) and frame.ch == self.sync_ch
+        if is_sync and self.wire is not None and isinstance(frame, p.EdgeFrame) and frame.state:
+            self.wire.edge(self.board, frame.t, rough, now_us)
+        wired = self.wire.clock(self.board, now_us) if self.wire is not None else None
+        t_us = rough if wired is None else wired.to_host(frame.t)
         if t_us < self._floor:
             t_us = self._floor
         self._floor = t_us
         self._pass(self._hold.settle(t_us), now_us)
-        if isinstance(frame, p.EdgeFrame):
+        if isinstance(frame, p.EdgeFrame) and not is_sync:  # a sync edge is no pad's
             hold, ch = self._hold, frame.ch
             if ch not in hold or hold.contact(ch) == frame.state:  # new, or an edge was lost
                 hold.add(ch, 1 - frame.state, release_us=self.release_us(self.board, ch))
             self._pass([(ch, state, t) for state, t in hold.edge(ch, frame.state, t_us)], now_us)
-        opened = self._hold.earliest_open()
+        opened = self._hold.earliest_open()  # a sync edge, like a TICK, is a watermark
         self.arbiter.report(self.board, t_us if opened is None else min(t_us, opened), now_us)
 
     def _pass(self, edges: list[tuple[int, int, int]], now_us: int) -> None:
@@ -314,7 +352,7 @@ class BoardSession:
             CLOCK_JUMP_US, now_us - sent
         ):
             # The board clock is not where the map says (it restarted unseen): map anew.
-            clock = self._restart_clock(self.hello.tick_hz)
+            clock = self._restart_clock(self.hello.tick_hz, now_us)
         clock.add(sent, reply.t, now_us)
         self._synced += 1
         self._unanswered_since = None
@@ -325,9 +363,19 @@ class BoardSession:
             held, self._held = self._held, deque()
             for frame in held:
                 self._timed(frame, now_us)
-        self._set_status("online")
+        self._set_status("online", now_us)
 
-    def _set_status(self, status: Status) -> None:
-        if status != self.status:
-            self.status = status
-            self._events.append(BoardStatusChanged(self.board, status))
+    def _set_status(self, status: Status, now_us: int | None = None) -> None:
+        """Say a new status; online, also how the clock is mapped when that changes."""
+        if status != "online" or now_us is None:
+            if status != self.status:
+                self.status = status
+                self._events.append(BoardStatusChanged(self.board, status))
+            return
+        wire = self.wire.state(self.board, now_us) if self.wire is not None else None
+        source: ClockSource | None = None
+        if self.wire is not None:
+            source = "wire" if wire == "live" else "sync"
+        if (status, source, wire) != (self.status, self.clock_source, self.wire_state):
+            self.status, self.clock_source, self.wire_state = status, source, wire
+            self._events.append(BoardStatusChanged(self.board, status, source, wire))

@@ -7,6 +7,11 @@ GPIO pads (`GpioPads`, if a pin factory is given), feeds everything to one
 order, `BoardStatusChanged` and `FramesLost`. All the protocol, clock and
 ordering work happens on the thread that calls `poll`; the link and GPIO
 threads only stamp and queue.
+
+With boards on the sync wire (a `sync` channel in the pad map), one `SyncGroup`
+maps them from their pulses: pulses this host makes with `pulser` (a
+`SyncPulser` on the map's ``[sync] gpio``), once every `PERIOD_US`, stamped; or,
+without a pulser, pulses from elsewhere, lined up by common pulses.
 """
 
 from __future__ import annotations
@@ -21,14 +26,15 @@ import serial
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
-from buzzerbox.pads.errors import PadNotFoundError
+from buzzerbox.pads.errors import PadNotFoundError, PadsError
 from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.session import BoardSession
+from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, Pulser, PulseTimer, SyncGroup
 
 if TYPE_CHECKING:
-    from buzzerbox.pads.gpio import GpioPads
+    from buzzerbox.pads.gpio import GpioPads, SyncPulser
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +42,29 @@ class _GpioEdge:
     pin: int
     state: int
     t_us: int
+
+
+def open_pulser(
+    pad_map: PadMap | None, factory: Any, warn: Callable[[str], None]
+) -> SyncPulser | None:
+    """The pulser of the map's ``[sync] gpio`` on `factory` (None: the Pi's own), or
+    None, said through `warn`: then boards on the wire line up by the pulses they see."""
+    if pad_map is None or pad_map.sync_gpio is None:
+        return None
+    from buzzerbox.pads.gpio import SyncPulser  # gpiozero: only for a box that pulses
+
+    try:
+        if factory is None:
+            from buzzerbox.pads.pifactory import open_pi_factory
+
+            factory = open_pi_factory()
+        return SyncPulser(factory, monotonic_us, pin=pad_map.sync_gpio)
+    except (PadsError, OSError, RuntimeError) as exc:
+        warn(
+            f"the sync wire on GPIO{pad_map.sync_gpio} is not pulsed here ({exc}); "
+            "boards on it are lined up by the pulses they see"
+        )
+        return None
 
 
 class PadSources:
@@ -58,12 +87,19 @@ class PadSources:
         silence_us: int = 500_000,
         gpio_margin_us: int = 10_000,
         retry_s: float = 0.25,
+        pulser: Pulser | None = None,
+        pulse_period_us: int = PERIOD_US,
     ) -> None:
         self.pad_map = pad_map
         self.clock = clock
         self.arbiter = Arbiter(silence_us=silence_us)
         self.gpio_margin_us = gpio_margin_us
-        self.status: dict[str, str] = {}
+        self.status: dict[str, BoardStatusChanged] = {}
+        self.pulser = pulser
+        self.wire: SyncGroup | None = None
+        if pad_map is not None and any(b.sync is not None for b in pad_map.boards):
+            self.wire = SyncGroup(is_stamped=pulser is not None, period_us=pulse_period_us)
+        self._pulses = PulseTimer(pulse_period_us, min(PULSE_US, pulse_period_us // 2))
         self._lock = threading.RLock()
         self._queue: queue.Queue[LinkEvent | _GpioEdge] = queue.Queue()
         self._leds: dict[tuple[str, int], bool] = {}
@@ -77,6 +113,8 @@ class PadSources:
                 self.arbiter,
                 pad_name=self._pad_name,
                 debounce_us=specs[url].debounce_us if url in specs else None,
+                sync_channel=self._sync_channel,
+                wire=self.wire,
                 release_us=self._release_us,
             )
             for url in urls
@@ -117,6 +155,9 @@ class PadSources:
             link.stop()
         if self.gpio is not None:
             self.gpio.close()
+        if self.pulser is not None:
+            self.pulser.rise()
+            self.pulser.close()
 
     def __enter__(self) -> PadSources:
         self.start()
@@ -130,6 +171,10 @@ class PadSources:
     def pad(self, pad_id: str) -> Pad | None:
         """The pad map's entry (role, seat, pile, light) for an `Edge.pad`."""
         return self.pad_map.pad(pad_id) if self.pad_map else None
+
+    def _sync_channel(self, board: str) -> int | None:
+        spec = self.pad_map.board(board) if self.pad_map else None
+        return spec.sync if spec is not None else None
 
     def _pad_name(self, board: str, ch: int) -> str:
         pad = self.pad_map.at(board, ch) if self.pad_map else None
@@ -227,11 +272,20 @@ class PadSources:
             self._drain()
             wm = self.gpio.watermark(self.gpio.now_us(), self.gpio_margin_us)
             self.arbiter.report(GPIO, wm, self.clock())
+        if self.pulser is not None and self.wire is not None:
+            due = self._pulses.due(self.clock())
+            if due == "fall":
+                pulse = self.pulser.fall()
+                self.wire.pulse(pulse.t0_us, pulse.t1_us)
+            elif due == "rise":
+                self.pulser.rise()
         out: list[PadEvent] = []
         for i, session in enumerate(self.sessions):
             session.poll(self.clock())
             self._send(i)
             out += self._emit(session.events())
+        if self.wire is not None:
+            self.wire.poll(self.clock())
         out += self._emit(self.arbiter.advance(self.clock()))
         return out
 
@@ -239,14 +293,24 @@ class PadSources:
         out: list[PadEvent] = []
         for ev in events:
             if isinstance(ev, BoardStatusChanged):
-                if self.status.get(ev.board) == ev.status:
-                    continue
-                self.status[ev.board] = ev.status
-                if ev.status == "online":
-                    self._resend_leds(ev.board)
+                if ev.status == "online":  # say how the clock is mapped and what is wrong
+                    if ev.clock is None:  # the arbiter's
+                        ev = self._with_clock(ev)
                     ev = replace(ev, note=self._channels_problem(ev.board) or "")
+                was = self.status.get(ev.board)
+                if was == ev:
+                    continue
+                self.status[ev.board] = ev
+                if ev.status == "online" and (was is None or was.status != "online"):
+                    self._resend_leds(ev.board)
             out.append(ev)
         return out
+
+    def _with_clock(self, ev: BoardStatusChanged) -> BoardStatusChanged:
+        for session in self.sessions:
+            if session.board == ev.board and session.clock_source is not None:
+                return replace(ev, clock=session.clock_source, wire=session.wire_state)
+        return ev
 
     def _channels_problem(self, board: str) -> str | None:
         """Does the board's HELLO `channels` fit what the pad map needs of it?"""

@@ -4,13 +4,17 @@ from buzzerbox.rules.engine import GAME_CLASSES, Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import Event, event_to_dict, event_type, parse_event
 from buzzerbox.rules.log import replay, replay_state
+from buzzerbox.rules.phase import BETWEEN_ROUNDS, IN_ROUND, Phase
 
 __all__ = [
+    "BETWEEN_ROUNDS",
     "GAME_CLASSES",
+    "IN_ROUND",
     "Engine",
     "Event",
     "IllegalEventError",
     "InvalidEventError",
+    "Phase",
     "event_to_dict",
     "event_type",
     "parse_event",

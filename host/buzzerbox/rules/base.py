@@ -1,15 +1,14 @@
-"""What every game shares: phases, rounds, the start signal, pad timing, ranking.
+"""What every game shares: phases, rounds, the start signal, scoring, ranking.
 
 A `Game` is the state of one game, changed in place by `apply`. Every handler
 checks everything before it changes anything, so a refused event (an
 `InvalidEventError` or `IllegalEventError`) leaves the game as it was. The
-engine (`engine.py`) adds undo on top by keeping copies.
+engine (`engine.py`) adds undo and void on top by keeping copies.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
@@ -23,14 +22,14 @@ from buzzerbox.rules.events import (
     MiddleEntered,
     PadPressed,
     PadReleased,
+    RoundAmended,
     RoundStalled,
     RoundStarted,
     StacksEntered,
     StartSignalled,
 )
-
-#: presses kept per round for the photo finish and the false-start list; more are counted
-KEEP_PRESSES = 64
+from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.timing import Record, Timing
 
 TITLES = {
     "ligretto": "Ligretto",
@@ -38,20 +37,38 @@ TITLES = {
     "kids": "Ligretto Kids",
     "twinit": "Twin It!",
 }
+WHERE = {
+    Phase.LOBBY: "no round has started yet",
+    Phase.COUNTDOWN: "round {} is counting down",
+    Phase.PLAYING: "round {} is playing",
+    Phase.SCORING: "round {} is over and being scored",
+    Phase.SCORED: "round {} is scored and the next has not started",
+    Phase.FINISHED: "the game is finished",
+}
 
 
-class Game:
+class Game(Timing):
     """One game in progress. Subclasses add the rules of their game."""
 
     kind: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 12
-    pads: ClassVar[tuple[str, ...]] = ("stop",)
-    piles: int = 0
     #: True where the highest total wins; Ligretto Kids counts cards left, fewest wins
     high_wins: ClassVar[bool] = True
     #: True where a round may end with nobody able to play (`stall`)
     can_stall: ClassVar[bool] = False
+    #: the count fields `amend` takes for this game
+    amends: ClassVar[tuple[str, ...]] = ()
+    #: the attributes (lists, dicts) this game changes in place: a snapshot copies them
+    in_place: ClassVar[tuple[str, ...]] = ()
+    #: lists of lists changed in place, copied two levels deep
+    in_place_deep: ClassVar[tuple[str, ...]] = ()
+    #: event class -> the method that applies it, this class's own (set per subclass)
+    _dispatch: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._dispatch = {kind: getattr(cls, name) for kind, name in _HANDLERS.items()}
 
     def __init__(self, created: GameCreated) -> None:
         title = TITLES[self.kind]
@@ -64,7 +81,8 @@ class Game:
             )
         self.title = title
         self.players = created.players
-        self.phase = "lobby"
+        self.variants = created.variants
+        self.phase = Phase.LOBBY
         self.round = 0
         self.totals = [0] * n
         #: scored rounds, oldest first; a tuple, so undo copies share it
@@ -74,24 +92,41 @@ class Game:
         self.go_t: int | None = None
         self.caller: int | None = None
         self.stalled = False
-        self.race: list[dict[str, Any]] = []
-        self.false_starts: list[dict[str, Any]] = []
-        self.late: list[dict[str, Any]] = []
+        self.tie = False
+        self.race: list[Record] = []
+        self.false_starts: list[Record] = []
+        self.late: list[Record] = []
         self.ignored = 0
+        #: presses the table took back (v1.1), oldest first; a tuple, shared by copies
+        self.voided: tuple[Record, ...] = ()
+        self.voided_keys: frozenset[tuple[int, int]] = frozenset()
 
     def snapshot(self) -> Game:
-        """A copy that later events cannot change, for undo.
+        """A copy that later events cannot change, for undo and void.
 
-        Lists and dicts are copied two levels deep; the records inside them (press
-        records, history entries) are never changed once made, so they are shared.
+        Only the lists and dicts a game changes in place are copied (`in_place`; lists
+        of lists two levels deep, `in_place_deep`); everything else is replaced when it
+        changes (the history, the voided presses: tuples) or never changes once made
+        (press records, history entries), so the copy shares it. tests/rules checks
+        the copies against deep ones.
         """
-        twin = copy.copy(self)
-        for key, value in vars(self).items():
-            if isinstance(value, list):
-                setattr(twin, key, [list(v) if isinstance(v, list) else v for v in value])
-            elif isinstance(value, dict):
-                setattr(twin, key, dict(value))
+        twin = object.__new__(type(self))
+        state = self.__dict__.copy()
+        for key in self.in_place:
+            value = state[key]
+            if value is not None:
+                state[key] = value.copy()
+        for key in self.in_place_deep:
+            state[key] = [inner.copy() for inner in state[key]]
+        twin.__dict__ = state
         return twin
+
+    def keep_notes(self, later: Game, records: tuple[Record, ...]) -> None:
+        """A fold again (void) keeps what the table decided about pad events: the presses
+        voided (`later`'s and the `records` voided now), and (Twin It!) the claims an
+        undo queued."""
+        self.voided = (*later.voided, *records)
+        self.voided_keys = later.voided_keys | {(r["seat"], r["t_us"]) for r in records}
 
     # -- helpers -------------------------------------------------------------------
 
@@ -107,65 +142,10 @@ class Game:
 
     def where(self) -> str:
         """Where the game stands, for refusals: 'round 2 is being scored'."""
-        return {
-            "lobby": "no round has started yet",
-            "countdown": f"round {self.round} is counting down",
-            "playing": f"round {self.round} is playing",
-            "scoring": f"round {self.round} is over and being scored",
-            "scored": f"round {self.round} is scored and the next has not started",
-            "finished": "the game is finished",
-        }[self.phase]
+        return WHERE[self.phase].format(self.round)
 
-    def refuse(self, what: str, allowed: str) -> IllegalEventError:
-        return IllegalEventError(f"{what}: {self.where()}; {allowed}")
-
-    def counts_by_seat(self, counts: Mapping[str, int], what: str) -> list[int]:
-        """The counts of a table entry in seat order; every player, nobody else."""
-        unknown = [name for name in counts if name not in self.players]
-        if unknown:
-            raise InvalidEventError(
-                f"{unknown[0]} does not play in this game: the players are "
-                f"{', '.join(self.players)}",
-                subject=unknown[0],
-            )
-        missing = [name for name in self.players if name not in counts]
-        if missing:
-            raise InvalidEventError(
-                f"{what} for {', '.join(missing)} missing: give a count for every player",
-                subject=missing[0],
-            )
-        return [counts[name] for name in self.players]
-
-    def cards_left(self, event: CardsLeftEntered, dealt: int) -> list[int]:
-        """Check a `left` entry: 0 only for the caller, 1 up to `dealt` for the others."""
-        if self.phase != "scoring":
-            raise self.refuse("no cards left now", "they are counted when a round is over")
-        counts = self.counts_by_seat(event.counts, "the cards left")
-        for seat, n in enumerate(counts):
-            name = self.name(seat)
-            if not 0 <= n <= dealt:
-                raise IllegalEventError(
-                    f"{name}: {n} cards left is impossible: a player has 0 to {dealt}",
-                    subject=name,
-                )
-            if seat == self.caller and n != 0:
-                raise IllegalEventError(
-                    f"{name} called stop with no cards left: enter 0 for {name}",
-                    subject=name,
-                )
-            if n == 0 and seat != self.caller:
-                if self.caller is None:
-                    raise IllegalEventError(
-                        f"{name}: 0 cards is only possible for a caller, and nobody called "
-                        f"in round {self.round}: enter 1 to {dealt}",
-                        subject=name,
-                    )
-                raise IllegalEventError(
-                    f"{name}: 0 cards is only possible for the caller, "
-                    f"{self.name(self.caller)}: enter 1 to {dealt} for {name}",
-                    subject=name,
-                )
-        return counts
+    def refuse(self, what: str, allowed: str, subject: str | None = None) -> IllegalEventError:
+        return IllegalEventError(f"{what}: {self.where()}; {allowed}", subject=subject)
 
     def unsupported(self, what: str, allowed: str) -> IllegalEventError:
         return IllegalEventError(f"{self.title} has no {what}: {allowed}")
@@ -173,28 +153,29 @@ class Game:
     # -- dispatch -------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
-        """Apply one event (not `game`, not `undo`: the engine handles those)."""
-        handler = _HANDLERS.get(type(event))
+        """Apply one event (not `game`, `undo` or `void`: the engine handles those)."""
+        handler = self._dispatch.get(type(event))
         if handler is None:
             raise IllegalEventError(f"{type(event).__name__} cannot be applied to a game")
-        getattr(self, handler)(event)
+        handler(self, event)
 
     # -- rounds ---------------------------------------------------------------------
 
     def start_round(self, event: RoundStarted) -> None:
-        if self.phase not in ("lobby", "scored"):
+        if self.phase is not Phase.LOBBY and self.phase is not Phase.SCORED:
             allowed = {
-                "countdown": "wait for the start signal",
-                "playing": "the round ends with a stop call first",
-                "scoring": "enter the scores first, or finish the game",
-                "finished": "start a new game",
+                Phase.COUNTDOWN: "wait for the start signal",
+                Phase.PLAYING: "the round ends with a stop call first",
+                Phase.SCORING: "enter the scores first, or finish the game",
+                Phase.FINISHED: "start a new game",
             }[self.phase]
             raise self.refuse("no new round", allowed)
         self.round += 1
-        self.phase = "countdown"
+        self.phase = Phase.COUNTDOWN
         self.go_t = None
         self.caller = None
         self.stalled = False
+        self.tie = False
         self.race = []
         self.false_starts = []
         self.late = []
@@ -204,30 +185,40 @@ class Game:
         """Reset what a game keeps per round."""
 
     def signal_go(self, event: StartSignalled) -> None:
-        if self.phase != "countdown":
+        if self.phase is not Phase.COUNTDOWN:
             raise self.refuse("no start signal now", "the start signal follows a new round")
         self.go_t = event.t_us
-        self.phase = "playing"
+        self.phase = Phase.PLAYING
 
-    def end_round(self, caller: int | None) -> None:
+    def end_round(self, caller: int | None, *, stalled: bool = False) -> None:
         self.caller = caller
-        self.stalled = caller is None
-        self.phase = "scoring"
+        self.stalled = stalled
+        self.phase = Phase.SCORING
 
-    def score_round(self, points: list[int], extra: dict[str, Any] | None = None) -> None:
+    def score_round(self, points: list[int], extra: dict[str, Any]) -> None:
         """Add a round's points to the totals and see whether the game is over."""
-        for seat, p in enumerate(points):
-            self.totals[seat] += p
+        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         entry: dict[str, Any] = {
             "round": self.round,
             "caller": None if self.caller is None else self.name(self.caller),
+            "stalled": self.stalled,
             "points": dict(zip(self.players, points, strict=True)),
             "totals": dict(zip(self.players, self.totals, strict=True)),
+            **extra,
         }
-        entry.update(extra or {})
+        entry["winners"] = self.round_winners(entry)
         self.history = (*self.history, entry)
-        self.phase = "scored"
+        self.phase = Phase.SCORED
         self.check_end()
+
+    def round_winners(self, entry: dict[str, Any]) -> list[str]:
+        """Who won a scored round: the caller, else (a stall, a tie) the leaders in
+        points at that time (002)."""
+        if entry["caller"] is not None:
+            return [entry["caller"]]
+        totals = entry["totals"]
+        best = max(totals.values()) if self.high_wins else min(totals.values())
+        return [name for name, total in totals.items() if total == best]
 
     def check_end(self) -> None:
         """After a scored round: end the game if its rules say so."""
@@ -236,14 +227,17 @@ class Game:
         best = max(self.totals) if self.high_wins else min(self.totals)
         return [n for n, t in zip(self.players, self.totals, strict=True) if t == best]
 
+    def is_finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
     def end_game(self, winners: list[str]) -> None:
-        self.phase = "finished"
+        self.phase = Phase.FINISHED
         self.winners = winners
 
     def finish(self, event: GameFinished) -> None:
-        if self.phase == "finished":
+        if self.phase is Phase.FINISHED:
             raise self.refuse("the game cannot be finished again", "start a new game")
-        if self.phase in ("countdown", "playing", "scoring"):
+        if self.phase in (Phase.COUNTDOWN, Phase.PLAYING, Phase.SCORING):
             self.dropped_round()
         self.end_game(self.rank())
 
@@ -251,96 +245,29 @@ class Game:
         """A round not yet scored is dropped when the game is finished early."""
         self.new_round()
 
-    # -- pads -------------------------------------------------------------------------
-
-    def check_pad(self, event: PadPressed | PadReleased) -> None:
-        self.check_seat(event.seat)
-        if event.pad not in self.pads:
-            raise InvalidEventError(
-                f"{self.title} has no {event.pad} pads: its pads are {' and '.join(self.pads)}",
-                subject="pad",
-            )
-        if event.pile is not None and event.pile >= self.piles:
-            raise InvalidEventError(
-                f"pile {event.pile} does not exist: this game has piles 0-{self.piles - 1}",
-                subject="pile",
-            )
-        if event.t_us < self.last_pad_t:
-            raise InvalidEventError(
-                f"{event.pad} pad of {self.name(event.seat)} at {event.t_us} µs is out of order: "
-                f"the last pad event was at {self.last_pad_t} µs; pad events come in time order",
-                subject=self.name(event.seat),
-            )
-
-    def press_record(self, event: PadPressed) -> dict[str, Any]:
-        record: dict[str, Any] = {
-            "seat": event.seat,
-            "name": self.name(event.seat),
-            "pad": event.pad,
-            "t_us": event.t_us,
-        }
-        if event.pile is not None:
-            record["pile"] = event.pile
-        return record
-
-    def keep(self, into: list[dict[str, Any]], event: PadPressed) -> None:
-        if len(into) < KEEP_PRESSES:
-            into.append(self.press_record(event))
-        else:
-            self.ignored += 1
-
-    def press(self, event: PadPressed) -> None:
-        self.check_pad(event)
-        self.last_pad_t = event.t_us
-        if self.phase == "playing" and self.go_t is not None and event.t_us >= self.go_t:
-            self.on_press(event)
-        elif self.phase in ("lobby", "countdown", "playing"):
-            self.keep(self.false_starts, event)
-        elif event.pad == "stop":
-            self.add_late(event)
-        else:
-            self.ignored += 1
-
-    def release(self, event: PadReleased) -> None:
-        self.check_pad(event)
-        self.last_pad_t = event.t_us
-        if self.phase == "playing":
-            self.on_release(event)
-
-    def on_press(self, event: PadPressed) -> None:
-        """A press during play, at or after the start signal."""
-        if event.pad == "stop":
-            self.race = [{**self.press_record(event), "lead_us": 0}]
-            self.end_round(event.seat)
-
-    def on_release(self, event: PadReleased) -> None:
-        """A release during play."""
-
-    def add_late(self, event: PadPressed) -> None:
-        record = self.press_record(event)
-        if self.race:
-            record["lead_us"] = event.t_us - self.race[0]["t_us"]
-        if len(self.late) < KEEP_PRESSES:
-            self.late.append(record)
-        else:
-            self.ignored += 1
-
     # -- table entries (refused unless a game has them) -------------------------------
 
     def name_caller(self, event: CallerNamed) -> None:
-        if self.phase != "playing":
-            raise self.refuse(
-                "no caller can be named now", "the table names the caller while a round plays"
-            )
+        if self.phase is Phase.SCORING and not self.has_counts():
+            # v1.1: the table replaces whichever caller the pads, a `caller` or a stall left
+            self.check_seat(event.seat)
+            self.caller = event.seat
+            self.stalled = False
+            return
+        if self.phase is not Phase.PLAYING:
+            allowed = "the table names the caller while a round plays, or before its counts"
+            if self.phase is Phase.SCORING:
+                allowed = "the caller is named before the counts: undo them to name another"
+            raise self.refuse("no caller can be named now", allowed)
         self.check_seat(event.seat)
         self.end_round(event.seat)
 
     def stall(self, event: RoundStalled) -> None:
         if not self.can_stall:
             raise self.unsupported("stall", "only Ligretto and Ligretto Kids rounds can stall")
-        if self.phase != "playing":
+        if self.phase is not Phase.PLAYING:
             raise self.refuse("no stall now", "a round stalls while it is playing")
-        self.end_round(None)
+        self.end_round(None, stalled=True)
 
     def enter_stacks(self, event: StacksEntered) -> None:
         raise self.unsupported("Ligretto stacks", self.scoring_help())
@@ -357,6 +284,69 @@ class Game:
     def scoring_help(self) -> str:
         return "see how it is scored"
 
+    # -- amend (v1.1) -----------------------------------------------------------------
+
+    def amend(self, event: RoundAmended) -> None:
+        """Correct the counts of a scored round: judged as when first entered; the totals
+        and round winners are recomputed and the end of the game judged again."""
+        if not self.amends:
+            raise self.unsupported("rounds to amend", self.scoring_help())
+        given = {k: getattr(event, k) for k in ("stacks", "middle", "left")}
+        wrong = [k for k, v in given.items() if v is not None and k not in self.amends]
+        if wrong:
+            raise InvalidEventError(
+                f"{self.title} rounds have no {wrong[0]} to amend: "
+                f"give {' and/or '.join(self.amends)}",
+                subject=wrong[0],
+            )
+        if self.phase is Phase.FINISHED:
+            raise self.refuse(
+                f"round {event.round} cannot be amended", "amend corrects a game still going"
+            )
+        scored = len(self.history)
+        if not 1 <= event.round <= scored:
+            allowed = f"rounds 1-{scored} are scored" if scored else "no round is scored yet"
+            raise self.refuse(
+                f"round {event.round} cannot be amended",
+                f"amend corrects a scored round: {allowed}",
+                subject="round",
+            )
+        entry = self.history[event.round - 1]
+        caller = None if entry["caller"] is None else self.players.index(entry["caller"])
+        points, extra = self.amended(entry, caller, event)
+        history = list(self.history)
+        history[event.round - 1] = {**entry, **extra, "points": self.by_name(points)}
+        under_way = self.phase in (Phase.COUNTDOWN, Phase.PLAYING, Phase.SCORING)
+        self.rescore(history, event.round - 1)
+        self.check_end()
+        if under_way and self.is_finished():
+            self.dropped_round()  # as a finish would: the round under way is not scored
+
+    def amended(
+        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
+    ) -> tuple[list[int], dict[str, Any]]:
+        """A round's new points and count fields, judged as when first entered."""
+        raise NotImplementedError
+
+    def by_name(self, values: list[int]) -> dict[str, int]:
+        return dict(zip(self.players, values, strict=True))
+
+    def rescore(self, history: list[dict[str, Any]], start: int) -> None:
+        """Totals and round winners again from the rounds' points, from round `start`
+        (0-based) on; the rounds before it are as they were."""
+        players = self.players
+        totals = [history[start - 1]["totals"][name] for name in players] if start else []
+        totals = totals or [0] * len(players)
+        for i in range(start, len(history)):
+            entry = history[i]
+            points = entry["points"]
+            totals = [t + points[name] for t, name in zip(totals, players, strict=True)]
+            new = {**entry, "totals": self.by_name(totals)}
+            new["winners"] = self.round_winners(new)
+            history[i] = new
+        self.history = tuple(history)
+        self.totals = totals
+
     # -- the state object -----------------------------------------------------------------
 
     def player_json(self, seat: int) -> dict[str, Any]:
@@ -366,16 +356,19 @@ class Game:
         return {
             "game": self.kind,
             "title": self.title,
+            "variants": list(self.variants),
             "round": self.round,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "players": [self.player_json(seat) for seat in range(len(self.players))],
             "winners": list(self.winners),
             "caller": None if self.caller is None else self.name(self.caller),
             "stalled": self.stalled,
+            "tie": self.tie,
             "go_t_us": self.go_t,
             "race": [dict(r) for r in self.race],
             "false_starts": [dict(r) for r in self.false_starts],
             "late": [dict(r) for r in self.late],
+            "voided": [dict(r) for r in self.voided],
             "history": [dict(h) for h in self.history],
         }
 
@@ -391,5 +384,6 @@ _HANDLERS: dict[type, str] = {
     MiddleEntered: "enter_middle",
     CardsLeftEntered: "enter_left",
     ClaimSettled: "settle_claim",
+    RoundAmended: "amend",
     GameFinished: "finish",
 }

@@ -1,4 +1,4 @@
-"""The events of the game log (version 1), as frozen dataclasses.
+"""The events of the game log (version 1.1, game-log.md), as frozen dataclasses.
 
 `parse_event` turns one JSON object of a game log into an event, checking only
 its form (types and allowed values); whether the rules accept it now is the
@@ -7,16 +7,30 @@ game's business. `event_to_dict` is the inverse, for writing logs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.names import clean_counts, clean_name
 
 GAMES: Final = ("ligretto", "twist", "kids", "twinit")
 PADS: Final = ("stop", "slap", "pile")
 CLAIM_RESULTS: Final = ("pair", "steal", "error", "split")
-TABLE_ENTRIES: Final = ("stacks", "middle", "left", "claim", "caller", "stall", "finish")
+TABLE_ENTRIES: Final = (
+    "stacks",
+    "middle",
+    "left",
+    "claim",
+    "caller",
+    "stall",
+    "void",
+    "amend",
+    "finish",
+)
+#: a game's `variants`: how many, and how long each may be
+MAX_VARIANTS: Final = 10
+MAX_VARIANT = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +41,10 @@ class GameCreated:
     players: tuple[str, ...]
     target: int | None = None
     rounds: int | None = None
+    #: options the table plays with, shown and kept (v1.1)
+    variants: tuple[str, ...] = ()
+    #: Twin It!: the seat that starts, drawn by the box (v1.1)
+    first: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +67,11 @@ class PadPressed:
     pad: str
     t_us: int
     pile: int | None = None
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """What `void` names a press by: its seat and time."""
+        return (self.seat, self.t_us)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +126,24 @@ class ClaimSettled:
 
 
 @dataclass(frozen=True, slots=True)
+class PressVoided:
+    """`void`: the table takes back the press of `seat` at `t_us` (v1.1)."""
+
+    seat: int
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAmended:
+    """`amend`: the table corrects the counts of an earlier, scored round (v1.1)."""
+
+    round: int
+    stacks: Mapping[str, int] | None = None
+    middle: Mapping[str, int] | None = None
+    left: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameFinished:
     """`finish`: end the game now and score it."""
 
@@ -124,9 +165,15 @@ Event = (
     | MiddleEntered
     | CardsLeftEntered
     | ClaimSettled
+    | PressVoided
+    | RoundAmended
     | GameFinished
     | EntryUndone
 )
+
+
+SEAT: Final = "a seat is a whole number from 0"
+TIME: Final = "a time is whole µs on the host timeline, from 0"
 
 
 def _int(obj: Mapping[str, Any], key: str, what: str) -> int:
@@ -138,33 +185,66 @@ def _int(obj: Mapping[str, Any], key: str, what: str) -> int:
     return value
 
 
-def _counts(obj: Mapping[str, Any]) -> dict[str, int]:
-    counts = obj.get("counts")
+def _counts(obj: Mapping[str, Any], key: str = "counts") -> dict[str, int]:
+    counts = obj.get(key)
     if not isinstance(counts, dict):
         raise InvalidEventError(
-            f"{obj['type']} needs 'counts': an object with a whole number for every player",
-            subject="counts",
+            f"{obj['type']} needs {key!r}: an object with a whole number for every player",
+            subject=key,
         )
     for name, n in counts.items():
         if type(n) is not int:
             raise InvalidEventError(
-                f"{name}: {n!r} is not a number of cards: give a whole number", subject=str(name)
+                f"{name}: {n!r} is not a number of cards: give a whole number", subject=name
             )
-    return dict(counts)
+    return clean_counts(counts)
 
 
 def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None]:
-    seat = _int(obj, "seat", "a seat is a whole number from 0")
+    seat = _int(obj, "seat", SEAT)
     pad = obj.get("pad")
     if pad not in PADS:
         raise InvalidEventError(
             f"pad {pad!r} is unknown: a pad is stop, slap or pile", subject="pad"
         )
-    t_us = _int(obj, "t_us", "a time is whole µs on the host timeline, from 0")
+    t_us = _int(obj, "t_us", TIME)
     pile = None
     if pad == "pile":
         pile = _int(obj, "pile", "a pile press names its pile space, counted from 0")
     return seat, pad, t_us, pile
+
+
+def _names(players: object) -> tuple[str, ...]:
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidEventError("players must be a list of names", subject="players")
+    names = tuple(clean_name(p) for p in players)
+    if any(not n for n in names):
+        raise InvalidEventError(
+            "a player's name is empty: every player needs a name", subject="players"
+        )
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise InvalidEventError(
+            f"{', '.join(twice)} is named twice: names must be unique "
+            "(they are compared trimmed and Unicode-normalised)",
+            subject=twice[0],
+        )
+    return names
+
+
+def _variants(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidEventError(
+            'variants must be a list of names, e.g. ["row as storage"]', subject="variants"
+        )
+    if len(value) > MAX_VARIANTS or any(len(v) > MAX_VARIANT for v in value):
+        raise InvalidEventError(
+            f"variants: at most {MAX_VARIANTS}, each at most {MAX_VARIANT} characters",
+            subject="variants",
+        )
+    return tuple(clean_name(v) for v in value)
 
 
 def _game(obj: Mapping[str, Any]) -> GameCreated:
@@ -173,17 +253,7 @@ def _game(obj: Mapping[str, Any]) -> GameCreated:
         raise InvalidEventError(
             f"game {game!r} is unknown: the box plays {', '.join(GAMES)}", subject="game"
         )
-    players = obj.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidEventError("players must be a list of names", subject="players")
-    names = tuple(p.strip() for p in players)
-    if any(not n for n in names):
-        raise InvalidEventError("a player's name is empty: every player needs a name")
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise InvalidEventError(
-            f"{', '.join(twice)} is named twice: names must be unique", subject="players"
-        )
+    names = _names(obj.get("players"))
     target = obj.get("target")
     rounds = obj.get("rounds")
     if target is not None and type(target) is not int:
@@ -194,7 +264,19 @@ def _game(obj: Mapping[str, Any]) -> GameCreated:
         raise InvalidEventError(
             f"rounds {rounds!r} is not allowed: give a whole number from 1", subject="rounds"
         )
-    return GameCreated(game, names, target, rounds)
+    first = obj.get("first")
+    if first is not None:
+        if game != "twinit":
+            raise InvalidEventError(
+                "first is the seat that starts Twin It!: other games take no 'first'",
+                subject="first",
+            )
+        if type(first) is not int or not 0 <= first < len(names):
+            raise InvalidEventError(
+                f"first {first!r} is not a seat of this game: give 0-{len(names) - 1}",
+                subject="first",
+            )
+    return GameCreated(game, names, target, rounds, _variants(obj.get("variants")), first)
 
 
 def _claim(obj: Mapping[str, Any]) -> ClaimSettled:
@@ -210,8 +292,55 @@ def _claim(obj: Mapping[str, Any]) -> ClaimSettled:
             raise InvalidEventError(
                 "a steal names its victim: the player whose take is stolen", subject="victim"
             )
-        return ClaimSettled(result, victim)
+        return ClaimSettled(result, clean_name(victim))
     return ClaimSettled(result)
+
+
+def _amend(obj: Mapping[str, Any]) -> RoundAmended:
+    number = _int(obj, "round", "amend names a scored round by its number, from 1")
+    given = {key: _counts(obj, key) for key in ("stacks", "middle", "left") if key in obj}
+    if not given or number < 1:
+        raise InvalidEventError(
+            "amend names a scored round (from 1) and its corrected counts: "
+            "stacks and/or middle for ligretto, left for twist and kids",
+            subject="round" if given else "counts",
+        )
+    return RoundAmended(number, given.get("stacks"), given.get("middle"), given.get("left"))
+
+
+def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, Any]], Event]:
+    """The parser of a pad edge: a fast path for a well-formed one, else the checks."""
+
+    def parse(obj: Mapping[str, Any]) -> Event:
+        seat, pad, t_us = obj.get("seat"), obj.get("pad"), obj.get("t_us")
+        if type(seat) is int and type(t_us) is int and seat >= 0 and t_us >= 0:
+            if pad == "stop" or pad == "slap":
+                return cls(seat, pad, t_us)
+            pile = obj.get("pile")
+            if pad == "pile" and type(pile) is int and pile >= 0:
+                return cls(seat, pad, t_us, pile)
+        return cls(*_pad_fields(obj))
+
+    return parse
+
+
+_PARSERS: Final[dict[object, Callable[[Mapping[str, Any]], Event]]] = {
+    "press": _edge(PadPressed),
+    "release": _edge(PadReleased),
+    "go": lambda obj: StartSignalled(_int(obj, "t_us", TIME)),
+    "round": lambda obj: RoundStarted(),
+    "caller": lambda obj: CallerNamed(_int(obj, "seat", SEAT)),
+    "stall": lambda obj: RoundStalled(),
+    "stacks": lambda obj: StacksEntered(_counts(obj)),
+    "middle": lambda obj: MiddleEntered(_counts(obj)),
+    "left": lambda obj: CardsLeftEntered(_counts(obj)),
+    "claim": _claim,
+    "void": lambda obj: PressVoided(_int(obj, "seat", SEAT), _int(obj, "t_us", TIME)),
+    "amend": _amend,
+    "finish": lambda obj: GameFinished(),
+    "undo": lambda obj: EntryUndone(),
+    "game": _game,
+}
 
 
 def parse_event(obj: object) -> Event:
@@ -219,36 +348,15 @@ def parse_event(obj: object) -> Event:
     if not isinstance(obj, dict):
         raise InvalidEventError("a log line must be a JSON object with a 'type'")
     kind = obj.get("type")
-    if kind == "press":
-        return PadPressed(*_pad_fields(obj))
-    if kind == "release":
-        return PadReleased(*_pad_fields(obj))
-    if kind == "go":
-        return StartSignalled(_int(obj, "t_us", "a time is whole µs on the host timeline, from 0"))
-    if kind == "round":
-        return RoundStarted()
-    if kind == "caller":
-        return CallerNamed(_int(obj, "seat", "a seat is a whole number from 0"))
-    if kind == "stall":
-        return RoundStalled()
-    if kind == "stacks":
-        return StacksEntered(_counts(obj))
-    if kind == "middle":
-        return MiddleEntered(_counts(obj))
-    if kind == "left":
-        return CardsLeftEntered(_counts(obj))
-    if kind == "claim":
-        return _claim(obj)
-    if kind == "finish":
-        return GameFinished()
-    if kind == "undo":
-        return EntryUndone()
-    if kind == "game":
-        return _game(obj)
-    raise InvalidEventError(
-        f"event type {kind!r} is unknown: the log knows game, round, go, press, release, "
-        "caller, stall, stacks, middle, left, claim, finish and undo"
-    )
+    try:
+        parser = _PARSERS[kind]
+    except (KeyError, TypeError):
+        raise InvalidEventError(
+            f"event type {kind!r} is unknown: the log knows game, round, go, press, release, "
+            "caller, stall, stacks, middle, left, claim, void, amend, finish and undo",
+            subject="type",
+        ) from None
+    return parser(obj)
 
 
 _TYPES: Final[dict[type, str]] = {
@@ -263,9 +371,15 @@ _TYPES: Final[dict[type, str]] = {
     MiddleEntered: "middle",
     CardsLeftEntered: "left",
     ClaimSettled: "claim",
+    PressVoided: "void",
+    RoundAmended: "amend",
     GameFinished: "finish",
     EntryUndone: "undo",
 }
+
+
+#: the event classes of the table entries (`undo` takes them back, last first)
+TABLE_ENTRY_TYPES: Final = frozenset(cls for cls, kind in _TYPES.items() if kind in TABLE_ENTRIES)
 
 
 def event_type(event: Event) -> str:
@@ -274,11 +388,12 @@ def event_type(event: Event) -> str:
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """The JSON object of the game log for this event (fields that are None left out)."""
+    """The JSON object of the game log for this event (fields that are None or empty
+    left out, so a version 1 line is written back as it was)."""
     out: dict[str, Any] = {"type": event_type(event)}
     for name in getattr(event, "__slots__", ()):
         value = getattr(event, name)
-        if value is None:
+        if value is None or value == ():
             continue
         if isinstance(value, tuple):
             value = list(value)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from buzzerbox.rules.base import Game
+from buzzerbox.rules.counts import by_seat, check_left, fewest
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.events import CardsLeftEntered, GameCreated
+from buzzerbox.rules.events import CardsLeftEntered, GameCreated, RoundAmended
+from buzzerbox.rules.phase import Phase
 
 CARDS = 30
 
@@ -23,6 +25,7 @@ class Kids(Game):
     pads = ("stop",)
     can_stall = True
     high_wins = False
+    amends = ("left",)
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
@@ -41,21 +44,30 @@ class Kids(Game):
         return "Ligretto Kids is scored with the cards left"
 
     def enter_left(self, event: CardsLeftEntered) -> None:
-        counts = self.cards_left(event, CARDS)
+        if self.phase is not Phase.SCORING:
+            raise self.refuse("no cards left now", "they are counted when a round is over")
+        counts = by_seat(self.players, event.counts, "the cards left")
+        check_left(self.players, counts, CARDS, self.caller, self.round)
         self.left = counts
-        fewest = min(counts)
-        round_winners = (
-            [self.name(self.caller)]
-            if self.caller is not None
-            else [n for n, c in zip(self.players, counts, strict=True) if c == fewest]
-        )
-        self.score_round(
-            counts,
-            {"left": dict(zip(self.players, counts, strict=True)), "winners": round_winners},
-        )
+        self.score_round(counts, {"left": self.by_name(counts)})
+
+    def amended(
+        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
+    ) -> tuple[list[int], dict[str, Any]]:
+        assert event.left is not None
+        counts = by_seat(self.players, event.left, "the cards left")
+        check_left(self.players, counts, CARDS, caller, event.round)
+        return counts, {"left": self.by_name(counts)}
+
+    def round_winners(self, entry: dict[str, Any]) -> list[str]:
+        """The caller, or after a stall the fewest cards left (001)."""
+        if entry["caller"] is not None:
+            return [entry["caller"]]
+        left = entry["left"]
+        return fewest(self.players, [left[name] for name in self.players])
 
     def check_end(self) -> None:
-        if self.round >= self.rounds:
+        if len(self.history) >= self.rounds:
             self.end_game(self.rank())
 
     def player_json(self, seat: int) -> dict[str, Any]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from buzzerbox.rules.base import Game
+from buzzerbox.rules.counts import by_seat
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-from buzzerbox.rules.events import GameCreated, MiddleEntered, StacksEntered
+from buzzerbox.rules.events import GameCreated, MiddleEntered, RoundAmended, StacksEntered
+from buzzerbox.rules.phase import Phase
 
 TARGETS = (50, 99, 150)
 STACK = 10
@@ -31,13 +33,14 @@ class Ligretto(Game):
     max_players = 12
     pads = ("stop",)
     can_stall = True
+    amends = ("stacks", "middle")
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
         if created.target is not None and created.rounds is not None:
             raise InvalidEventError(
                 "ligretto plays either to a target or for a number of rounds, not both",
-                subject="target",
+                subject="rounds",
             )
         if created.target is not None and created.target not in TARGETS:
             raise InvalidEventError(
@@ -57,27 +60,22 @@ class Ligretto(Game):
     def scoring_help(self) -> str:
         return "Ligretto is scored with the stacks, then the middle"
 
+    def has_counts(self) -> bool:
+        return self.stacks is not None
+
     def _check_scoring(self, step: str) -> None:
-        if self.phase == "scoring":
+        if self.phase is Phase.SCORING:
             return
         allowed = {
-            "lobby": "start a round first",
-            "countdown": "the round has not even started",
-            "playing": "it ends with a stop call, a named caller or a stall first",
-            "scored": "its scores are entered; take them back with undo",
-            "finished": "start a new game",
+            Phase.LOBBY: "start a round first",
+            Phase.COUNTDOWN: "the round has not even started",
+            Phase.PLAYING: "it ends with a stop call, a named caller or a stall first",
+            Phase.SCORED: "its scores are entered; take them back with undo, or amend them",
+            Phase.FINISHED: "start a new game",
         }[self.phase]
         raise self.refuse(f"no {step} now", allowed)
 
-    def enter_stacks(self, event: StacksEntered) -> None:
-        self._check_scoring("stacks")
-        if self.stacks is not None:
-            raise IllegalEventError(
-                f"the stacks of round {self.round} are entered: enter the middle, "
-                "or undo to correct them"
-            )
-        counts = self.counts_by_seat(event.counts, "the Ligretto stack")
-        caller = self.caller
+    def check_stacks(self, counts: list[int], caller: int | None, round_: int) -> None:
         for seat, n in enumerate(counts):
             name = self.name(seat)
             if not 0 <= n <= STACK:
@@ -94,7 +92,7 @@ class Ligretto(Game):
                 if caller is None:
                     raise IllegalEventError(
                         f"{name}: 0 cards is only possible for the caller, and nobody called "
-                        f"in round {self.round}: enter 1 to {STACK}, or undo and name the caller",
+                        f"in round {round_}: enter 1 to {STACK}, or name the caller first",
                         subject=name,
                     )
                 raise IllegalEventError(
@@ -102,6 +100,32 @@ class Ligretto(Game):
                     f"{self.name(caller)}; {name} has 1 to {STACK} cards left",
                     subject=name,
                 )
+
+    def check_middle(self, counts: list[int], stacks: list[int]) -> None:
+        for seat, n in enumerate(counts):
+            name = self.name(seat)
+            if not 0 <= n <= SET:
+                raise IllegalEventError(
+                    f"{name}: {n} cards in the middle is impossible: a player has 0 to {SET}",
+                    subject=name,
+                )
+            stack = stacks[seat]
+            if n + stack > SET:
+                raise IllegalEventError(
+                    f"{name}: {n} in the middle and {stack} in the stack make {n + stack} cards: "
+                    f"a set has {SET}, so at most {SET - stack} in the middle",
+                    subject=name,
+                )
+
+    def enter_stacks(self, event: StacksEntered) -> None:
+        self._check_scoring("stacks")
+        if self.stacks is not None:
+            raise IllegalEventError(
+                f"the stacks of round {self.round} are entered: enter the middle, "
+                "or undo to correct them"
+            )
+        counts = by_seat(self.players, event.counts, "the Ligretto stack")
+        self.check_stacks(counts, self.caller, self.round)
         self.stacks = counts
 
     def enter_middle(self, event: MiddleEntered) -> None:
@@ -111,35 +135,30 @@ class Ligretto(Game):
                 f"the stacks of round {self.round} come first: enter the Ligretto stacks, "
                 "then the middle"
             )
-        counts = self.counts_by_seat(event.counts, "the middle")
-        for seat, n in enumerate(counts):
-            name = self.name(seat)
-            if not 0 <= n <= SET:
-                raise IllegalEventError(
-                    f"{name}: {n} cards in the middle is impossible: a player has 0 to {SET}",
-                    subject=name,
-                )
-            stack = self.stacks[seat]
-            if n + stack > SET:
-                raise IllegalEventError(
-                    f"{name}: {n} in the middle and {stack} in the stack make {n + stack} cards: "
-                    f"a set has {SET}, so at most {SET - stack} in the middle",
-                    subject=name,
-                )
-        self.middle = counts
+        counts = by_seat(self.players, event.counts, "the middle")
         stacks = self.stacks
+        self.check_middle(counts, stacks)
+        self.middle = counts
         points = [m - 2 * s for m, s in zip(counts, stacks, strict=True)]
-        self.score_round(
-            points,
-            {
-                "stacks": dict(zip(self.players, stacks, strict=True)),
-                "middle": dict(zip(self.players, counts, strict=True)),
-            },
-        )
+        self.score_round(points, {"stacks": self.by_name(stacks), "middle": self.by_name(counts)})
+
+    def amended(
+        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
+    ) -> tuple[list[int], dict[str, Any]]:
+        stacks = [entry["stacks"][name] for name in self.players]
+        middle = [entry["middle"][name] for name in self.players]
+        if event.stacks is not None:
+            stacks = by_seat(self.players, event.stacks, "the Ligretto stack")
+            self.check_stacks(stacks, caller, event.round)
+        if event.middle is not None:
+            middle = by_seat(self.players, event.middle, "the middle")
+        self.check_middle(middle, stacks)
+        points = [m - 2 * s for m, s in zip(middle, stacks, strict=True)]
+        return points, {"stacks": self.by_name(stacks), "middle": self.by_name(middle)}
 
     def check_end(self) -> None:
         if self.rounds is not None:
-            if self.round >= self.rounds:
+            if len(self.history) >= self.rounds:
                 self.end_game(self.rank())
             return
         assert self.target is not None
@@ -159,5 +178,5 @@ class Ligretto(Game):
         out["rounds"] = self.rounds
         out["row"] = self.row
         reached = self.target is not None and max(self.totals) >= self.target
-        out["tie_at_top"] = self.phase != "finished" and reached and len(self.rank()) > 1
+        out["tie_at_top"] = self.phase is not Phase.FINISHED and reached and len(self.rank()) > 1
         return out

@@ -1,4 +1,5 @@
-"""Replaying a game log (version 1): lines in, the engine (and its state object) out.
+"""Replaying a game log (version 1.1, game-log.md): lines in, the engine (and its state
+object) out.
 
 The one replay path: `buzzerbox replay`, an imported file and the box's own SQLite
 log (buzzerbox.store.replay) all fold their lines through `fold`. Pure: it takes the
@@ -24,6 +25,8 @@ from buzzerbox.rules.errors import InvalidEventError
 #: a log line: its number and its object (an `Unreadable` when it could not be read)
 Line = tuple[int, Any]
 
+_decode = json.JSONDecoder().raw_decode
+
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
@@ -36,14 +39,18 @@ _BLANK = Unreadable("a blank line")  # skipped, never listed
 
 
 def _load(raw: str | bytes) -> object:
+    """One line's JSON value (the whole line: trailing text is refused)."""
     try:
         line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         return Unreadable("this line is not UTF-8 text")
-    if not line.strip():
+    line = line.strip(" \t\n\r")  # the whitespace JSON allows around a value
+    if not line or (line[0].isspace() and not line.strip()):
         return _BLANK
     try:
-        obj = json.loads(line)
+        obj, end = _decode(line)
+        if end != len(line):
+            raise ValueError(f"extra text after the JSON value at column {end + 1}")
     except ValueError as exc:
         return Unreadable(f"this line is not JSON ({exc.args[0]})")
     except RecursionError:

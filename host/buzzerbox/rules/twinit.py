@@ -2,10 +2,15 @@
 
 A slap opens a claim: the earliest slap since the last settled claim is the
 claimant (the lower hand: the earlier press), and every slap within 1 s of it
-is ranked. The table settles the claim: pair (a take of 2), steal (a take of 2
-moves from its owner to the claimant with the third card: a take of 3; the
-owner who is first keeps it and it grows to 3), error (the claimant loses its
-most recent take), split (nobody scores). The first player with 5 takes wins.
+is ranked; two slaps at the same µs are a tie the table settles (`split` is the
+rulebook's answer). The table settles the claim: pair (a take of 2), steal (a
+take of 2 moves from its owner to the claimant with the third card: a take of 3;
+the owner who is first keeps it and it grows to 3), error (the claimant loses
+its most recent take), split (nobody scores). The first player with 5 takes wins.
+
+An undo while a claim is open takes back the last settled claim, which is open
+again, and keeps the open claim queued behind it (v1.1): it opens when the other
+is settled. `void` takes a stray slap out of its claim.
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ from typing import Any
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, GameCreated, PadPressed, RoundStarted
+from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.timing import Record
 
 WINDOW_US = 1_000_000
 TAKES_TO_WIN = 5
+Claim = list[Record]
 
 
 class TwinIt(Game):
@@ -25,6 +33,8 @@ class TwinIt(Game):
     min_players = 2
     max_players = 6
     pads = ("slap",)
+    in_place = ("claim", "queued_ids")
+    in_place_deep = ("takes", "queued")
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
@@ -32,14 +42,23 @@ class TwinIt(Game):
             raise InvalidEventError(
                 f"Twin It! is won by the first to {TAKES_TO_WIN} takes: "
                 "it takes no target and no rounds",
-                subject="target",
+                subject="target" if created.target is not None else "rounds",
             )
+        self.first = created.first
         self.takes: list[list[int]] = [[] for _ in self.players]
-        self.claim: list[dict[str, Any]] | None = None
+        self.claim: Claim | None = None
+        #: claims kept behind the open one by an undo, oldest first
+        self.queued: list[Claim] = []
+        #: the slaps of the claims an undo queued: (seat, t_us) -> the claim's first slap,
+        #: so that a fold again (void) queues them too; replaced, never changed in place
+        self.requeue: dict[tuple[int, int], tuple[int, int]] = {}
+        #: the first slap of each queued claim when it was queued (`requeue`'s values)
+        self.queued_ids: list[tuple[int, int]] = []
         self.last_claim: dict[str, Any] | None = None
+        self.settled = 0
 
     def start_round(self, event: RoundStarted) -> None:
-        if self.phase != "lobby":
+        if self.phase is not Phase.LOBBY:
             raise self.refuse(
                 "no new round", "Twin It! is one round, from the start signal to 5 takes"
             )
@@ -56,17 +75,54 @@ class TwinIt(Game):
             self.claim = [{**self.press_record(event), "lead_us": 0}]
             self.race = self.claim
             return
-        first = self.claim[0]["t_us"]
-        lead = event.t_us - first
-        if lead <= WINDOW_US and all(s["seat"] != event.seat for s in self.claim):
-            self.claim.append({**self.press_record(event), "lead_us": lead})
+        if self.requeue and (event.seat, event.t_us) in self.requeue:
+            group = self.requeue[event.seat, event.t_us]
+            if self.queued and self.queued_ids[-1] == group:
+                lead = event.t_us - self.queued[-1][0]["t_us"]
+                self.queued[-1].append({**self.press_record(event), "lead_us": lead})
+            else:
+                self.queued.append([{**self.press_record(event), "lead_us": 0}])
+                self.queued_ids.append(group)
+            return
+        latest = self.queued[-1] if self.queued else self.claim
+        lead = event.t_us - latest[0]["t_us"]
+        if lead <= WINDOW_US and all(s["seat"] != event.seat for s in latest):
+            latest.append({**self.press_record(event), "lead_us": lead})
             self.race = self.claim  # one list: an undo's copy must not split them
         else:
             self.ignored += 1
 
+    def requeue_open_claim(self, later: TwinIt) -> None:
+        """Undo while a claim is open: this game is the copy from before the last settled
+        claim; the claims open or queued in `later` wait behind the one reopened."""
+        assert later.claim is not None
+        waiting = [later.claim, *later.queued]  # the claims queued here, grown since, or new
+        self.queued = waiting
+        self.queued_ids = [(c[0]["seat"], c[0]["t_us"]) for c in waiting]
+        slaps = {
+            (s["seat"], s["t_us"]): head
+            for claim, head in zip(waiting, self.queued_ids, strict=True)
+            for s in claim
+        }
+        self.requeue = {**self.requeue, **slaps}
+        self.last_pad_t = later.last_pad_t
+        self.ignored = later.ignored
+
+    def snapshot(self) -> Game:
+        twin = super().snapshot()
+        assert isinstance(twin, TwinIt)
+        if self.race is self.claim:  # one list: the copy's race is the copy's claim
+            twin.race = twin.claim or []
+        return twin
+
+    def keep_notes(self, later: Game, records: tuple[Record, ...]) -> None:
+        super().keep_notes(later, records)
+        assert isinstance(later, TwinIt)
+        self.requeue = later.requeue
+
     def settle_claim(self, event: ClaimSettled) -> None:
-        if self.phase != "playing" or self.claim is None:
-            if self.phase == "playing":
+        if self.phase is not Phase.PLAYING or self.claim is None:
+            if self.phase is Phase.PLAYING:
                 raise IllegalEventError(
                     "no claim is open: a claim opens with a slap; nobody has slapped since "
                     "the last claim was settled"
@@ -80,13 +136,18 @@ class TwinIt(Game):
             self._steal(claimant, event.victim)
         elif event.result == "error" and takes:
             takes.pop()
+        self.settled += 1
         self.last_claim = {
+            "number": self.settled,
             "claimant": self.name(claimant),
             "result": event.result,
             "victim": event.victim,
             "slaps": self.claim,
         }
         self.claim = None
+        if self.queued:
+            self.claim = self.race = self.queued.pop(0)
+            self.queued_ids.pop(0)
         self.totals = [len(t) for t in self.takes]
         if len(takes) >= TAKES_TO_WIN:
             self.end_game([self.name(claimant)])
@@ -115,6 +176,7 @@ class TwinIt(Game):
 
     def dropped_round(self) -> None:
         self.claim = None
+        self.queued, self.queued_ids = [], []
 
     def player_json(self, seat: int) -> dict[str, Any]:
         out = super().player_json(seat)
@@ -124,13 +186,24 @@ class TwinIt(Game):
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
         out["takes_to_win"] = TAKES_TO_WIN
-        out["claim"] = (
-            None
-            if self.claim is None
-            else {"claimant": self.claim[0]["name"], "slaps": [dict(s) for s in self.claim]}
-        )
+        out["first"] = self.first
+        out["first_name"] = None if self.first is None else self.name(self.first)
+        out["claim"] = claim_json(self.claim)
+        out["queued"] = [claim_json(c) for c in self.queued]
         last = self.last_claim
         out["last_claim"] = (
             None if last is None else {**last, "slaps": [dict(s) for s in last["slaps"]]}
         )
         return out
+
+
+def claim_json(claim: Claim | None) -> dict[str, Any] | None:
+    """An open claim as the state shows it: claimant, ranked slaps, and whether the
+    first two slapped at the same µs (a tie)."""
+    if claim is None:
+        return None
+    return {
+        "claimant": claim[0]["name"],
+        "slaps": [dict(s) for s in claim],
+        "tie": len(claim) > 1 and claim[1]["t_us"] == claim[0]["t_us"],
+    }

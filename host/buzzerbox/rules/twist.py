@@ -1,12 +1,15 @@
 """Ligretto Twist: rulebook 000.
 
 Pile spaces: 4 with two players, 8 with three or four. A hand resting on a pile
-blocks it: a press on a pile another seat holds is a *blocked* foul; of two
-presses reaching a free pile the earlier holds it (the later is the blocked
-foul). A seat may swap its own hands on a pile it holds. A seat has two hands:
-a third pile at once is a foul. Each valid pile press is one card laid. The
-first stop press wins the round; every other seat's cards left are negative
-points. After 5 rounds the fewest negative points win; a tie shares.
+blocks it for every other seat, whether or not that hand's own press counted (a
+fouled hand left lying still blocks): a press there is a *blocked* foul. Of two
+presses reaching a free pile the earlier holds it (the later is the blocked foul);
+two at the same µs are a tie and neither counts. A seat may swap its own hands on a
+pile it holds (release and press again, or a new press while its other hand is
+free); with both hands already down there is no free hand, so such a press is no
+card (and no foul). A third pile at once is a foul. Each valid pile press is one
+card laid. The first stop press wins the round; every other seat's cards left are
+negative points. After 5 rounds the fewest negative points win; a tie shares.
 """
 
 from __future__ import annotations
@@ -14,8 +17,16 @@ from __future__ import annotations
 from typing import Any
 
 from buzzerbox.rules.base import Game
+from buzzerbox.rules.counts import by_seat, check_left, fewest
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.events import CardsLeftEntered, GameCreated, PadPressed, PadReleased
+from buzzerbox.rules.events import (
+    CardsLeftEntered,
+    GameCreated,
+    PadPressed,
+    PadReleased,
+    RoundAmended,
+)
+from buzzerbox.rules.phase import Phase
 
 HANDS = 2
 
@@ -25,6 +36,8 @@ class Twist(Game):
     min_players = 2
     max_players = 4
     pads = ("stop", "pile")
+    amends = ("left",)
+    in_place = ("fouls", "holder", "down", "hands", "taken_at", "tied", "laid", "round_fouls")
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
@@ -43,7 +56,11 @@ class Twist(Game):
 
     def new_round(self) -> None:
         n = len(self.players)
-        self.holder: dict[int, int] = {}  # pile -> seat whose hand rests on it
+        self.holder: dict[int, int] = {}  # pile -> the seat whose counted press holds it
+        self.down: dict[tuple[int, int], int] = {}  # (pile, seat) -> t_us: a hand lies there
+        self.hands = [0] * n  # hands each seat has down on piles
+        self.taken_at: dict[int, int] = {}  # pile -> t_us its holder took it while free
+        self.tied: dict[int, int] = {}  # pile -> t_us of a tie on it: neither press counts
         self.laid = [0] * n
         self.round_fouls = [0] * n
         self.left: list[int] | None = None
@@ -67,27 +84,57 @@ class Twist(Game):
     def on_press(self, event: PadPressed) -> None:
         if event.pad == "stop":
             super().on_press(event)
-            self.holder.clear()
             return
-        assert event.pile is not None
-        seat, pile = event.seat, event.pile
+        seat, pile, t_us = event.seat, event.pile or 0, event.t_us
         holder = self.holder.get(pile)
+        if (pile, seat) in self.down:
+            # a second press where the seat's hand already lies: a swap needs a free hand
+            if self.hands[seat] >= HANDS:
+                self.ignored += 1
+            elif holder == seat:
+                self.laid[seat] += 1
+            else:
+                self._take(event, holder)
+            return
+        self.down[pile, seat] = t_us
+        self.hands[seat] += 1
+        if self.hands[seat] > HANDS:
+            self.foul(event, "third hand", None)
+        elif holder is not None and self.taken_at.get(pile) == t_us:
+            # two hands reach a free pile at the same µs: neither card counts
+            self.laid[holder] -= 1
+            del self.holder[pile]
+            self.tied[pile] = t_us
+        elif self.tied.get(pile) == t_us:
+            pass
+        else:
+            self._take(event, holder)
+
+    def _take(self, event: PadPressed, holder: int | None) -> None:
+        """A card laid on a free pile, or a foul if another seat's hand is on it."""
+        seat, pile = event.seat, event.pile or 0
+        if holder is None:
+            holder = next((s for p, s in self.down if p == pile and s != seat), None)
         if holder is not None and holder != seat:
             self.foul(event, "blocked", holder)
-        elif holder is None and len(self.held(seat)) >= HANDS:
-            self.foul(event, "third hand", None)
-        else:
-            # a free pile, or the seat's own pile (a swap of its hands): a card laid
-            self.holder[pile] = seat
-            self.laid[seat] += 1
+            return
+        self.holder[pile] = seat
+        self.taken_at[pile] = event.t_us
+        self.laid[seat] += 1
 
     def on_release(self, event: PadReleased) -> None:
-        if event.pad == "pile" and self.holder.get(event.pile or 0) == event.seat:
-            del self.holder[event.pile or 0]
+        if event.pad != "pile":
+            return
+        key = (event.pile or 0, event.seat)
+        if key in self.down:
+            del self.down[key]
+            self.hands[event.seat] -= 1
+        if self.holder.get(key[0]) == event.seat:
+            del self.holder[key[0]]
 
-    def end_round(self, caller: int | None) -> None:
-        super().end_round(caller)
-        self.holder.clear()
+    def end_round(self, caller: int | None, *, stalled: bool = False) -> None:
+        super().end_round(caller, stalled=stalled)
+        self.holder, self.down, self.hands = {}, {}, [0] * len(self.players)
 
     def live_left(self, seat: int) -> int:
         if self.left is not None:
@@ -95,14 +142,30 @@ class Twist(Game):
         return max(self.dealt - self.laid[seat], 0)
 
     def enter_left(self, event: CardsLeftEntered) -> None:
-        counts = self.cards_left(event, self.dealt)
+        if self.phase is not Phase.SCORING:
+            raise self.refuse("no cards left now", "they are counted when a round is over")
+        counts = by_seat(self.players, event.counts, "the cards left")
+        check_left(self.players, counts, self.dealt, self.caller, self.round)
         self.left = counts
-        self.score_round(
-            [-n for n in counts], {"left": dict(zip(self.players, counts, strict=True))}
-        )
+        self.score_round([-n for n in counts], {"left": self.by_name(counts)})
+
+    def amended(
+        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
+    ) -> tuple[list[int], dict[str, Any]]:
+        assert event.left is not None
+        counts = by_seat(self.players, event.left, "the cards left")
+        check_left(self.players, counts, self.dealt, caller, event.round)
+        return [-n for n in counts], {"left": self.by_name(counts)}
+
+    def round_winners(self, entry: dict[str, Any]) -> list[str]:
+        """The caller; with no caller (a tie nobody was named for), the fewest cards left."""
+        if entry["caller"] is not None:
+            return [entry["caller"]]
+        left = entry["left"]
+        return fewest(self.players, [left[name] for name in self.players])
 
     def check_end(self) -> None:
-        if self.round >= self.rounds:
+        if len(self.history) >= self.rounds:
             self.end_game(self.rank())
 
     def player_json(self, seat: int) -> dict[str, Any]:
@@ -112,6 +175,7 @@ class Twist(Game):
         out["fouls"] = self.fouls[seat]
         out["round_fouls"] = self.round_fouls[seat]
         out["holding"] = self.held(seat)
+        out["hands"] = sorted(p for p, s in self.down if s == seat)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -119,6 +183,6 @@ class Twist(Game):
         out["rounds"] = self.rounds
         out["piles"] = self.piles
         out["dealt"] = self.dealt
-        out["blocked"] = sorted(self.holder)
+        out["blocked"] = sorted({p for p, _ in self.down})
         out["last_foul"] = self.last_foul
         return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.rules.phase import Phase
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.log import EventLog, StoredEvent
 from buzzerbox.store.replay import replay_events
@@ -66,7 +67,7 @@ def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEv
     """The state of a finished game and its events; NotFinishedError if it is not."""
     events = log.events(game_id)
     state = replay_events(events)[0].state()
-    if state["phase"] != "finished":
+    if state["phase"] != Phase.FINISHED:
         raise NotFinishedError(
             f"game {game_id} is not finished ({state['phase']}): finish it to export its scores"
         )

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.rules.phase import Phase
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -87,7 +88,7 @@ class GameSummary:
 
     @property
     def is_finished(self) -> bool:
-        return self.phase == "finished"
+        return self.phase == Phase.FINISHED
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -8,6 +8,7 @@ own words and changes nothing (see errors.py).
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from typing import Any
@@ -16,13 +17,16 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.stats import player_stats
 from buzzerbox.web.auth import Auth, refuse
 from buzzerbox.web.bodies import BadBody, read_json
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
 
-GAME_FIELDS = ("game", "players", "target", "rounds", "variants")
+GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
+#: a phone's press reaches the box at most this long after the touch, or it is refused
+MAX_AGO_MS = 2000
 
 #: public(state, is_admin) -> the state object a phone gets
 Public = Callable[[dict[str, Any], bool], dict[str, Any]]
@@ -52,6 +56,26 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     def state() -> ResponseReturnValue:
         return reply()
 
+    @bp.get("/qr/pin.svg")
+    def pin_qr() -> ResponseReturnValue:
+        """The admin PIN as a QR code, for a second scorekeeper's phone: admin only."""
+        if not auth.is_admin():
+            return refuse(403, "the PIN's code is for the table's scorekeeper: log in first")
+        import segno  # here: the box starts without it (exports.py does the same)
+
+        out = io.BytesIO()
+        segno.make(auth.pin, micro=False).save(out, kind="svg", scale=8, border=2, xmldecl=False)
+        response = Response(out.getvalue(), mimetype="image/svg+xml")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @bp.get("/stats")
+    def stats() -> ResponseReturnValue:
+        """Players across the games in the log: games, wins, reactions after the go."""
+        log_ = box.log
+        games = ((g.players, g.winners, (e.body for e in log_.events(g.id))) for g in log_.games())
+        return jsonify(player_stats(games))
+
     @bp.get("/games")
     def games() -> ResponseReturnValue:
         return jsonify(box.games())
@@ -66,6 +90,12 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
                 400, f"a name is too long: at most {MAX_NAME} characters", field="players"
             )
         box.new_game({k: body[k] for k in GAME_FIELDS if k in body})
+        return reply()
+
+    @bp.post("/rematch")
+    @auth.admin_only
+    def rematch() -> ResponseReturnValue:
+        box.rematch()
         return reply()
 
     @bp.post("/event")
@@ -94,6 +124,47 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     @bp.post("/pads/release")
     def release() -> ResponseReturnValue:
         return pad_edge(released=True)
+
+    # -- phones as pads: the host switches them on, a guest's phone takes a seat --------
+
+    @bp.post("/phones")
+    @auth.admin_only
+    def phones() -> ResponseReturnValue:
+        body = body_object('phones as pads: {"on": true} or {"on": false}')
+        box.change_phones(lambda phones, _: phones.switch(body.get("on")))
+        return reply()
+
+    @bp.post("/phones/free")
+    @auth.admin_only
+    def free_seat() -> ResponseReturnValue:
+        body = body_object('the seat to free: {"seat": 0}')
+        box.change_phones(lambda phones, _: phones.free(body.get("seat")))
+        return reply()
+
+    @bp.post("/phones/seat")
+    def take_seat() -> ResponseReturnValue:
+        body = body_object('a seat for this phone: {"seat": 0, "token": "..."}')
+        box.change_phones(lambda phones, n: phones.take(body.get("token"), body.get("seat"), n))
+        return reply()
+
+    def phone_edge(released: bool) -> ResponseReturnValue:
+        arrived = box.now_us()
+        body = body_object('a phone press: {"token": "...", "pad": "stop", "ago_ms": 12}')
+        seat = box.phone_seat(body.get("token"))
+        ago = body.get("ago_ms", 0)
+        if not isinstance(ago, int | float) or isinstance(ago, bool) or not 0 <= ago <= MAX_AGO_MS:
+            raise BadBody(f"ago_ms is the ms from the touch to the request: 0-{MAX_AGO_MS}")
+        pad, pile = body.get("pad"), body.get("pile")
+        box.press(seat, pad, pile, arrived - int(ago * 1000), released=released)  # type: ignore[arg-type]
+        return reply()
+
+    @bp.post("/phones/press")
+    def phone_press() -> ResponseReturnValue:
+        return phone_edge(released=False)
+
+    @bp.post("/phones/release")
+    def phone_release() -> ResponseReturnValue:
+        return phone_edge(released=True)
 
     @bp.post("/enrol")
     @auth.admin_only

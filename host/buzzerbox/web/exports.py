@@ -16,6 +16,7 @@ from flask.typing import ResponseReturnValue
 from buzzerbox.box import Box
 from buzzerbox.web.auth import refuse
 from buzzerbox.web.bodies import BadBody
+from buzzerbox.web.card import result_card
 
 if TYPE_CHECKING:
     import segno
@@ -67,6 +68,15 @@ def exports_blueprint(
     def export_bgstats() -> ResponseReturnValue:
         play = box.export_bgstats(game_param())
         return Response(json.dumps(play, ensure_ascii=False), mimetype="application/json")
+
+    @bp.get("/export/card.svg")
+    def export_card() -> ResponseReturnValue:
+        state = box.state()
+        if state.get("phase") != "finished":
+            return refuse(409, "the result card is made once the game is finished")
+        response = Response(result_card(state), mimetype="image/svg+xml")
+        response.headers["Content-Disposition"] = f'inline; filename="{name(None, "svg")}"'
+        return response
 
     @bp.get("/qr/scoreboard.svg")
     def qr_scoreboard() -> ResponseReturnValue:

@@ -20,7 +20,12 @@ static/, one module per concern (a page imports what it needs):
     newgame.js    the new-game form
     scoring.js    the table's entries: caller, stall, stacks, middle, left, claims
     padtest.js    the pad test: every pad edge as it comes, tiles of the real pads
-    scoreboard.js, finish.js, table.js, pads.js, join.js: one per page
+    scoreboard.js, finish.js, table.js, pads.js, join.js, tv.js, buzzer.js: one per page
+    seats.js      the table's seats and pads, phones as pads
+    drafts.js     typed counts kept on the phone
+    mistakes.js   void, amend, the undo that names what it takes back
+    tv.css        the TV view's own layout (on top of box.css)
+    sound.js      opt-in sound (Web Audio) and vibration
 """
 
 from __future__ import annotations
@@ -60,8 +65,14 @@ PAGES = (
 )
 
 
+#: pages that are no tab: the TV view is opened on the TV itself (a link on the
+#: scoreboard), a guest's buzzer from the join page
+TV = Page("tv", "/tv", "TV", "TV view")
+BUZZER = Page("buzzer", "/buzzer", "Buzzer", "Your buzzer")
+
+
 def _render(endpoint: str) -> str:
-    page = next(p for p in PAGES if p.endpoint == endpoint)
+    page = next(p for p in (*PAGES, TV, BUZZER) if p.endpoint == endpoint)
     return render_template(f"{endpoint}.html", page=page, pages=PAGES)
 
 
@@ -87,6 +98,18 @@ def table() -> str:
 def pads() -> str:
     """Virtual pads for the simulated box: big buttons and keyboard keys."""
     return _render("pads")
+
+
+@bp.get("/tv")
+def tv() -> str:
+    """The TV view: standings for up to 12 players, the first of every race, the photo."""
+    return _render("tv")
+
+
+@bp.get("/buzzer")
+def buzzer() -> str:
+    """A guest's phone as a seat's buzzer, while the host lets phones be pads."""
+    return _render("buzzer")
 
 
 @bp.get("/join")

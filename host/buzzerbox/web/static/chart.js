@@ -1,9 +1,11 @@
 // The chart of totals per round: inline SVG drawn from the state's history.
-import { h, num, s, seatClass } from "./dom.js";
+import { clip, h, num, s, seatClass } from "./dom.js";
 
 const W = 360;
 const H = 230;
 const PAD = { left: 34, right: 78, top: 14, bottom: 26 };
+/** At most this many characters right of the plot (fitLabels cuts to what fits). */
+const LABEL_CHARS = 12;
 
 /** A step for about `ticks` grid lines: 1, 2, 2.5 or 5 times a power of ten, and
  * whole (totals are whole numbers: no 2.5 or 7.5 on the axis). */
@@ -29,6 +31,23 @@ function spread(items, gap, lo, hi) {
   }
   for (const it of items) it.y = Math.max(it.y, lo);
   return items;
+}
+
+/** Once the chart is on the page: cut each end label (by grapheme) until it fits
+ * right of the plot; the full name stays in the label's title. */
+export function fitLabels(root) {
+  for (const name of root.querySelectorAll(".end-name")) {
+    const full = name.dataset.name;
+    const text = name.parentNode;
+    const right = () => {
+      const b = text.getBBox();
+      return b.x + b.width;
+    };
+    for (let n = LABEL_CHARS - name.previousSibling.textContent.length; n > 1 && right() > W - 2; ) {
+      n -= 1;
+      name.textContent = ` ${clip(full, n)}`;
+    }
+  }
 }
 
 /** The SVG of the totals, or a friendly placeholder before round 1 is scored. */
@@ -91,9 +110,10 @@ export function totalsChart(state) {
   ).map(({ seat, y: ly, v }) =>
     s(
       "text",
-      { class: `end-label ${seatClass(seat)}`, x: x(n) + 8, y: ly },
+      { class: `end-label ${seatClass(seat)}`, x: x(n) + 8, y: ly, "data-testid": `chart-label-${seat}` },
+      s("title", {}, `${players[seat].name} ${num(v)}`),
       s("tspan", { class: "end-total" }, num(v)),
-      ` ${players[seat].name.length > 7 ? `${players[seat].name.slice(0, 6)}…` : players[seat].name}`,
+      s("tspan", { class: "end-name", "data-name": players[seat].name }, ` ${clip(players[seat].name, LABEL_CHARS - num(v).length)}`),
     ),
   );
   return s(

@@ -16,8 +16,10 @@ function setStatus(status) {
   el.title = STATUS_TEXT[status] || status;
 }
 
-/** "3 – 2 – 1 Ligretto Twist!": the start call of a game. */
-export function startCall(title) {
+/** "3 – 2 – 1 Ligretto Twist!": the start call of a game (Ligretto Kids calls
+ * "Ligretto!", as its rulebook says). */
+export function startCall(title, game = null) {
+  if (game === "kids") return "Ligretto!";
   return `${(title || "Ligretto").replace(/!$/, "")}!`;
 }
 
@@ -116,7 +118,7 @@ class Countdown {
   update(state) {
     const box = state.box || {};
     const split = box.countdown === "split";
-    const call = split ? "Turn over!" : startCall(state.title);
+    const call = split ? "Turn over!" : startCall(state.title, state.game);
     if (box.countdown_ends_us != null && box.now_us != null) {
       const ms = (box.countdown_ends_us - box.now_us) / 1000;
       // re-sync on every state, but do not restart a count already running

@@ -70,6 +70,15 @@ export const num = (n) => (n < 0 ? `−${-n}` : String(n));
 /** A signed number for round points: +8, −3, 0. */
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
+const graphemes = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+
+/** `text` cut to at most `max` characters as people see them (an emoji or "ö" is one,
+ * never split), with "…" when cut. */
+export function clip(text, max) {
+  const parts = graphemes ? [...graphemes.segment(text)].map((g) => g.segment) : Array.from(text);
+  return parts.length <= max ? text : `${parts.slice(0, Math.max(1, max - 1)).join("")}…`;
+}
+
 /** Keep `el`'s content while `key` is unchanged, else rebuild it with `make()`. */
 export function keyed(el, key, make) {
   if (el.dataset.key === key) return false;

@@ -102,7 +102,7 @@ export function showError(form, err, fields, formError) {
 
 /** Counts {name: n} from the fields; a blank field is left out (the rules say what is missing). */
 export function countsOf(fields) {
-  const counts = {};
+  const counts = Object.create(null); // a player may be called "__proto__"
   for (const [name, f] of Object.entries(fields)) {
     if (f.input.value.trim() !== "") counts[name] = Number(f.input.value);
   }

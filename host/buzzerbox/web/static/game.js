@@ -26,11 +26,16 @@ export function course(state) {
   return "";
 }
 
-/** Seats in ranking order, with shared places: [{seat, player, place}]. */
+/** Ligretto Twist while a round is on: the cards left count (the pile pads count them). */
+export const leftCounts = (state) => state.game === "twist" && ["playing", "scoring"].includes(state.phase);
+
+/** Seats in ranking order, with shared places: [{seat, player, place, tied}]. Ligretto
+ * Twist mid-round: by cards left, fewest first. */
 export function ranking(state) {
   const players = state.players || [];
-  const value = (p) => (state.game === "twinit" ? (p.takes || []).length : p.total);
-  const sign = fewestWins(state) ? 1 : -1;
+  const byLeft = leftCounts(state);
+  const value = (p) => (state.game === "twinit" ? (p.takes || []).length : byLeft ? p.left : p.total);
+  const sign = fewestWins(state) || byLeft ? 1 : -1;
   const order = players
     .map((player, seat) => ({ seat, player, v: value(player) }))
     .sort((a, b) => sign * (a.v - b.v) || a.seat - b.seat);
@@ -39,8 +44,12 @@ export function ranking(state) {
     if (i === 0 || o.v !== order[i - 1].v) place = i + 1;
     o.place = place;
   });
+  for (const o of order) o.tied = order.some((q) => q !== o && q.place === o.place);
   return order;
 }
+
+/** A place as people write it: "2", or "=1" when shared. */
+export const placeText = (o) => `${o.tied ? "=" : ""}${o.place}`;
 
 /** The last scored round's points for `name`, or null. */
 export function lastPoints(state, name) {

@@ -1,15 +1,12 @@
-// The QR codes: the scoreboard always, the wifi one when the box has one.
+// The QR codes: the scoreboard always, the wifi one when the box has one (asked for
+// only then: a box without a wifi answers its address with a 404).
 import { run } from "./common.js";
 import { $ } from "./dom.js";
 
 const wifi = $("#wifi-qr");
-let hasWifi = false; // the state says whether the box has a wifi to share
-const showWifi = () => {
-  $("#wifi-card").hidden = !(hasWifi && wifi.complete && wifi.naturalWidth > 0);
-};
-wifi.addEventListener("load", showWifi);
-wifi.addEventListener("error", showWifi);
 run((state) => {
-  hasWifi = Boolean(state.box && state.box.wifi);
-  showWifi();
+  const has = Boolean(state.box && state.box.wifi);
+  if (has && !wifi.getAttribute("src")) wifi.src = "/api/qr/wifi.svg";
+  $("#wifi-card").hidden = !has;
+  $("#buzzer-card").hidden = !(state.game && state.box?.phones?.on);
 });

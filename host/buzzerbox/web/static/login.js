@@ -2,12 +2,12 @@
 import { login } from "./api.js";
 import { fill, h } from "./dom.js";
 
-/** `text` as a sentence: capitalised and ended with a full stop. */
-function sentence(text) {
-  const s = String(text).trim();
-  if (!s) return s;
-  const first = s[0].toUpperCase() + s.slice(1);
-  return /[.!?]$/.test(first) ? first : `${first}.`;
+/** Why the PIN is asked, as one sentence, and where to find the PIN unless the box's
+ * own words already say it. */
+function sentence(why) {
+  const text = why.trim().replace(/^./, (c) => c.toUpperCase());
+  const stop = /[.!?…]$/.test(text) ? text : `${text}.`;
+  return /\bconsole\b/.test(stop) ? stop : `${stop} The PIN is shown on the box's console.`;
 }
 
 /** Show the PIN form in `el`; `onDone()` once the box has let us in. */
@@ -28,7 +28,7 @@ export function pinForm(el, onDone, why = "The table view is for the table's sco
     "form",
     { class: "pin-form", novalidate: true },
     h("h1", {}, "Admin PIN"),
-    h("p", { class: "muted" }, sentence(why), " The PIN is shown on the box's console."),
+    h("p", { class: "muted", "data-testid": "pin-why" }, sentence(why)),
     h("label", { for: "pin" }, "PIN"),
     h("div", { class: "row" }, input, button),
     error,

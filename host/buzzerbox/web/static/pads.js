@@ -175,7 +175,10 @@ function update(st) {
 function statusLine(st) {
   if (!st.game) return "No game yet: make one on the table view.";
   const text = {
-    lobby: "Waiting for round 1: presses now are false starts.",
+    lobby:
+      st.game === "twinit"
+        ? "Waiting for the start: slaps now are too early."
+        : "Waiting for round 1: presses now are false starts.",
     countdown: "Counting down: wait for the go!",
     playing: st.game === "twinit" ? "Playing: slap when you see a pair." : "Playing: press stop to call.",
     scoring: "Round over: the table is counting.",

@@ -82,14 +82,42 @@ function tiles(state, held, newest) {
   );
 }
 
-/** The pad test in `el`: rebuilt when an edge comes (or the pads change). */
+const WIRE_TEXT = { waiting: "waiting for a pulse", silent: "silent", live: "live" };
+
+/** How a pad board's clock is mapped: by its sync wire, or by SYNC round trips (and why). */
+function clockText(b) {
+  if (b.status !== "online" || !b.clock) return "";
+  if (b.clock === "wire") return " · clock by the sync wire";
+  const wire = b.wire ? `sync wire ${WIRE_TEXT[b.wire] || b.wire}` : "no sync wire";
+  return ` · clock by SYNC round trips (${wire})`;
+}
+
+/** The pad boards and their status, as the box last heard it (box.boards). */
+function boardList(boards) {
+  if (!boards.length) return null;
+  return h(
+    "ul",
+    { class: "pad-boards small", "data-testid": "pad-boards" },
+    boards.map((b) =>
+      h(
+        "li",
+        { "data-testid": `pad-board-${b.board}`, "data-status": b.status, "data-clock": b.clock || "" },
+        h("code", {}, b.board),
+        ` ${b.status}${clockText(b)}`,
+      ),
+    ),
+  );
+}
+
+/** The pad test in `el`: rebuilt when an edge comes (or the pads or boards change). */
 export function renderPadTest(el, state) {
   const box = state.box || {};
   const edges = box.pad_test || [];
   const last = edges.at(-1);
   const real = box.simulated === false;
   const names = (state.players || []).map((p) => p.name);
-  const key = JSON.stringify([last ? [last.n, last.t_us] : 0, real ? box.pads : null, names]);
+  const boards = box.boards || [];
+  const key = JSON.stringify([last ? [last.n, last.t_us] : 0, real ? box.pads : null, names, boards]);
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   const held = heldPads(edges);
@@ -105,6 +133,7 @@ export function renderPadTest(el, state) {
         ? "Press each pad: its tile lights while it is held, and every press and release is listed with its seat and time."
         : "Every press and release of the virtual pads, as the box gets it.",
     ),
+    real ? boardList(boards) : null,
     real ? tiles(state, held, newest) : null,
     rows.length
       ? h("ol", { class: "edges", "data-testid": "pad-test-edges", reversed: true }, rows)

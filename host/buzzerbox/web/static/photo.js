@@ -127,6 +127,9 @@ export function renderPhoto(el, state, { compact = false } = {}) {
           ),
         )
       : null,
+    state.box?.phones?.on
+      ? h("p", { class: "muted small", "data-testid": "phone-timing" }, "Phone presses are timed to the ms, wired pads to the µs.")
+      : null,
     compact && list.length > shown.length
       ? h("p", { class: "muted small" }, `and ${list.length - shown.length} more`)
       : null,

@@ -1,9 +1,10 @@
 // The scoreboard for everyone: standings, course, caller, winners, chart, history.
-import { totalsChart } from "./chart.js";
+import { fitLabels, totalsChart } from "./chart.js";
 import { run } from "./common.js";
 import { $, dot, fill, h, num, plural, seatClass, signed } from "./dom.js";
-import { claimNews, course, crown, fewestWins, foulNews, lastPoints, ranking, takes } from "./game.js";
+import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
 import { renderPhoto } from "./photo.js";
+import { renderStats } from "./stats.js";
 
 const VARIANT_NAMES = {
   "row-storage": "row as storage",
@@ -18,7 +19,14 @@ function heroLines(state) {
   const r = state.round;
   switch (state.phase) {
     case "lobby":
-      return [`${plural(state.players.length, "player")} at the table`, "Waiting for round 1"];
+      return [
+        `${plural(state.players.length, "player")} at the table`,
+        state.game === "twinit"
+          ? state.first_name
+            ? `${state.first_name} starts`
+            : "Waiting for the start"
+          : "Waiting for round 1",
+      ];
     case "countdown":
       return [`Round ${r}`, "Get ready…"];
     case "playing":
@@ -105,8 +113,9 @@ function extra(state, p) {
     if (p.middle !== null && p.middle !== undefined) bits.push(`middle ${p.middle}`);
   }
   if (state.game === "twist") {
-    if (state.phase === "playing" || state.phase === "scoring") bits.push(`${p.left} cards left`);
-    if (p.fouls) bits.push(plural(p.fouls, "foul"));
+    if (leftCounts(state)) bits.push(`total ${num(p.total)}`);
+    if (p.round_fouls && leftCounts(state)) bits.push(`${plural(p.round_fouls, "foul")} this round`);
+    else if (p.fouls) bits.push(`${plural(p.fouls, "foul")} in the game`);
   }
   return bits;
 }
@@ -156,7 +165,6 @@ function renderStandings(state) {
     fill(el, state.players.map((_, seat) => standingRow(seat)));
   }
   const winners = new Set(state.winners || []);
-  const n = state.history?.length || (state.players.some((p) => (p.takes || []).length) ? 1 : 0);
   // the rows stand in ranking order: find each seat's by its data-seat
   const rows = [...el.children];
   const bySeat = new Map(rows.map((row) => [Number(row.dataset.seat), row]));
@@ -164,13 +172,14 @@ function renderStandings(state) {
   const topOf = (row) => row.getBoundingClientRect().top - el.getBoundingClientRect().top;
   const before = new Map(rows.map((row) => [row, topOf(row)]));
   const order = ranking(state);
-  for (const { seat, player: p, place } of order) {
+  for (const o of order) {
+    const { seat, player: p } = o;
     const row = bySeat.get(seat);
     const last = lastPoints(state, p.name);
     const called = state.caller === p.name && ["scoring", "scored"].includes(state.phase);
     row.className = `standing ${seatClass(seat)}${winners.has(p.name) ? " winner" : ""}${called ? " called" : ""}`;
     row.dataset.name = p.name;
-    row.querySelector(".place").textContent = n ? String(place) : "·";
+    row.querySelector(".place").textContent = placeText(o);
     fill(
       row.querySelector(".name-line"),
       dot(seat),
@@ -179,7 +188,7 @@ function renderStandings(state) {
       called ? h("span", { class: "badge", "data-testid": "called" }, "called") : null,
     );
     const sub = row.querySelector(".sub");
-    sub.textContent = [last !== null && n ? `last round ${points(state, last)}` : null, ...extra(state, p)]
+    sub.textContent = [last !== null ? `last round ${points(state, last)}` : null, ...extra(state, p)]
       .filter(Boolean)
       .join(" · ");
     sub.hidden = !sub.textContent;
@@ -191,7 +200,10 @@ function renderStandings(state) {
       twinit ? ((p.takes || []).length ? takes(p.takes) : h("span", { class: "muted small" }, "no take yet")) : null,
     );
     const total = row.querySelector(".total");
-    const text = twinit ? String((p.takes || []).length) : num(p.total);
+    const byLeft = leftCounts(state);
+    row.classList.toggle("left-count", byLeft);
+    total.title = byLeft ? "cards left" : "";
+    const text = twinit ? String((p.takes || []).length) : byLeft ? String(p.left) : num(p.total);
     if (total.textContent !== text) {
       if (total.textContent !== "") {
         total.classList.remove("bump");
@@ -268,15 +280,37 @@ function renderHistory(state) {
   );
 }
 
+/** A phone too narrow for every column: say so, and who is out of sight. */
+function historyHint() {
+  const box = $("#history");
+  const hint = $("#history-hint");
+  const table = box.querySelector("table");
+  if (!table || box.scrollWidth <= box.clientWidth + 1) {
+    hint.hidden = true;
+    return;
+  }
+  const right = box.getBoundingClientRect().right;
+  const hidden = [...table.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().left >= right - 8);
+  hint.hidden = false;
+  hint.textContent = hidden.length
+    ? `Swipe the table sideways for ${hidden.map((th) => th.textContent.trim()).join(", ")} →`
+    : "Swipe the table sideways for every column →";
+}
+
 function render(state) {
   renderHero(state);
   renderStandings(state);
   const chartCard = $("#chart-card");
   chartCard.hidden = !state.game || state.game === "twinit";
-  if (!chartCard.hidden) fill($("#chart"), totalsChart(state));
+  if (!chartCard.hidden) fitLabels(fill($("#chart"), totalsChart(state)));
   $("#photo-card").hidden = !state.game;
   if (state.game) renderPhoto($("#photo"), state, { compact: true });
   renderHistory(state);
+  historyHint();
+  renderStats(state);
 }
+
+addEventListener("resize", historyHint);
+$("#history").addEventListener("scroll", historyHint, { passive: true });
 
 run(render);

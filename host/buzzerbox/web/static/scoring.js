@@ -3,6 +3,7 @@
 // every entry; their refusals are shown at the field they concern.
 import { send } from "./api.js";
 import { confirmButton, dot, fill, h, lead, plural, seatClass, signed } from "./dom.js";
+import { draftKey, loadDraft, saveDraft } from "./drafts.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
 import { claimNews, foulNews, takes } from "./game.js";
 
@@ -10,15 +11,37 @@ const STACK = 10;
 const SET = 40;
 const KIDS_CARDS = 30;
 
-/** A form of one count per player, posted as one table entry. */
+/** This phone's own entries in flight (a form it replaced itself is no news to it). */
+const mine = { pending: 0, until: -Infinity };
+
+/** Run this phone's entry `work()`, known as its own until shortly after the answer. */
+export async function own(work) {
+  mine.pending += 1;
+  try {
+    return await work();
+  } finally {
+    mine.pending -= 1;
+    mine.until = performance.now() + 300;
+  }
+}
+
+/** Whether a change now is this phone's own doing. */
+export const isMine = () => mine.pending > 0 || performance.now() < mine.until;
+
+const WHAT = { stacks: "the stacks", middle: "the middle", left: "the cards left" };
+
+/** A form of one count per player, posted as one table entry. What is typed is kept
+ * on the phone (drafts.js) until the round moves on. */
 function countsForm({ state, type, title, intro, max, value, hint, submitLabel, testid, after }) {
   const formError = h("p", { class: "form-error", role: "alert", "data-testid": `${type}-error` });
-  const fields = {};
+  const fields = Object.create(null); // by player name: "__proto__" is a name too
+  const key = draftKey(state, type);
+  const draft = loadDraft(key);
   const rows = state.players.map((p, seat) => {
     const f = counter({
       seat,
       name: p.name,
-      value: value(p, seat),
+      value: draft.has(p.name) ? draft.get(p.name) : value(p, seat),
       max,
       badge: state.caller === p.name ? "called" : null,
       hint: hint ? hint(p, seat) : null,
@@ -38,12 +61,19 @@ function countsForm({ state, type, title, intro, max, value, hint, submitLabel, 
     formError,
     submit,
   );
+  form.dataset.draft = key;
+  if (draft.size) form.dataset.dirty = "true"; // counts typed before (a reload, an undo)
+  form.dataset.what = `${WHAT[type] || type} of round ${state.round}`;
+  form.addEventListener("input", () => {
+    form.dataset.dirty = "true";
+    saveDraft(key, Object.entries(fields).map(([name, f]) => [name, f.input.value]));
+  });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     clearErrors(form);
     await busy(submit, async () => {
       try {
-        await send(type, { counts: countsOf(fields) });
+        await own(() => send(type, { counts: countsOf(fields) }));
       } catch (err) {
         showError(form, err, fields, formError);
       }
@@ -106,7 +136,9 @@ function leftForm(state) {
     title: `Round ${state.round}: cards left`,
     intro: twist
       ? `Counted by the pile pads: check and correct (1–${dealt}, 0 for the caller). Each card is a minus point.`
-      : `Cards in hand and on the discard pile (0–${dealt}, 0 only for the caller). Fewest wins.`,
+      : state.caller
+        ? `Cards in hand and on the discard pile (0–${dealt}, 0 only for the caller). Fewest wins.`
+        : `Nobody called: cards in hand and on the discard pile (1–${dealt}). Fewest wins.`,
     max: dealt,
     value: (p) => (p.name === state.caller ? 0 : twist ? p.left : ""),
     hint: twist ? (p) => (p.round_fouls ? plural(p.round_fouls, "foul") : null) : null,

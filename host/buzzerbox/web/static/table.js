@@ -5,26 +5,16 @@ import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
 import { $, confirmButton, dot, fill, h, keyed, num, plural, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
-import { course, crown, lastPoints, ranking } from "./game.js";
+import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
-import { scoringStage } from "./scoring.js";
+import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
+import { isMine, own, scoringStage } from "./scoring.js";
+import { renderPhones, renderSeats } from "./seats.js";
 
 let admin = false;
 let state = null;
 let newGame = false; // the new-game form was asked for while a game goes on
-let starter = null; // Twin It!: the player the box drew to start
-let gameId = null;
-
-const UNDO = {
-  stacks: "Undo the stacks",
-  middle: "Undo the middle",
-  left: "Undo the cards left",
-  claim: "Undo the last claim",
-  caller: "Undo the named caller",
-  stall: "Undo the stall",
-  finish: "Undo the finish",
-};
 
 const notice = h("p", { class: "form-error", role: "alert", "data-testid": "table-error" });
 
@@ -69,7 +59,7 @@ function renderStatus(st) {
     return;
   }
   const phaseText = {
-    lobby: "Ready for round 1",
+    lobby: st.game === "twinit" ? "Ready to start" : "Ready for round 1",
     countdown: "counting down",
     playing: "playing",
     scoring: "being scored",
@@ -103,7 +93,15 @@ function renderStatus(st) {
           { class: seatClass(seat) },
           dot(seat),
           h("span", { class: "name" }, player.name),
-          h("strong", {}, st.game === "twinit" ? String((player.takes || []).length) : num(player.total)),
+          h(
+            "strong",
+            {},
+            st.game === "twinit"
+              ? String((player.takes || []).length)
+              : leftCounts(st)
+                ? `${player.left} left`
+                : num(player.total),
+          ),
         ),
       ),
     ),
@@ -119,20 +117,16 @@ function startButton(st) {
   return b;
 }
 
+/** Twin It!: who starts, as the box drew it when the game was made (every phone shows it). */
 function drawStarter(st) {
-  const out = h("p", { class: "starter", "data-testid": "starter" }, starter ? `${starter} starts.` : "");
-  const b = h("button", { type: "button", class: "ghost" }, "Draw who starts");
-  b.addEventListener("click", () => {
-    const pick = new Uint32Array(1);
-    crypto.getRandomValues(pick);
-    starter = st.players[pick[0] % st.players.length].name;
-    out.textContent = `${starter} starts.`;
-  });
   return h(
     "div",
     { class: "twinit-start" },
-    h("p", { class: "muted" }, "The player wearing the most colours starts, or the box draws:"),
-    h("div", { class: "row" }, b, out),
+    h(
+      "p",
+      { class: "starter", "data-testid": "starter" },
+      st.first_name ? `The box drew who starts: ${st.first_name}.` : "The player wearing the most colours starts.",
+    ),
   );
 }
 
@@ -146,7 +140,7 @@ function lobbyStage(st) {
       { class: "muted" },
       `${plural(st.players.length, "player")}: ${st.players.map((p) => p.name).join(", ")}. `,
       "Check each seat's pad below, then start: the box counts ",
-      `“3 – 2 – 1 ${startCall(st.title)}”`,
+      `“3 – 2 – 1 ${startCall(st.title, st.game)}”`,
     ),
     st.game === "twinit" ? drawStarter(st) : null,
     startButton(st),
@@ -197,10 +191,31 @@ function finishedStage(st) {
       crown("crown big"),
       h("h1", {}, names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`),
     ),
+    rematchButton(),
     exports(),
     h("hr"),
     newGameForm(() => {}),
   );
+}
+
+/** The PIN as a QR code, shown on a tap: a second scorekeeper scans it. */
+function pinCode() {
+  const img = h("img", { alt: "QR code of the admin PIN", width: 160, height: 160, class: "qr", "data-testid": "pin-qr", hidden: true });
+  const b = h("button", { type: "button", class: "ghost", "aria-expanded": "false", "data-testid": "show-pin" }, "Show the PIN as a QR code");
+  b.addEventListener("click", () => {
+    img.hidden = !img.hidden;
+    if (!img.hidden) img.src = `/api/qr/pin.svg?t=${Date.now()}`;
+    b.setAttribute("aria-expanded", String(!img.hidden));
+    b.textContent = img.hidden ? "Show the PIN as a QR code" : "Hide the PIN's code";
+  });
+  return h("div", { class: "pin-code" }, b, img);
+}
+
+/** The same game again in one tap: players, seats (so colours), settings and pads. */
+function rematchButton() {
+  const b = h("button", { type: "button", class: "primary big", "data-testid": "rematch" }, "Rematch: same players, seats and pads");
+  b.addEventListener("click", () => busy(b, () => post("/api/rematch", {}).catch(report)));
+  return b;
 }
 
 /** Downloads: the game log any time; CSV and BG Stats once the game is finished. */
@@ -216,6 +231,8 @@ function exports(finished = true) {
           h("a", { href: "/api/export/csv", download: "", "data-testid": "export-csv" }, "CSV"),
           " · ",
           h("a", { href: "/api/export/bgstats", download: "", "data-testid": "export-bgstats" }, "BG Stats"),
+          " · ",
+          h("a", { href: "/api/export/card.svg", download: "", "data-testid": "export-card" }, "result card"),
         ]
       : null,
   );
@@ -243,12 +260,12 @@ function stageOf(st) {
   const base = `${st.game}|${st.round}|${st.phase}|${names}`;
   switch (st.phase) {
     case "lobby":
-      return { key: `${base}|${starter}`, build: () => lobbyStage(st) };
+      return { key: `${base}|${st.first_name}`, build: () => lobbyStage(st) };
     case "countdown":
       return {
         key: base,
         build: () =>
-          h("div", {}, h("h1", {}, `Round ${st.round}`), h("p", { class: "muted" }, `3 – 2 – 1 ${startCall(st.title)}`)),
+          h("div", {}, h("h1", {}, `Round ${st.round}`), h("p", { class: "muted" }, `3 – 2 – 1 ${startCall(st.title, st.game)}`)),
       };
     case "scored":
       return { key: `${base}|${st.history.length}|${st.tie_at_top}`, build: () => scoredStage(st) };
@@ -264,108 +281,53 @@ function stageOf(st) {
   }
 }
 
+/** A form with counts typed here, replaced by what another phone did: say so. */
+function replacedForm(stage, key) {
+  const open = stage.querySelector("form.counts[data-dirty]");
+  if (!open || stage.dataset.key === key) return null;
+  return isMine() ? null : open.dataset.what;
+}
+
 function renderStage(st) {
   const { key, build } = stageOf(st);
-  if (keyed($("#stage"), key, build)) notice.textContent = "";
+  const stage = $("#stage");
+  const lost = replacedForm(stage, key);
+  if (keyed(stage, key, build)) {
+    notice.textContent = lost
+      ? `Another phone saved first: ${lost} changed there. What you typed is kept on this phone; check the entries.`
+      : "";
+  }
   if (!notice.isConnected) $("#stage").after(notice);
 }
 
-function padsOf(st, seat) {
-  return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
-}
-
-/** Enrolment: {seat} waits for the next press of a pad; {seat: null} stops; {reset: true}. */
-function enrol(button, body) {
-  return busy(button, () => post("/api/enrol", body).catch(report));
-}
-
-function resetButton() {
-  const b = h("button", { type: "button", class: "ghost small-btn", "data-testid": "enrol-reset" }, "Back to the pad map's seats");
-  b.addEventListener("click", () => enrol(b, { reset: true }));
-  return b;
-}
-
-function padList(pads) {
-  if (!pads.length) return "no pad yet";
-  return pads.map((pad, i) => [
-    i ? ", " : "",
-    pad.label || `${pad.role} ${pad.id}`,
-    pad.enrolled ? h("span", { class: "badge ok enrolled" }, "enrolled") : null,
-  ]);
-}
-
-function renderSeats(st) {
-  const card = $("#seats-card");
-  card.hidden = !st.game || !["lobby", "scored"].includes(st.phase) || newGame;
-  if (card.hidden) return;
-  const box = st.box || {};
-  const pads = box.pads || [];
-  const waitingSeat = box.enrolling ?? null;
-  const key = JSON.stringify([box.game_id, st.players.map((p) => p.name), pads, waitingSeat, box.simulated]);
-  if (card.dataset.key === key) return;
-  card.dataset.key = key;
-  const unused = pads.filter((p) => p.seat >= st.players.length).length;
-  const enrolled = pads.some((p) => p.enrolled);
-  fill(
-    $("#seats"),
-    st.players.map((p, seat) => {
-      const waiting = waitingSeat === seat;
-      const mine = padsOf(st, seat);
-      const button = h(
-        "button",
-        { type: "button", class: `ghost small-btn${waiting ? " armed" : ""}`, "data-testid": `enrol-${seat}` },
-        waiting ? "Cancel" : mine.length ? "Add a pad" : "Enrol a pad",
-      );
-      button.addEventListener("click", () => enrol(button, { seat: waiting ? null : seat }));
-      return h(
-        "li",
-        { class: `seat ${seatClass(seat)}${waiting ? " waiting" : ""}`, "data-testid": `seat-${seat}` },
-        dot(seat),
-        h(
-          "span",
-          { class: "who" },
-          h("span", { class: "name" }, p.name),
-          h(
-            "span",
-            { class: "muted small", "data-testid": `seat-pads-${seat}`, "aria-live": "polite" },
-            waiting ? `Press ${p.name}'s pad now…` : padList(mine),
-          ),
-        ),
-        box.simulated ? null : button,
-      );
-    }),
-    box.simulated
-      ? h("li", { class: "muted small note" }, "A simulated box: its virtual pads are on ", h("a", { href: "/pads" }, "Pads"), ".")
-      : [
-          h(
-            "li",
-            { class: "muted small note" },
-            "Tap a seat's button, then press that player's pad: it is theirs for this game. ",
-            unused ? `${plural(unused, "pad")} of the pad map ${unused === 1 ? "is" : "are"} for seats this game does not have. ` : "",
-            h("a", { href: "/pads", "data-testid": "pad-test-link" }, "Test the pads"),
-          ),
-          enrolled ? h("li", { class: "note" }, resetButton()) : null,
-        ],
+/** Undo beside the stage, the presses to take back, the rounds to correct. */
+function renderMistakes(st) {
+  const on = Boolean(st.game) && !newGame;
+  keyed($("#undo-slot"), `${on}|${st.undoable}|${st.undo?.text}`, () => (on ? undoButton(st, report) : null));
+  const playing = ["playing", "scoring"].includes(st.phase);
+  const presses = $("#presses");
+  const pressKey = JSON.stringify([on && playing, st.round, st.race, st.late, st.claim, st.voided]);
+  keyed(presses, pressKey, () => (on && playing ? voidPanel(st, report) : null));
+  presses.hidden = !presses.firstChild;
+  const rounds = $("#scored-rounds");
+  keyed(rounds, JSON.stringify([on, st.box?.game_id, st.phase === "finished", st.history]), () =>
+    on ? roundsCard(st) : null,
   );
+  rounds.hidden = !rounds.firstChild;
 }
 
 function renderTools(st) {
   const el = $("#tools");
-  const key = `${st.game}|${st.phase}|${st.undoable}|${newGame}`;
+  const key = `${st.game}|${st.phase}|${newGame}`;
   keyed(el, key, () => {
     const items = [];
-    if (st.undoable) {
-      const b = h("button", { type: "button", class: "ghost", "data-testid": "undo" }, UNDO[st.undoable] || "Undo");
-      b.addEventListener("click", () => busy(b, () => send("undo").catch(report)));
-      items.push(b);
-    }
     if (st.game && st.phase !== "finished") {
       items.push(
         confirmButton(
           { class: "ghost danger", "data-testid": "finish" },
           "Finish and score now",
           "Tap again: the game ends now",
-          () => send("finish").catch(report),
+          () => own(() => send("finish")).catch(report),
         ),
       );
       if (!newGame) {
@@ -378,6 +340,7 @@ function renderTools(st) {
       }
     }
     if (st.game && st.phase !== "finished") items.push(exports(false));
+    items.push(pinCode());
     items.push(
       h(
         "button",
@@ -396,14 +359,11 @@ function renderTools(st) {
 
 function render(st) {
   if (!admin) return;
-  const id = st.box ? st.box.game_id : null;
-  if (id !== gameId) {
-    gameId = id;
-    starter = null;
-  }
   renderStatus(st);
   renderStage(st);
-  renderSeats(st);
+  renderSeats(st, report, newGame);
+  renderMistakes(st);
+  renderPhones(st, report, newGame);
   renderTools(st);
 }
 

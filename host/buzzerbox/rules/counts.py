@@ -1,0 +1,63 @@
+"""Checking the counts the table enters: every player's, within what the rules allow.
+
+Functions of the players and the round, not of a game's whole state, so that a
+count is judged the same way when it is first entered and when an earlier round
+is amended (v1.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+
+
+def by_seat(players: Sequence[str], counts: Mapping[str, int], what: str) -> list[int]:
+    """The counts of a table entry in seat order; every player, nobody else."""
+    for name in counts:
+        if name not in players:
+            raise InvalidEventError(
+                f"{name} does not play in this game: the players are {', '.join(players)}",
+                subject=name,
+            )
+    missing = [name for name in players if name not in counts]
+    if missing:
+        raise InvalidEventError(
+            f"{what} for {', '.join(missing)} missing: give a count for every player",
+            subject=missing[0],
+        )
+    return [counts[name] for name in players]
+
+
+def check_left(
+    players: Sequence[str], counts: Sequence[int], dealt: int, caller: int | None, round_: int
+) -> None:
+    """Cards left (Twist, Kids): 0 to `dealt`; 0 for the caller and only for the caller."""
+    for seat, n in enumerate(counts):
+        name = players[seat]
+        if not 0 <= n <= dealt:
+            raise IllegalEventError(
+                f"{name}: {n} cards left is impossible: a player has 0 to {dealt}", subject=name
+            )
+        if seat == caller and n != 0:
+            raise IllegalEventError(
+                f"{name} called stop with no cards left: enter 0 for {name}", subject=name
+            )
+        if n == 0 and seat != caller:
+            if caller is None:
+                raise IllegalEventError(
+                    f"{name}: 0 cards is only possible for a caller, and nobody called "
+                    f"in round {round_}: enter 1 to {dealt}, or name the caller first",
+                    subject=name,
+                )
+            raise IllegalEventError(
+                f"{name}: 0 cards is only possible for the caller, "
+                f"{players[caller]}: enter 1 to {dealt} for {name}",
+                subject=name,
+            )
+
+
+def fewest(players: Sequence[str], counts: Sequence[int]) -> list[str]:
+    """The players with the fewest cards left."""
+    low = min(counts)
+    return [name for name, n in zip(players, counts, strict=True) if n == low]

@@ -1,0 +1,150 @@
+"""Pad timing, shared by every game: false starts, the race, late presses, ties.
+
+"First" is the smallest `t_us`, never the order of arrival; pad events come in time
+order (one out of order is refused). Two stop presses of different seats at the same
+µs are a tie (v1.1): the round ends with no caller registered and the table may name
+one. A press before the start signal is a false start and a stop press after the
+round ended is late: recorded and shown, never counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.events import PadPressed, PadReleased
+from buzzerbox.rules.phase import Phase
+
+#: presses kept per round for the photo finish and the false-start list; more are counted
+KEEP_PRESSES = 64
+Record = dict[str, Any]
+
+
+class Timing:
+    """The pad side of a game: what a press and a release do, by phase."""
+
+    pads: ClassVar[tuple[str, ...]] = ("stop",)
+    piles: int = 0
+    title: str
+    players: tuple[str, ...]
+    phase: Phase
+    go_t: int | None
+    last_pad_t: int
+    caller: int | None
+    stalled: bool
+    tie: bool
+    #: the race, false starts and late presses are replaced, never changed in place
+    #: (undo's copies share them); Twin It!'s open claim is the exception
+    race: list[Record]
+    false_starts: list[Record]
+    late: list[Record]
+    ignored: int
+
+    def end_round(self, caller: int | None, *, stalled: bool = False) -> None:
+        raise NotImplementedError
+
+    def has_counts(self) -> bool:
+        """Whether a count of the current round has been entered."""
+        return False
+
+    def check_pad(self, event: PadPressed | PadReleased) -> None:
+        n = len(self.players)
+        pile = event.pile
+        if (
+            event.seat < n
+            and event.t_us >= self.last_pad_t
+            and event.pad in self.pads
+            and (pile is None or pile < self.piles)
+        ):
+            return
+        if event.seat >= n:
+            raise InvalidEventError(
+                f"seat {event.seat} does not exist: this game has seats 0-{n - 1}", subject="seat"
+            )
+        if event.pad not in self.pads:
+            raise InvalidEventError(
+                f"{self.title} has no {event.pad} pads: its pads are {' and '.join(self.pads)}",
+                subject="pad",
+            )
+        if event.pile is not None and event.pile >= self.piles:
+            raise InvalidEventError(
+                f"pile {event.pile} does not exist: this game has piles 0-{self.piles - 1}",
+                subject="pile",
+            )
+        if event.t_us < self.last_pad_t:
+            name = self.players[event.seat]
+            raise InvalidEventError(
+                f"{event.pad} pad of {name} at {event.t_us} µs is out of order: "
+                f"the last pad event was at {self.last_pad_t} µs; pad events come in time order",
+                subject=name,
+            )
+
+    def press_record(self, event: PadPressed) -> Record:
+        record: Record = {
+            "seat": event.seat,
+            "name": self.players[event.seat],
+            "pad": event.pad,
+            "t_us": event.t_us,
+        }
+        if event.pile is not None:
+            record["pile"] = event.pile
+        return record
+
+    def press(self, event: PadPressed) -> None:
+        self.check_pad(event)
+        self.last_pad_t = event.t_us
+        phase = self.phase
+        if phase is Phase.PLAYING and event.t_us >= (self.go_t or 0):
+            self.on_press(event)
+        elif phase is Phase.PLAYING or phase is Phase.COUNTDOWN or phase is Phase.LOBBY:
+            if len(self.false_starts) < KEEP_PRESSES:  # a new list: copies share the old
+                self.false_starts = [*self.false_starts, self.press_record(event)]
+            else:
+                self.ignored += 1
+        elif event.pad == "stop":
+            if self.is_tie(event):
+                self.race = [*self.race, {**self.press_record(event), "lead_us": 0}]
+                self.caller = None
+                self.tie = True
+            else:
+                self.add_late(event)
+        else:
+            self.ignored += 1
+
+    def is_tie(self, event: PadPressed) -> bool:
+        """A stop press at the very µs of the one that ended the round, by another seat,
+        before the table has named a caller or entered a count."""
+        race = self.race
+        return (
+            self.phase is Phase.SCORING
+            and bool(race)
+            and race[0]["t_us"] == event.t_us
+            and race[0]["pad"] == "stop"
+            and (self.tie or self.caller == race[0]["seat"])
+            and all(r["seat"] != event.seat for r in race)
+            and not self.has_counts()
+        )
+
+    def release(self, event: PadReleased) -> None:
+        self.check_pad(event)
+        self.last_pad_t = event.t_us
+        if self.phase is Phase.PLAYING:
+            self.on_release(event)
+
+    def on_press(self, event: PadPressed) -> None:
+        """A press during play, at or after the start signal."""
+        if event.pad == "stop":
+            self.race = [{**self.press_record(event), "lead_us": 0}]
+            self.end_round(event.seat)
+
+    def on_release(self, event: PadReleased) -> None:
+        """A release during play."""
+
+    def add_late(self, event: PadPressed) -> None:
+        record = self.press_record(event)
+        if self.race:
+            record["lead_us"] = event.t_us - self.race[0]["t_us"]
+        if len(self.late) < KEEP_PRESSES:
+            self.late = [*self.late, record]
+        else:
+            self.ignored += 1

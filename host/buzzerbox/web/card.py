@@ -1,0 +1,73 @@
+"""The result card of a finished game: an SVG the box draws from the state, for a phone
+to save or share. Names go in as escaped text (they are typed at the table)."""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape
+
+#: the seats' colours, as on the pages (box.css, light)
+COLOURS = (
+    "#d7322a",
+    "#1f6fd1",
+    "#2b8a3e",
+    "#d99a00",
+    "#8a3fb5",
+    "#e8690b",
+    "#00897b",
+    "#d0307a",
+    "#7a5540",
+    "#3f51b5",
+    "#6f9a1f",
+    "#0893b0",
+)
+WIDTH = 600
+ROW = 44
+TOP = 150
+
+
+def _score(state: dict[str, Any], player: dict[str, Any]) -> int:
+    if state.get("game") == "twinit":
+        return len(player.get("takes") or [])
+    return int(player.get("total", 0))
+
+
+def _signed(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def result_card(state: dict[str, Any]) -> str:
+    """The card: title, winners, every player with their score, best first."""
+    players = list(enumerate(state.get("players") or []))
+    fewest = state.get("game") == "kids"
+    players.sort(key=lambda sp: (_score(state, sp[1]) * (1 if fewest else -1), sp[0]))
+    winners = state.get("winners") or []
+    headline = " & ".join(winners) + (" win!" if len(winners) > 1 else " wins!") if winners else ""
+    rounds = len(state.get("history") or [])
+    sub = escape(str(state.get("title", "")))
+    if state.get("game") != "twinit":
+        sub += f" · {rounds} round{'s' if rounds != 1 else ''}"
+    height = TOP + ROW * len(players) + 40
+    rows = []
+    for i, (seat, p) in enumerate(players):
+        y = TOP + ROW * i
+        colour = COLOURS[seat % len(COLOURS)]
+        won = " ★" if p.get("name") in winners else ""
+        rows.append(
+            f'<rect x="32" y="{y}" width="{WIDTH - 64}" height="{ROW - 8}" rx="10" '
+            f'fill="{colour}" fill-opacity="0.12"/>'
+            f'<rect x="32" y="{y}" width="8" height="{ROW - 8}" rx="4" fill="{colour}"/>'
+            f'<text x="56" y="{y + 25}" font-size="20" font-weight="700">'
+            f"{escape(str(p.get('name', '')))}{won}</text>"
+            f'<text x="{WIDTH - 48}" y="{y + 26}" font-size="22" font-weight="800" '
+            f'text-anchor="end">{_signed(_score(state, p))}</text>'
+        )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" font-family="system-ui, sans-serif" fill="#1c1a17">'
+        f'<rect width="{WIDTH}" height="{height}" rx="24" fill="#fffdf8"/>'
+        f'<text x="32" y="56" font-size="18" fill="#6d675d">buzzerbox · {sub}</text>'
+        f'<text x="32" y="104" font-size="38" font-weight="900">{escape(headline)}</text>'
+        + "".join(rows)
+        + "</svg>"
+    )

@@ -1,0 +1,165 @@
+// Putting mistakes right at the table (game log v1.1): a press taken back (`void`: a
+// bumped stop pad, a stray slap), an earlier round corrected (`amend`), and the undo
+// that says what it takes back. The rules judge each entry, as ever.
+import { send } from "./api.js";
+import { confirmButton, dot, h, lead, seatClass } from "./dom.js";
+import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
+import { own } from "./scoring.js";
+
+const STACK = 10;
+const SET = 40;
+
+/** The presses the table may take back now: the race (or the claim's slaps), late ones. */
+function voidable(state) {
+  const claim = state.claim && state.claim.slaps ? state.claim.slaps : null;
+  const race = claim || state.race || [];
+  return [...race, ...(state.late || [])];
+}
+
+const padText = (p) => `${p.pad}${p.pile !== undefined && p.pile !== null ? ` ${p.pile + 1}` : ""}`;
+
+/** The presses of this round, each with "Take back"; voided ones listed apart. */
+export function voidPanel(state, report) {
+  const list = voidable(state);
+  const voided = state.voided || [];
+  if (!list.length && !voided.length) return null;
+  const first = list.length ? list[0].t_us : null;
+  return h(
+    "section",
+    { class: "void-panel", "data-testid": "void-panel" },
+    h("h2", {}, "Presses this round"),
+    h("p", { class: "muted small" }, "A bumped pad or a stray slap? Take the press back: the round goes on as if it never happened."),
+    h(
+      "ul",
+      { class: "void-list" },
+      list.map((p, i) =>
+        h(
+          "li",
+          { class: `void-row ${seatClass(p.seat)}`, "data-testid": `void-row-${i}` },
+          dot(p.seat),
+          h("span", { class: "name" }, p.name),
+          h("span", { class: "muted small" }, `${padText(p)} · ${i === 0 ? "first" : lead(p.lead_us ?? p.t_us - first)}`),
+          confirmButton(
+            { class: "ghost small-btn", "data-testid": `void-${i}` },
+            "Take back",
+            "Tap again: take it back",
+            () => own(() => send("void", { seat: p.seat, t_us: p.t_us })).catch(report),
+          ),
+        ),
+      ),
+      voided.map((p, i) =>
+        h(
+          "li",
+          { class: `void-row voided ${seatClass(p.seat)}`, "data-testid": `voided-${i}` },
+          dot(p.seat),
+          h("s", { class: "name" }, p.name),
+          h("span", { class: "muted small" }, `${padText(p)} · taken back`),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The undo beside the stage: it names what it takes back ("the stacks of round 2"). */
+export function undoButton(state, report) {
+  if (!state.undoable) return null;
+  const text = state.undo && state.undo.text ? state.undo.text : state.undoable;
+  const b = h("button", { type: "button", class: "ghost undo", "data-testid": "undo" }, `Undo ${text}`);
+  b.addEventListener("click", () => busy(b, () => own(() => send("undo")).catch(report)));
+  return b;
+}
+
+/** One count field per player for one kind of count of a round, prefilled. */
+function countFields(state, kind, r, max) {
+  const fields = Object.create(null);
+  const rows = state.players.map((p, seat) => {
+    const f = counter({
+      seat,
+      name: p.name,
+      value: r[kind] ? r[kind][p.name] : "",
+      max,
+      testid: `amend-${kind}-${seat}`,
+    });
+    fields[p.name] = f;
+    return f.row;
+  });
+  return { fields, rows };
+}
+
+/** The form correcting round `r` (its counts as entered), posted as `amend`. */
+function amendForm(state, r, close) {
+  const kinds = state.game === "ligretto" ? ["stacks", "middle"] : ["left"];
+  const max = { stacks: STACK, middle: SET, left: state.game === "kids" ? 30 : state.dealt || SET };
+  const label = { stacks: "Ligretto stacks", middle: "Cards in the middle", left: "Cards left" };
+  const parts = kinds.map((kind) => ({ kind, ...countFields(state, kind, r, max[kind]) }));
+  const formError = h("p", { class: "form-error", role: "alert", "data-testid": "amend-error" });
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "amend-submit" }, `Correct round ${r.round}`);
+  const cancel = h("button", { type: "button", class: "ghost", onclick: close }, "Cancel");
+  const form = h(
+    "form",
+    { class: "counts amend", novalidate: true, "data-testid": "amend-form" },
+    h("h3", {}, `Round ${r.round}: correct the counts`),
+    parts.map((p) => h("fieldset", {}, h("legend", {}, label[p.kind]), p.rows)),
+    formError,
+    h("div", { class: "row" }, submit, cancel),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    const body = { round: r.round };
+    for (const p of parts) body[p.kind] = countsOf(p.fields);
+    await busy(submit, async () => {
+      try {
+        await own(() => send("amend", body));
+        close();
+      } catch (err) {
+        // the fields of the count the refusal speaks of ("stack", "middle"), else the first
+        const said = (err.message || "").toLowerCase();
+        const part = parts.find((p) => said.includes(p.kind.replace(/s$/, ""))) || parts[0];
+        showError(form, err, part.fields, formError);
+      }
+    });
+  });
+  return form;
+}
+
+/** The scored rounds, each with "Correct…" (not for Twin It!, nor a finished game). */
+export function roundsCard(state) {
+  const history = state.history || [];
+  if (!history.length || state.game === "twinit" || state.phase === "finished") return null;
+  const slot = h("div", { class: "amend-slot" });
+  const close = () => slot.replaceChildren();
+  return h(
+    "section",
+    { class: "rounds-card", "data-testid": "rounds-card" },
+    h("h2", {}, "Scored rounds"),
+    h(
+      "ul",
+      { class: "round-list" },
+      [...history].reverse().map((r) =>
+        h(
+          "li",
+          { "data-testid": `round-${r.round}` },
+          h("strong", {}, `Round ${r.round}`),
+          h(
+            "span",
+            { class: "muted small" },
+            r.caller ? ` ${r.caller} called` : r.stalled ? " stalled" : "",
+            r.winners && r.winners.length ? ` · won by ${r.winners.join(" & ")}` : "",
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "ghost small-btn",
+              "data-testid": `amend-${r.round}`,
+              onclick: () => slot.replaceChildren(amendForm(state, r, close)),
+            },
+            "Correct…",
+          ),
+        ),
+      ),
+    ),
+    slot,
+  );
+}

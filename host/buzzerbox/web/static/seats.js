@@ -1,0 +1,135 @@
+// The table view's seats and pads: which pad is whose (enrolment of real pads: the
+// box waits for the next press of a pad), or a note that the pads are virtual.
+import { post } from "./api.js";
+import { $, dot, fill, h, plural, seatClass } from "./dom.js";
+import { busy } from "./forms.js";
+
+function padsOf(st, seat) {
+  return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
+}
+
+/** Enrolment: {seat} waits for the next press of a pad; {seat: null} stops; {reset: true}. */
+function enrol(button, body, report) {
+  return busy(button, () => post("/api/enrol", body).catch(report));
+}
+
+function resetButton(report) {
+  const b = h("button", { type: "button", class: "ghost small-btn", "data-testid": "enrol-reset" }, "Back to the pad map's seats");
+  b.addEventListener("click", () => enrol(b, { reset: true }, report));
+  return b;
+}
+
+function padList(pads) {
+  if (!pads.length) return "no pad yet";
+  return pads.map((pad, i) => [
+    i ? ", " : "",
+    pad.label || `${pad.role} ${pad.id}`,
+    pad.enrolled ? h("span", { class: "badge ok enrolled" }, "enrolled") : null,
+  ]);
+}
+
+/** The seats card: shown between rounds; `hidden` while a new game is being made. */
+export function renderSeats(st, report, hidden = false) {
+  const card = $("#seats-card");
+  card.hidden = !st.game || !["lobby", "scored"].includes(st.phase) || hidden;
+  if (card.hidden) return;
+  const box = st.box || {};
+  const pads = box.pads || [];
+  const waitingSeat = box.enrolling ?? null;
+  const key = JSON.stringify([box.game_id, st.players.map((p) => p.name), pads, waitingSeat, box.simulated]);
+  if (card.dataset.key === key) return;
+  card.dataset.key = key;
+  const unused = pads.filter((p) => p.seat >= st.players.length).length;
+  const enrolled = pads.some((p) => p.enrolled);
+  fill(
+    $("#seats"),
+    st.players.map((p, seat) => {
+      const waiting = waitingSeat === seat;
+      const mine = padsOf(st, seat);
+      const button = h(
+        "button",
+        { type: "button", class: `ghost small-btn${waiting ? " armed" : ""}`, "data-testid": `enrol-${seat}` },
+        waiting ? "Cancel" : mine.length ? "Reassign the pad" : "Enrol a pad",
+      );
+      button.addEventListener("click", () => enrol(button, { seat: waiting ? null : seat }, report));
+      return h(
+        "li",
+        { class: `seat ${seatClass(seat)}${waiting ? " waiting" : ""}`, "data-testid": `seat-${seat}` },
+        dot(seat),
+        h(
+          "span",
+          { class: "who" },
+          h("span", { class: "name" }, p.name),
+          h(
+            "span",
+            { class: "muted small", "data-testid": `seat-pads-${seat}`, "aria-live": "polite" },
+            waiting ? `Press ${p.name}'s pad now…` : padList(mine),
+          ),
+        ),
+        box.simulated ? null : button,
+      );
+    }),
+    box.simulated
+      ? h("li", { class: "muted small note" }, "A simulated box: its virtual pads are on ", h("a", { href: "/pads" }, "Pads"), ".")
+      : [
+          h(
+            "li",
+            { class: "muted small note" },
+            "Tap a seat's button, then press that player's pad: it is theirs for this game, in place of the seat's pad of that role. ",
+            unused ? `${plural(unused, "pad")} of the pad map ${unused === 1 ? "is" : "are"} for seats this game does not have. ` : "",
+            h("a", { href: "/pads", "data-testid": "pad-test-link" }, "Test the pads"),
+          ),
+          enrolled ? h("li", { class: "note" }, resetButton(report)) : null,
+        ],
+  );
+}
+
+/** Phones as pads: the host's switch, and each seat a phone took, to free it. */
+export function renderPhones(st, report, hidden = false) {
+  const card = $("#phones");
+  const phones = (st.box && st.box.phones) || { on: false, taken: [] };
+  card.hidden = !st.game || st.phase === "finished" || hidden;
+  if (card.hidden) return;
+  const key = JSON.stringify([phones, st.players.map((p) => p.name)]);
+  if (card.dataset.key === key) return;
+  card.dataset.key = key;
+  const toggle = h(
+    "button",
+    { type: "button", class: "ghost", "aria-pressed": String(phones.on), "data-testid": "phones-toggle" },
+    phones.on ? "Phones as pads: on" : "Phones as pads: off",
+  );
+  toggle.addEventListener("click", () => busy(toggle, () => post("/api/phones", { on: !phones.on }).catch(report)));
+  fill(
+    card,
+    h("h2", {}, "Phones as pads"),
+    h(
+      "p",
+      { class: "muted small" },
+      phones.on
+        ? "Guests open Join › “use this phone as your buzzer” and pick their seat once."
+        : "Switch on to let each guest's phone be their seat's buzzer.",
+    ),
+    toggle,
+    phones.on && phones.taken.length
+      ? h(
+          "ul",
+          { class: "seats", "data-testid": "phone-seats" },
+          phones.taken.map((seat) => {
+            const free = h(
+              "button",
+              { type: "button", class: "ghost small-btn", "data-testid": `phone-free-${seat}` },
+              "Free the seat",
+            );
+            free.addEventListener("click", () => busy(free, () => post("/api/phones/free", { seat }).catch(report)));
+            return h(
+              "li",
+              { class: `seat ${seatClass(seat)}` },
+              dot(seat),
+              h("span", { class: "who" }, h("span", { class: "name" }, st.players[seat]?.name ?? `seat ${seat + 1}`), h("span", { class: "muted small" }, "a phone")),
+              free,
+            );
+          }),
+        )
+      : null,
+  );
+}

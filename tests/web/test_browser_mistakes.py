@@ -1,0 +1,137 @@
+"""Mistakes at the table, on two scorekeepers' phones (issue 14, point 1, client side).
+
+Counts typed stay on the phone until the round moves on (a reload or an undo finds
+them again); a phone whose form another phone saved first says so.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Browser, expect
+
+from . import browser_support as support
+from .browser_support import (
+    Served,
+    Watch,
+    confirm,
+    enter,
+    fits,
+    log_in,
+    new_game,
+    phone,
+    start_round,
+    table_and_pads,
+    wait_for_go,
+)
+
+playwright, browser, served = support.playwright, support.browser, support.served
+
+
+def test_typed_counts_stay_and_a_second_phone_is_noticed(served: Served, browser: Browser) -> None:
+    watch = Watch(served.url)
+    first_phone, second_phone = phone(browser), phone(browser, "dark")
+    try:
+        a = watch.page(first_phone)
+        a.goto(f"{served.url}/table")
+        log_in(a, served.pin)
+        new_game(a, "ligretto", ["Ann", "Ben", "Cara"])
+        b = watch.page(second_phone)
+        b.goto(f"{served.url}/table")
+        log_in(b, served.pin)
+        pads = watch.page(first_phone)
+        pads.goto(f"{served.url}/pads")
+        start_round(a, pads)
+        wait_for_go(pads)
+        pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
+
+        # phone A types Ben's stack, then the phone reloads: the count is still there
+        expect(a.get_by_test_id("stacks-form")).to_be_visible()
+        a.get_by_test_id("stack-1").fill("5")
+        a.reload()
+        expect(a.get_by_test_id("stack-1")).to_have_value("5")
+        expect(a.get_by_test_id("stack-0")).to_have_value("0")
+        a.get_by_test_id("stack-2").fill("4")
+
+        # phone B saves the stacks first: phone A is told, not silently replaced
+        enter(b, "stacks", {1: 3, 2: 2})
+        expect(b.get_by_test_id("middle-form")).to_be_visible()
+        expect(a.get_by_test_id("middle-form")).to_be_visible()
+        expect(a.get_by_test_id("table-error")).to_contain_text("Another phone saved first")
+        expect(a.get_by_test_id("table-error")).to_contain_text("the stacks of round 1")
+        expect(b.get_by_test_id("table-error")).to_have_text("")
+        fits(a, "mistakes-notice")
+
+        # phone B takes its stacks back: its form comes back as it was typed
+        b.get_by_test_id("undo").click()
+        expect(b.get_by_test_id("stacks-form")).to_be_visible()
+        expect(b.get_by_test_id("stack-1")).to_have_value("3")
+        expect(b.get_by_test_id("stack-2")).to_have_value("2")
+        # and phone A finds its own counts again
+        expect(a.get_by_test_id("stack-1")).to_have_value("5")
+        expect(a.get_by_test_id("stack-2")).to_have_value("4")
+        a.get_by_test_id("stacks-submit").click()
+        expect(a.get_by_test_id("middle-form")).to_be_visible()
+        expect(a.get_by_test_id("table-error")).to_have_text("")
+        expect(b.get_by_test_id("table-error")).to_contain_text("Another phone saved first")
+        watch.check()
+    finally:
+        first_phone.close()
+        second_phone.close()
+
+
+def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browser: Browser) -> None:
+    watch = Watch(served.url)
+    context = phone(browser)
+    try:
+        table, pads = table_and_pads(watch, context, served, "ligretto", ["Ann", "Ben"])
+        start_round(table, pads)
+        wait_for_go(pads)
+
+        # Ben bumps his stop pad: the round ends; the table takes the press back
+        pads.get_by_test_id("pad-stop-1").tap()
+        expect(table.get_by_test_id("stacks-form")).to_be_visible()
+        expect(table.get_by_test_id("void-row-0")).to_contain_text("Ben")
+        fits(table, "mistakes-void")
+        confirm(table, "void-0")
+        expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "playing")
+        expect(table.get_by_test_id("voided-0")).to_contain_text("taken back")
+        expect(table.get_by_test_id("undo")).to_contain_text("Undo the void of Ben's press")
+
+        # Ann calls for real; the undo beside the form names the stacks once entered
+        pads.get_by_test_id("pad-stop-0").tap()
+        enter(table, "stacks", {1: 4})
+        expect(table.get_by_test_id("undo")).to_have_text("Undo the stacks of round 1")
+        enter(table, "middle", {0: 10, 1: 5})
+        expect(table.get_by_test_id("mini-totals")).to_contain_text("Ben−3")
+
+        # round 1 is corrected from the rounds card: a refusal at its field, then done
+        expect(table.get_by_test_id("round-1")).to_contain_text("Ann called")
+        table.get_by_test_id("amend-1").click()
+        expect(table.get_by_test_id("amend-middle-1")).to_have_value("5")
+        table.get_by_test_id("amend-stacks-1").fill("11")
+        table.get_by_test_id("amend-submit").click()
+        expect(table.get_by_test_id("amend-stacks-1-error")).not_to_have_text("")
+        table.get_by_test_id("amend-stacks-1").fill("4")
+        table.get_by_test_id("amend-middle-1").fill("9")
+        table.get_by_test_id("amend-submit").click()
+        expect(table.get_by_test_id("mini-totals")).to_contain_text("Ben1")
+        expect(table.get_by_test_id("undo")).to_have_text("Undo the correction of round 1")
+        fits(table, "mistakes-amended")
+
+        # the game ends; a rematch in one tap: the same players in the same seats
+        confirm(table, "finish")
+        expect(table.get_by_test_id("table-winners")).to_contain_text("Ann wins!")
+        fits(table, "mistakes-finished")
+        # the result card, drawn by the box, to save or share
+        expect(table.get_by_test_id("export-card")).to_be_visible()
+        card = table.request.get(f"{served.url}/api/export/card.svg")
+        assert card.ok and "Ann wins!" in card.text()
+        table.get_by_test_id("rematch").click()
+        expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
+        expect(table.get_by_test_id("mini-totals")).to_have_text("Ann0Ben0")
+        watch.check()
+    finally:
+        context.close()
