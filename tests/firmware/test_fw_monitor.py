@@ -13,15 +13,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-import pytest
-from buzzerbox.cli import build_parser
-
 from .fwbench import BOARD_ID, FirmwareProcess
-
-
-def has_monitor() -> bool:
-    sub = next(a for a in build_parser()._actions if a.dest == "command")
-    return "monitor" in (sub.choices or {})
 
 
 def read_json(stream: IO[str], timeout: float) -> dict[str, Any]:
@@ -34,7 +26,6 @@ def read_json(stream: IO[str], timeout: float) -> dict[str, Any]:
     return event
 
 
-@pytest.mark.skipif(not has_monitor(), reason="`buzzerbox monitor` is not there yet (issue 3)")
 def test_presses_reach_the_monitor_in_order_and_spaced_right(
     firmware: FirmwareProcess, tmp_path: Path
 ) -> None:
