@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.names import clean_counts, clean_name
+from buzzerbox.rules.names import clean_counts, clean_name, player_names, variant_names
 
 GAMES: Final = ("ligretto", "twist", "kids", "twinit")
 PADS: Final = ("stop", "slap", "pile")
@@ -28,9 +28,6 @@ TABLE_ENTRIES: Final = (
     "amend",
     "finish",
 )
-#: a game's `variants`: how many, and how long each may be
-MAX_VARIANTS: Final = 10
-MAX_VARIANT = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,46 +211,13 @@ def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None]:
     return seat, pad, t_us, pile
 
 
-def _names(players: object) -> tuple[str, ...]:
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidEventError("players must be a list of names", subject="players")
-    names = tuple(clean_name(p) for p in players)
-    if any(not n for n in names):
-        raise InvalidEventError(
-            "a player's name is empty: every player needs a name", subject="players"
-        )
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise InvalidEventError(
-            f"{', '.join(twice)} is named twice: names must be unique "
-            "(they are compared trimmed and Unicode-normalised)",
-            subject=twice[0],
-        )
-    return names
-
-
-def _variants(value: object) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidEventError(
-            'variants must be a list of names, e.g. ["row as storage"]', subject="variants"
-        )
-    if len(value) > MAX_VARIANTS or any(len(v) > MAX_VARIANT for v in value):
-        raise InvalidEventError(
-            f"variants: at most {MAX_VARIANTS}, each at most {MAX_VARIANT} characters",
-            subject="variants",
-        )
-    return tuple(clean_name(v) for v in value)
-
-
 def _game(obj: Mapping[str, Any]) -> GameCreated:
     game = obj.get("game")
     if game not in GAMES:
         raise InvalidEventError(
             f"game {game!r} is unknown: the box plays {', '.join(GAMES)}", subject="game"
         )
-    names = _names(obj.get("players"))
+    names = player_names(obj.get("players"))
     target = obj.get("target")
     rounds = obj.get("rounds")
     if target is not None and type(target) is not int:
@@ -276,7 +240,7 @@ def _game(obj: Mapping[str, Any]) -> GameCreated:
                 f"first {first!r} is not a seat of this game: give 0-{len(names) - 1}",
                 subject="first",
             )
-    return GameCreated(game, names, target, rounds, _variants(obj.get("variants")), first)
+    return GameCreated(game, names, target, rounds, variant_names(obj.get("variants")), first)
 
 
 def _claim(obj: Mapping[str, Any]) -> ClaimSettled:

@@ -1,5 +1,7 @@
 """Players' names: trimmed and NFC-normalised before they are compared (v1.1).
 
+`player_names` and `variant_names` check a game line's lists of them (events.py).
+
 "Zoë" typed with a precomposed ë and with e + combining diaeresis is one name. A
 name holding a control or format character (Unicode categories Cc and Cf: tabs,
 zero-width spaces, bidi overrides such as U+202E, which makes "evil" display as
@@ -13,6 +15,10 @@ from collections.abc import Mapping
 from typing import Final
 
 from buzzerbox.rules.errors import InvalidEventError
+
+#: a game's `variants`: how many, and how long each may be
+MAX_VARIANTS: Final = 10
+MAX_VARIANT = 60
 
 ALLOWED: Final = (
     "a name is letters, digits, spaces, punctuation and emoji, "
@@ -56,3 +62,38 @@ def clean_counts(counts: Mapping[str, int]) -> dict[str, int]:
             )
         out[name] = n
     return out
+
+
+def player_names(players: object) -> tuple[str, ...]:
+    """A game's players, checked and cleaned: a list of unique, non-empty names."""
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidEventError("players must be a list of names", subject="players")
+    names = tuple(clean_name(p) for p in players)
+    if any(not n for n in names):
+        raise InvalidEventError(
+            "a player's name is empty: every player needs a name", subject="players"
+        )
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise InvalidEventError(
+            f"{', '.join(twice)} is named twice: names must be unique "
+            "(they are compared trimmed and Unicode-normalised)",
+            subject=twice[0],
+        )
+    return names
+
+
+def variant_names(value: object) -> tuple[str, ...]:
+    """A game's variants, checked and cleaned: at most MAX_VARIANTS short names."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidEventError(
+            'variants must be a list of names, e.g. ["row as storage"]', subject="variants"
+        )
+    if len(value) > MAX_VARIANTS or any(len(v) > MAX_VARIANT for v in value):
+        raise InvalidEventError(
+            f"variants: at most {MAX_VARIANTS}, each at most {MAX_VARIANT} characters",
+            subject="variants",
+        )
+    return tuple(clean_name(v) for v in value)
