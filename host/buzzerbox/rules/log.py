@@ -56,7 +56,10 @@ def _load(raw: str | bytes) -> object:
     except RecursionError:
         return Unreadable("this line nests too deep to read: a log line is flat")
     try:
-        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        if isinstance(raw, str):
+            line.encode("utf-8")  # a str may hold a raw lone surrogate; decoded bytes cannot
+        if "\\u" in line:  # only a \u escape in the JSON text can make one
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         return Unreadable("this line holds a lone surrogate (such as \\ud800): not Unicode text")
     return obj
