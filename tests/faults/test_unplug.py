@@ -21,7 +21,12 @@ from buzzerbox.pads.fakeserve import FakeBoardPort
 from .boxproc import Phone, ServedBox, start_box, write_config
 
 MS = 1000
-TOLERANCE_US = 5 * MS  # a mapped press time against the board's true time
+# a mapped press time against the board's true time, over real ptys in real time, just
+# after a replug (few SYNC samples yet): seen 5.2 ms off once in a quiet CI run since the
+# clock map keeps only round trips within 100 us of the best; the race's order (leads of
+# 40 ms and more) is what this test holds. Sub-ms mapping is held by tests/pads on a
+# driven clock and by tests/bench/fairness.py.
+TOLERANCE_US = 10 * MS
 PAD_MAP = """seats = 2
 [[board]]
 id = "pico-a"
