@@ -140,7 +140,7 @@ def playwright() -> Iterator[Playwright]:
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+        pytest.fail(f"no Chromium at {CHROMIUM}: bash tests/check installs it")
     browser = playwright.chromium.launch(
         executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
     )
