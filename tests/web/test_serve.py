@@ -85,7 +85,7 @@ def live(port: int, last_id: int | None = None) -> Iterator[dict[str, Any]]:
             assert line, "the stream ended"
             if line.startswith(b"event: "):
                 event = line[7:].strip()
-            elif line.startswith(b"data: "):
+            elif line.startswith(b"data: ") and event != b"keepalive":
                 data = json.loads(line[6:])
                 state = data if event == b"state" else jsonpatch.apply_patch(state, data)
                 yield state

@@ -143,7 +143,8 @@ def test_last_event_id_resumes_with_the_deltas_since(
     phone.read(next(chunks))
     response.close()
     response, chunks = open_stream(client, **{"Last-Event-ID": phone.last_id})
-    assert next(chunks) == b"retry: 2000\n\n"  # nothing new: nothing sent
+    # nothing new: nothing sent but the retry delay and a keepalive (every 2 s by default)
+    assert next(chunks) == b"retry: 2000\n\nevent: keepalive\ndata: 2000\n\n"
     play(admin, {"type": "round"})
     assert [m["event"] for m in phone.read(next(chunks))] == ["delta"]
     response.close()
@@ -211,13 +212,16 @@ def quick(box: Box, app_config: dict[str, Any]) -> Flask:
 
 
 def test_keepalives_and_the_stream_ends_for_the_browser_to_reconnect(quick: Flask) -> None:
+    """Keepalives are events the page sees (a comment it would not), saying how often
+    they come: the first at once, in the stream's head."""
     hub: Hub = quick.extensions["buzzerbox"]["hub"]
     response, chunks = open_stream(quick.test_client())
-    next(chunks)
-    assert next(chunks) == b": keepalive\n\n"
+    keepalive = b"event: keepalive\ndata: 1\n\n"  # SSE_KEEPALIVE_S 0.001: 1 ms
+    assert next(chunks).startswith(b"retry: 2000\n\n" + keepalive + b"id: ")
+    assert next(chunks) == keepalive
     assert hub.clients == 1
     rest = list(chunks)  # ends after SSE_MAX_STREAM_S
-    assert set(rest) == {b": keepalive\n\n"}
+    assert set(rest) == {keepalive}
     response.close()
     assert hub.clients == 0
 

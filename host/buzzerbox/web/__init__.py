@@ -45,7 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "OPEN_PADS": False,
     "WIFI_SSID": None,
     "WIFI_PASSWORD": None,
-    "SSE_KEEPALIVE_S": 15.0,
+    "SSE_KEEPALIVE_S": 2.0,  # the pages say "reconnecting" after two missed
     "SSE_MAX_STREAM_S": 600.0,
     "SSE_RETRY_MS": 2000,
     "SSE_MAX_CLIENTS": 1000,

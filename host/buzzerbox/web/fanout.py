@@ -4,7 +4,7 @@ Waking a thousand stream threads for every pad press costs a thousand GIL hand-o
 ~300 ms until the last phone has it on two cores (tests/bench/phones.py). So under
 waitress a stream's thread only writes the response head and the first state, then
 hands its connection to the `Fanout`: one thread that writes each new message to
-every connection (and the keepalive comments), while the stream threads sleep until
+every connection (and the keepalives), while the stream threads sleep until
 their phone is gone or their time is up. Each change is one delta, framed once for
 all (livestate.py). A connection whose phone has stopped reading (more than
 `backlog_limit` bytes unsent) is skipped, never waited for; the next change or
@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from buzzerbox.web.livestate import Hub
+from buzzerbox.web.livestate import Hub, keepalive_frame
 
 #: how often the fanout looks for phones that hung up (s)
 HANGUP_CHECK_S = 0.5
@@ -53,14 +53,14 @@ class Connection:
                 self.version = version
                 self.write(data)
 
-    def keepalive(self, payloads: Payloads, backlog_limit: int) -> None:
-        """The comment that keeps the line open, or what the phone missed."""
+    def keepalive(self, payloads: Payloads, backlog_limit: int, message: bytes) -> None:
+        """The keepalive (livestate.py), or what the phone missed."""
         if self.version < payloads.hub.version:
             self.catch_up(payloads, backlog_limit)
             return
         with self.lock:
             if self.is_open and self.channel.total_outbufs_len <= backlog_limit:
-                self.write(chunk(b": keepalive\n\n") if self.is_chunked else b": keepalive\n\n")
+                self.write(chunk(message) if self.is_chunked else message)
 
     def write(self, data: bytes) -> bool:
         """Write stream bytes, framed (caller holds the lock); False when the phone is gone.
@@ -129,9 +129,10 @@ class Payloads:
 class Fanout:
     """The thread that writes every change of the hub to every connection."""
 
-    def __init__(self, hub: Hub, keepalive_s: float = 15.0, backlog_limit: int = 64 * 1024) -> None:
+    def __init__(self, hub: Hub, keepalive_s: float = 2.0, backlog_limit: int = 64 * 1024) -> None:
         self.hub = hub
         self.keepalive_s = keepalive_s
+        self.keepalive = keepalive_frame(keepalive_s)
         self.backlog_limit = backlog_limit
         self._connections: set[Connection] = set()
         self._lock = threading.Lock()
@@ -168,7 +169,7 @@ class Fanout:
                     continue
                 keepalive_at = time.monotonic() + self.keepalive_s
                 for connection in connections:
-                    connection.keepalive(payloads, self.backlog_limit)
+                    connection.keepalive(payloads, self.backlog_limit, self.keepalive)
                 continue
             version = latest
             for connection in connections:

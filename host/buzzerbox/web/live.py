@@ -50,7 +50,7 @@ def live_blueprint(
         messages: Iterator[bytes]
         if fanout is not None and channel is not None:
             version, data = hub.catch_up(last, is_admin)
-            head = f"retry: {settings.retry_ms}\n\n".encode() + data
+            head = settings.head + data
             messages = handed_over(
                 fanout, channel, request.environ, head, is_admin, version, lifetime
             )

@@ -21,8 +21,15 @@ the stream's version and the boot token of this box: a browser that reconnects s
 it back as Last-Event-ID and gets the deltas since, if the box still has them, else
 the full state (too old, or from before a restart).
 
-A stream sends a comment every `keepalive_s` seconds, ends after `max_stream_s` (the
-browser reconnects by itself, with Last-Event-ID), and is refused with 503 while
+A stream sends a keepalive every `keepalive_s` seconds when nothing else is sent
+
+    event: keepalive
+    data: <keepalive_s in ms>
+
+(an event, not a comment: the page sees it, and shows "reconnecting" after two missed;
+the first comes at once, so the page knows how often to expect them), ends after
+`max_stream_s` (the browser reconnects by itself, with Last-Event-ID), and is refused
+with 503 while
 `max_clients` streams are open. Under waitress one thread writes every message to
 every phone (fanout.py); elsewhere each stream's thread does (`stream`).
 """
@@ -117,9 +124,24 @@ class Hub(Clients):
 
 @dataclass(frozen=True, slots=True)
 class StreamSettings:
-    keepalive_s: float = 15.0
+    keepalive_s: float = 2.0
     max_stream_s: float = 600.0
     retry_ms: int = 2000
+
+    @property
+    def keepalive(self) -> bytes:
+        """The keepalive message: its data is how often it comes, in ms."""
+        return keepalive_frame(self.keepalive_s)
+
+    @property
+    def head(self) -> bytes:
+        """What a stream starts with: the browser's retry delay, and a keepalive."""
+        return f"retry: {self.retry_ms}\n\n".encode() + self.keepalive
+
+
+def keepalive_frame(keepalive_s: float) -> bytes:
+    """`event: keepalive` (no id: the browser's Last-Event-ID stays), every `keepalive_s`."""
+    return f"event: keepalive\ndata: {round(keepalive_s * 1000)}\n\n".encode()
 
 
 def stream(
@@ -132,11 +154,11 @@ def stream(
     """The messages of one stream, written by its own thread: the full state (or the
     deltas since `last_version`), then each change, until `max_stream_s` has passed."""
     version, data = hub.catch_up(last_version, is_admin)
-    yield f"retry: {settings.retry_ms}\n\n".encode() + data
+    yield settings.head + data
     deadline = clock() + settings.max_stream_s
     while (left := deadline - clock()) > 0:
         if hub.wait_newer(version, min(settings.keepalive_s, left)) == version:
-            yield b": keepalive\n\n"
+            yield settings.keepalive
             continue
         version, data = hub.catch_up(version, is_admin)
         yield data

@@ -1,4 +1,5 @@
 // The box's JSON API, its live state stream and the admin session.
+import { Watchdog } from "./keepalive.js";
 import { applyPatch } from "./patch.js";
 
 let csrf = null;
@@ -81,7 +82,8 @@ export async function logout() {
  * copy of the state, so each page's render gets a whole state as before).
  * EventSource reconnects by itself (sending Last-Event-ID: the box sends the deltas
  * since, or the full state); when the phone wakes up the state is fetched again; a
- * delta that does not fit opens a new stream (no Last-Event-ID: the full state).
+ * delta that does not fit opens a new stream (no Last-Event-ID: the full state), and
+ * so does a stream that went quiet for two keepalives (keepalive.js).
  * `onState(state)` gets every new state;
  * `onStatus("live" | "reconnecting" | "connecting")` the connection's.
  */
@@ -101,14 +103,33 @@ export function follow(onState, onStatus = () => {}) {
   const refresh = () => {
     get("/api/state").then(deliver, () => onStatus("reconnecting"));
   };
+  let every; // how often the box sends keepalives (ms), once it said
   const connect = () => {
     const source = new EventSource("/api/events");
     let base = null; // the stream's state: the deltas apply to it
-    const resync = () => {
+    const close = () => {
+      watchdog.stop();
       source.close();
+    };
+    const resync = () => {
+      close();
       connect();
     };
+    const watchdog = new Watchdog(() => {
+      onStatus("reconnecting"); // the box went quiet: no error comes, so ask again
+      resync();
+    }, every);
+    const heard = () => {
+      watchdog.heard();
+      onStatus("live");
+    };
+    source.addEventListener("keepalive", (e) => {
+      watchdog.heard(e.data);
+      every = watchdog.every;
+      onStatus("live");
+    });
     source.addEventListener("state", (e) => {
+      heard();
       try {
         base = JSON.parse(e.data);
       } catch {
@@ -118,6 +139,7 @@ export function follow(onState, onStatus = () => {}) {
       show(base);
     });
     source.addEventListener("delta", (e) => {
+      heard();
       try {
         if (!base) throw new Error("a delta before the state");
         base = applyPatch(base, JSON.parse(e.data));
@@ -127,13 +149,14 @@ export function follow(onState, onStatus = () => {}) {
       }
       show(base);
     });
-    source.addEventListener("open", () => onStatus("live"));
+    source.addEventListener("open", heard);
     source.addEventListener("error", () => {
       if (source.readyState !== EventSource.CLOSED) {
         onStatus("reconnecting");
         return;
       }
       // refused outright (the box restarting): EventSource gives up, we do not
+      watchdog.stop();
       onStatus("offline");
       setTimeout(() => {
         connect();

@@ -5,15 +5,21 @@ import { $, fill, h } from "./dom.js";
 const STATUS_TEXT = {
   connecting: "connecting to the box",
   live: "live",
-  reconnecting: "reconnecting…",
-  offline: "the box is not answering",
+  reconnecting: "reconnecting to the box…",
+  offline: "the box is not answering: trying again…",
 };
 
+/** The live dot, and in words under the bar whenever the link is not live. */
 function setStatus(status) {
   const el = $("#live");
   if (!el) return;
   el.dataset.status = status;
   el.title = STATUS_TEXT[status] || status;
+  const note = $("#link-note");
+  if (!note) return;
+  note.dataset.status = status;
+  note.hidden = status === "live";
+  note.textContent = status === "live" ? "" : el.title;
 }
 
 /** "3 – 2 – 1 Ligretto Twist!": the start call of a game (Ligretto Kids calls
