@@ -1,5 +1,6 @@
 """Phones as pads through the JSON API: the host's switch, seats taken and freed, and
-the press time taken back to the touch (ago_ms). Refusals say what is allowed."""
+the press time taken back to the touch (mapped by the phone over GET /api/clock, or
+the arrival minus ago_ms). Refusals say what is allowed."""
 
 from __future__ import annotations
 
@@ -70,12 +71,47 @@ def test_a_phone_press_is_timed_at_the_touch(
     ).json
     assert state["caller"] == "Cem"  # type: ignore[index]
     assert state["race"][0]["t_us"] == arrived - 12_500  # type: ignore[index]
+    assert state["press_time"] == {  # type: ignore[index]
+        "t_us": arrived - 12_500,
+        "from": "arrival",
+        "why": "the phone's clock is not matched to the box's yet",
+    }
     late = client.post("/api/phones/press", json={"token": ANN, "pad": "stop", "ago_ms": 9000})
     assert late.status_code == 400
     assert "0-2000" in late.json["error"]  # type: ignore[index]
     bad = client.post("/api/phones/press", json={"token": "short", "pad": "stop"})
     assert bad.status_code == 400
     assert "16-128 ASCII characters" in bad.json["error"]  # type: ignore[index]
+
+
+def test_a_phone_press_mapped_to_the_box_clock_is_taken_at_the_touch(
+    client: FlaskClient, admin: FlaskClient, clock: ManualClock, box: Box
+) -> None:
+    new_game(admin)
+    admin.post("/api/phones", json={"on": True})
+    client.post("/api/phones/seat", json={"seat": 1, "token": BEN})
+    play(admin, {"type": "round"})
+    clock.advance(4_000_000)  # go
+    now = client.get("/api/clock")
+    assert now.headers["Cache-Control"] == "no-store"
+    assert now.json == {"now_us": box.now_us()}
+    touch = box.now_us() + 300_000  # Ben touches 0.3 s later; his request arrives
+    clock.advance(400_000)  # 0.1 s after that, 20 ms of it on the phone
+    body = {"token": BEN, "pad": "stop", "ago_ms": 20, "touch_us": touch, "error_us": 900}
+    state = client.post("/api/phones/press", json=body).json
+    assert state["race"][0]["t_us"] == touch  # type: ignore[index]
+    assert state["press_time"] == {"t_us": touch, "from": "touch", "error_us": 900}  # type: ignore[index]
+    # a map that puts the release after it reached the box is not believed, and says so
+    arrived = box.now_us()
+    body = {**body, "touch_us": arrived + 5_000}
+    timed = client.post("/api/phones/release", json=body).json["press_time"]  # type: ignore[index]
+    assert timed["t_us"] == arrived - 20_000 and timed["from"] == "arrival"
+    assert "it is off" in timed["why"]
+    bad = client.post("/api/phones/press", json={**body, "error_us": "small"})
+    assert bad.status_code == 400
+    assert bad.json["error"] == (  # type: ignore[index]
+        "error_us is the clock map's uncertainty: µs, 0 or more, not 'small'"
+    )
 
 
 def test_the_pin_as_a_qr_code_is_for_the_admin(client: FlaskClient, admin: FlaskClient) -> None:

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.pads.phonetime import press_time
 from buzzerbox.stats import player_stats
 from buzzerbox.web.auth import Auth, refuse
 from buzzerbox.web.bodies import BadBody, read_json
@@ -25,8 +26,6 @@ __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
 
 GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
-#: a phone's press reaches the box at most this long after the touch, or it is refused
-MAX_AGO_MS = 2000
 
 #: public(state, is_admin) -> the state object a phone gets
 Public = Callable[[dict[str, Any], bool], dict[str, Any]]
@@ -147,16 +146,28 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
         box.change_phones(lambda phones, n: phones.take(body.get("token"), body.get("seat"), n))
         return reply()
 
+    @bp.get("/clock")
+    def clock() -> ResponseReturnValue:
+        """The box's clock (µs), for a phone to map its own onto it (phoneclock.js)."""
+        response = jsonify(now_us=box.now_us())
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
     def phone_edge(released: bool) -> ResponseReturnValue:
+        """A phone's press or release, timed at the touch (pads/phonetime.py): the reply
+        is the state, and under "press_time" how the time was taken."""
         arrived = box.now_us()
-        body = body_object('a phone press: {"token": "...", "pad": "stop", "ago_ms": 12}')
+        body = body_object(
+            'a phone press: {"token": "...", "pad": "stop", "ago_ms": 12, '
+            '"touch_us": 123456789, "error_us": 800}'
+        )
         seat = box.phone_seat(body.get("token"))
-        ago = body.get("ago_ms", 0)
-        if not isinstance(ago, int | float) or isinstance(ago, bool) or not 0 <= ago <= MAX_AGO_MS:
-            raise BadBody(f"ago_ms is the ms from the touch to the request: 0-{MAX_AGO_MS}")
+        timed = press_time(
+            arrived, body.get("ago_ms", 0), body.get("touch_us"), body.get("error_us")
+        )
         pad, pile = body.get("pad"), body.get("pile")
-        box.press(seat, pad, pile, arrived - int(ago * 1000), released=released)  # type: ignore[arg-type]
-        return reply()
+        state = box.press(seat, pad, pile, timed.t_us, released=released)  # type: ignore[arg-type]
+        return state_response({**public(state, auth.is_admin()), "press_time": timed.to_json()})
 
     @bp.post("/phones/press")
     def phone_press() -> ResponseReturnValue:

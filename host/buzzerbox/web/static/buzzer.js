@@ -1,10 +1,12 @@
 // A guest's phone as a seat's buzzer, once the host has switched phones as pads on:
 // pick your seat once (the phone keeps it), then the screen is your big button (stop,
 // or slap in Twin It!; Twist: your piles too). The press time is the touch's own
-// (event.timeStamp): the request says how long ago it was, the box subtracts it.
+// (event.timeStamp), mapped to the box's clock (phoneclock.js); and how long ago it
+// was, for the box to take off the arrival when the map is missing or wrong.
 import { post } from "./api.js";
 import { run } from "./common.js";
 import { $, dot, fill, h, keyed, seatClass } from "./dom.js";
+import { PhoneClock } from "./phoneclock.js";
 import { buzz } from "./sound.js";
 
 const TOKEN_KEY = "buzzerbox.phone";
@@ -30,6 +32,20 @@ function report(err) {
   $("#buzzer-error").textContent = err.message || "";
 }
 
+const clock = new PhoneClock().start();
+
+/** How the box timed the last press: at the touch, or at its arrival (and why). */
+function timed(answer) {
+  const t = answer && answer.press_time;
+  const el = $("#buzzer-timing");
+  if (!t || !el) return;
+  el.dataset.from = t.from;
+  el.textContent =
+    t.from === "touch"
+      ? `Timed at your touch (±${(t.error_us / 1000).toFixed(1)} ms; a wired pad: the µs).`
+      : `Timed when it reached the box: ${t.why}.`;
+}
+
 let last = null; // the latest state: drawn again once the seat is taken
 
 async function takeSeat(gameId, seat) {
@@ -47,9 +63,13 @@ async function takeSeat(gameId, seat) {
 let queue = Promise.resolve();
 function edge(kind, pad, pile, timeStamp) {
   const ago = Math.max(0, Math.min(2000, performance.now() - timeStamp));
-  const body = { token: token(), pad, ago_ms: Math.round(ago * 1000) / 1000 };
+  const body = { token: token(), pad, ago_ms: Math.round(ago * 1000) / 1000, ...clock.map(timeStamp) };
   if (pile !== null) body.pile = pile;
-  queue = queue.then(() => post(`/api/phones/${kind}`, body).then(() => report({ message: "" }), report));
+  const sent = (answer) => {
+    report({ message: "" });
+    timed(answer);
+  };
+  queue = queue.then(() => post(`/api/phones/${kind}`, body).then(sent, report));
 }
 
 /** A pad of this phone's seat: pressed while the finger is on it. */
@@ -135,7 +155,7 @@ function buzzerFor(st, seat) {
       ? h("div", { class: "buzzer-piles" }, piles.map((p) => padButton(seat, "pile", p, `pile ${p + 1}`, false)))
       : null,
     padButton(seat, main, null, main === "slap" ? "Slap!" : "Stop!", true),
-    h("p", { class: "muted small" }, "Phone presses are timed to the ms (a wired pad: the µs)."),
+    h("p", { class: "muted small", id: "buzzer-timing", "data-testid": "buzzer-timing" }, "Phone presses are timed to the ms (a wired pad: the µs)."),
   );
 }
 
@@ -166,6 +186,8 @@ function render(st) {
 }
 
 run((st) => {
+  // a round is about to start: the box is quiet, a good moment to match clocks again
+  if (st.phase === "countdown" && last?.phase !== "countdown") clock.burst();
   last = st;
   render(st);
 });

@@ -1,0 +1,104 @@
+"""When a phone's touch happened, on the box timeline. PURE: every time is passed in.
+
+A phone maps its own clock onto the box's over the live link (web/static/phoneclock.js:
+it asks GET /api/clock now and then, NTP-style, and keeps the answer with the shortest
+round trip): offset = box_us - (t_send + t_recv) / 2, give or take half that round
+trip. A press then carries its touch (the event's timeStamp) already on the box
+timeline (`touch_us`, give or take `error_us`) and the touch's age when the request
+left (`ago_ms`, the fallback).
+
+The box trusts the touch only where it can be true: the request left the phone
+`ago_ms` after the touch and took some time to arrive, so
+
+    arrived - ago - MAX_TRANSIT  <=  touch  <=  arrived - ago   (each ± error_us)
+
+and the map must be fine enough (error_us <= MAX_ERROR_US). Anything else (no map
+yet, a map gone wrong, a phone whose clock jumped) falls back to the arrival minus the
+age (network transit not taken off) and says why.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from buzzerbox.errors import InputError
+
+#: a phone's press reaches the box at most this long after the touch, or it is refused
+MAX_AGO_MS = 2000
+#: the longest a request may have spent between the phone and the box (µs)
+MAX_TRANSIT_US = 1_000_000
+#: a clock map rougher than this (µs) times no press: the arrival does, as well
+MAX_ERROR_US = 50_000
+
+
+UNMATCHED = "the phone's clock is not matched to the box's yet"
+UNCERTAINTY = "the clock map's uncertainty: µs, 0 or more"
+
+
+class PhoneTimeError(InputError):
+    """A press's times are not numbers of the kind the box takes: answered with 400."""
+
+
+@dataclass(frozen=True, slots=True)
+class PressTime:
+    """A phone edge's time on the box timeline and how it was taken: "touch" (the
+    phone's mapped touch, give or take `error_us`) or "arrival" (arrival minus the
+    touch's age: later than the touch by the network's transit; `why` says why)."""
+
+    t_us: int
+    source: Literal["touch", "arrival"]
+    error_us: int | None = None
+    why: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"t_us": self.t_us, "from": self.source}
+        if self.error_us is not None:
+            out["error_us"] = self.error_us
+        if self.why:
+            out["why"] = self.why
+        return out
+
+
+def _number(value: object, name: str, allowed: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PhoneTimeError(f"{name} is {allowed}, not {value!r:.24}")
+    number = float(value) if abs(value) < 1e18 else math.inf
+    if not math.isfinite(number):
+        raise PhoneTimeError(f"{name} is {allowed}, not {value!r:.24}")
+    return number
+
+
+def press_time(
+    arrived_us: int, ago_ms: object, touch_us: object = None, error_us: object = None
+) -> PressTime:
+    """The time of a phone edge that reached the box at `arrived_us` (box timeline)."""
+    ago = _number(ago_ms, "ago_ms", f"the ms from the touch to the request: 0-{MAX_AGO_MS}")
+    if not 0 <= ago <= MAX_AGO_MS:
+        raise PhoneTimeError(f"ago_ms is the ms from the touch to the request: 0-{MAX_AGO_MS}")
+    sent_us = arrived_us - round(ago * 1000)  # the touch, if the network took no time
+    if touch_us is None:
+        return PressTime(
+            sent_us, "arrival", why="the phone's clock is not matched to the box's yet"
+        )
+    touch = round(_number(touch_us, "touch_us", "the touch on the box's clock, in µs"))
+    error = _number(error_us, "error_us", UNCERTAINTY)
+    if error < 0:
+        raise PhoneTimeError(
+            f"error_us is the clock map's uncertainty: µs, 0 or more, not {error_us!r}"
+        )
+    err = round(error)
+    if err > MAX_ERROR_US:
+        most = MAX_ERROR_US // 1000
+        why = f"the phone's clock map is too rough (±{err / 1000:g} ms; at most ±{most} ms)"
+        return PressTime(sent_us, "arrival", why=why)
+    if touch > sent_us + err:
+        late = (touch - sent_us) / 1000
+        why = f"the phone's clock map put the touch {late:g} ms after the request left: it is off"
+        return PressTime(sent_us, "arrival", why=why)
+    if touch < sent_us - MAX_TRANSIT_US - err:
+        early = (sent_us - touch) / 1000
+        why = f"the phone's clock map put the touch {early:g} ms before the request left: it is off"
+        return PressTime(sent_us, "arrival", why=why)
+    return PressTime(min(touch, sent_us), "touch", error_us=err)

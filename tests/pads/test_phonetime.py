@@ -1,0 +1,78 @@
+"""A phone press's time on the box timeline (pads/phonetime.py), with explicit numbers:
+the touch mapped by the phone where it can be true, else the arrival minus the touch's
+age, and why."""
+
+from __future__ import annotations
+
+import pytest
+from buzzerbox.pads.phonetime import MAX_ERROR_US, PhoneTimeError, PressTime, press_time
+
+ARRIVED = 50_000_000  # the request reached the box 50 s into its timeline
+
+
+def test_the_mapped_touch_is_the_press_time() -> None:
+    # touched at 49.900 s, the request left 30 ms later and took 70 ms: arrival 50 s
+    timed = press_time(ARRIVED, 30, touch_us=49_900_000, error_us=800)
+    assert timed == PressTime(49_900_000, "touch", error_us=800)
+    assert timed.to_json() == {"t_us": 49_900_000, "from": "touch", "error_us": 800}
+
+
+def test_without_a_map_the_arrival_minus_the_age() -> None:
+    timed = press_time(ARRIVED, 12.5)
+    assert timed.t_us == ARRIVED - 12_500 and timed.source == "arrival"
+    assert timed.why == "the phone's clock is not matched to the box's yet"
+
+
+def test_a_touch_after_the_request_left_is_taken_within_the_maps_error() -> None:
+    sent = ARRIVED - 30_000  # the request left 30 ms before it arrived... at the most
+    # 0.5 ms after it left, with a map good to ±0.8 ms: possible, taken as the departure
+    assert press_time(ARRIVED, 30, sent + 500, 800) == PressTime(sent, "touch", error_us=800)
+    # 2 ms after: the map is off; the arrival minus the age, and why
+    off = press_time(ARRIVED, 30, sent + 2_000, 800)
+    assert (off.t_us, off.source) == (sent, "arrival")
+    assert off.why == "the phone's clock map put the touch 2 ms after the request left: it is off"
+
+
+def test_a_touch_long_before_the_request_left_is_not_taken() -> None:
+    sent = ARRIVED - 30_000
+    # 0.9 s of transit (a slow wifi): still believed
+    assert press_time(ARRIVED, 30, sent - 900_000, 1_000).source == "touch"
+    off = press_time(ARRIVED, 30, sent - 1_500_000, 1_000)
+    assert (off.t_us, off.source) == (sent, "arrival")
+    assert (
+        off.why == "the phone's clock map put the touch 1500 ms before the request left: it is off"
+    )
+
+
+def test_a_rough_map_times_nothing() -> None:
+    assert press_time(ARRIVED, 0, ARRIVED - 10_000, MAX_ERROR_US).source == "touch"
+    rough = press_time(ARRIVED, 0, ARRIVED - 10_000, MAX_ERROR_US + 1)
+    assert (rough.t_us, rough.source) == (ARRIVED, "arrival")
+    assert rough.why == "the phone's clock map is too rough (±50.001 ms; at most ±50 ms)"
+    assert rough.to_json() == {"t_us": ARRIVED, "from": "arrival", "why": rough.why}
+
+
+@pytest.mark.parametrize(
+    ("ago", "touch", "error", "message"),
+    [
+        (-1, None, None, "ago_ms is the ms from the touch to the request: 0-2000"),
+        (9000, None, None, "ago_ms is the ms from the touch to the request: 0-2000"),
+        (True, None, None, "ago_ms is the ms from the touch to the request: 0-2000, not True"),
+        (float("nan"), None, None, "ago_ms is the ms from the touch to the request"),
+        (5, "soon", 100, "touch_us is the touch on the box's clock, in µs, not 'soon'"),
+        (5, float("inf"), 100, "touch_us is the touch on the box's clock, in µs, not inf"),
+        (
+            5,
+            10**400,
+            100,
+            "touch_us is the touch on the box's clock, in µs, not 100000000000000000000000$",
+        ),
+        (5, ARRIVED, None, "error_us is the clock map's uncertainty: µs, 0 or more, not None"),
+        (5, ARRIVED, -3, "error_us is the clock map's uncertainty: µs, 0 or more, not -3"),
+    ],
+)
+def test_times_that_are_no_numbers_are_refused_in_words(
+    ago: object, touch: object, error: object, message: str
+) -> None:
+    with pytest.raises(PhoneTimeError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
+        press_time(ARRIVED, ago, touch, error)
