@@ -41,17 +41,21 @@ class Countdown {
     this.call = "";
     this.goUntil = 0;
     this.frame = null;
+    /** what follows the count (the TV's beeps): {started(ms), went(), stopped()} */
+    this.listener = null;
   }
 
   start(ms, call) {
     this.endAt = performance.now() + Math.max(ms, 0);
     this.call = call;
     this.goUntil = 0;
+    this.listener?.started(Math.max(ms, 0));
     this.tick();
   }
 
   go(call) {
     if (this.endAt === null && !this.goUntil) return;
+    if (this.endAt !== null) this.listener?.went(); // the box's go came first
     this.endAt = null;
     this.call = call || this.call;
     this.goUntil = performance.now() + 1200;
@@ -59,6 +63,7 @@ class Countdown {
   }
 
   stop() {
+    if (this.endAt !== null) this.listener?.stopped();
     this.endAt = null;
     this.goUntil = 0;
     this.tick();

@@ -1,16 +1,15 @@
 // The TV view: the standings over the whole screen (12 players fit), the photo finish
 // always in view, and on every race a huge "FIRST! Ann, by 245 µs". Opt-in sound.
-import { run } from "./common.js";
+import { countdown, run } from "./common.js";
 import { $, dot, fill, h, lead, num, plural, seatClass, signed } from "./dom.js";
 import { course, crown, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
 import { presses, renderPhoto } from "./photo.js";
-import { fanfare, go, ready, setSound, soundOn } from "./sound.js";
+import { cancelBeeps, countdownBeeps, fanfare, goNow, setSound, soundOn } from "./sound.js";
 
 const REVEAL_MS = 5000;
 let seen = null; // the race shown last: game, round, first press
 let shownUntil = 0;
 let hideTimer = null;
-let phase = null;
 
 function headline(state) {
   if (!state.game) return ["No game yet", "Start one on the table view"];
@@ -106,14 +105,6 @@ function renderReveal(state) {
   } else if (performance.now() > shownUntil) hideReveal();
 }
 
-function sounds(state) {
-  if (state.phase !== phase) {
-    if (state.phase === "countdown") ready();
-    if (state.phase === "playing" && phase === "countdown") go();
-    phase = state.phase;
-  }
-}
-
 function soundButton() {
   const b = $("#tv-sound");
   const show = () => {
@@ -127,11 +118,12 @@ function soundButton() {
   show();
 }
 
+// the count's beeps: 3, 2, 1 and the go, on the audio clock (sound.js)
+countdown.listener = { started: countdownBeeps, went: goNow, stopped: cancelBeeps };
 soundButton();
 $("#tv-reveal").addEventListener("click", hideReveal);
 run((state) => {
   renderBoard(state);
   renderPhoto($("#photo"), state, { compact: (state.players || []).length > 6 });
   renderReveal(state);
-  sounds(state);
 });

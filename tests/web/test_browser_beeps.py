@@ -1,0 +1,70 @@
+"""The countdown's sound on the TV (issue 14, point 4): once the sound is switched on, a
+beep as each of 3, 2, 1 shows and a higher one at the go, scheduled on the Web Audio
+clock one second apart. Chromium plays nothing audible here: the test records what
+the page asked of Web Audio (OscillatorNode.start, wrapped before the page loads)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Browser, expect
+
+from . import browser_support as support
+from .browser_support import FITS, Served, Watch, log_in, new_game, phone
+
+playwright, browser, served = support.playwright, support.browser, support.served
+
+#: every oscillator started: its pitch, and how far ahead on the audio clock (s)
+RECORD = """window.__beeps = [];
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (when = 0) {
+  window.__beeps.push({hz: this.frequency.value, when, now: this.context.currentTime});
+  return start.call(this, when);
+};"""
+
+BEEPS = "() => window.__beeps.length"
+
+
+def test_the_tv_beeps_each_second_of_the_countdown(served: Served, browser: Browser) -> None:
+    watch = Watch(served.url)
+    hand = phone(browser)
+    screen = browser.new_context(viewport=FITS["tv"])
+    try:
+        table = watch.page(hand)
+        table.goto(f"{served.url}/table")
+        log_in(table, served.pin)
+        new_game(table, "ligretto", ["Ann", "Ben"])
+
+        tv = watch.page(screen)
+        tv.add_init_script(RECORD)
+        tv.goto(f"{served.url}/tv")
+        expect(tv.get_by_test_id("tv-standings").locator("li")).to_have_count(2)
+        tv.get_by_test_id("tv-sound").click()  # a tap: the browser allows sound now
+        expect(tv.get_by_test_id("tv-sound")).to_have_attribute("aria-pressed", "true")
+        assert tv.evaluate(BEEPS) == 0
+
+        table.get_by_test_id("start-round").click()
+        expect(tv.get_by_test_id("countdown")).to_be_visible()
+        tv.wait_for_function("() => window.__beeps.length >= 4")
+        beeps = tv.evaluate("window.__beeps")
+        assert [b["hz"] for b in beeps] == [440, 440, 440, 880], beeps
+        when = [b["when"] for b in beeps]
+        # 3 at once (the audio clock moves in steps: it may read a bit behind), the go
+        # about 3 s on (the count reached the TV some ms after it began), each second
+        now = beeps[0]["now"]
+        assert when[0] - now < 0.05 and 2.5 < when[3] - now < 3.05, beeps
+        gaps = [round(b - a, 6) for a, b in zip(when, when[1:], strict=False)]
+        assert 0.9 < gaps[0] <= 1 and gaps[1:] == [1, 1], when  # "3": now, not in the past
+        # the go's beep and nothing more; the sound off: silence
+        expect(tv.get_by_test_id("countdown-big")).to_have_text(
+            "Ligretto!", timeout=support.GO_TIMEOUT_MS
+        )
+        assert tv.evaluate(BEEPS) == 4
+        tv.get_by_test_id("tv-sound").click()
+        expect(tv.get_by_test_id("tv-sound")).to_have_attribute("aria-pressed", "false")
+        watch.check()
+    finally:
+        hand.close()
+        screen.close()
