@@ -4,6 +4,7 @@ import { run } from "./common.js";
 import { $, dot, fill, h, num, plural, seatClass, signed } from "./dom.js";
 import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
 import { renderPhoto } from "./photo.js";
+import { shareButton } from "./share.js";
 import { renderStats } from "./stats.js";
 
 const VARIANT_NAMES = {
@@ -93,6 +94,7 @@ function renderHero(state) {
           state.game === "twinit" ? "" : ` after ${plural((state.history || []).length, "round")}`,
         ),
       ),
+      shareButton(state),
     );
     return;
   }

@@ -11,6 +11,7 @@ import { newGameForm } from "./newgame.js";
 import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
 import { isMine, own, scoringStage } from "./scoring.js";
 import { renderPhones, renderSeats } from "./seats.js";
+import { shareButton } from "./share.js";
 
 let admin = false;
 let state = null;
@@ -192,6 +193,7 @@ function finishedStage(st) {
       h("h1", {}, names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`),
     ),
     rematchButton(),
+    shareButton(st),
     exports(),
     h("hr"),
     newGameForm(() => {}),
