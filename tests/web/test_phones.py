@@ -55,14 +55,21 @@ def test_a_seat_is_one_phones_until_the_host_frees_it(
     assert new_game(admin)["box"]["phones"] == {"on": True, "taken": []}
 
 
+def go_with_a_phone(
+    client: FlaskClient, admin: FlaskClient, clock: ManualClock, seat: int, token: str
+) -> None:
+    """A new game, phones as pads, the phone holding `token` at `seat`, a round: go."""
+    new_game(admin)
+    admin.post("/api/phones", json={"on": True})
+    client.post("/api/phones/seat", json={"seat": seat, "token": token})
+    play(admin, {"type": "round"})
+    clock.advance(4_000_000)  # the countdown ends: go
+
+
 def test_a_phone_press_is_timed_at_the_touch(
     client: FlaskClient, admin: FlaskClient, clock: ManualClock, box: Box
 ) -> None:
-    new_game(admin)
-    admin.post("/api/phones", json={"on": True})
-    client.post("/api/phones/seat", json={"seat": 2, "token": ANN})
-    play(admin, {"type": "round"})
-    clock.advance(4_000_000)  # the countdown ends: go
+    go_with_a_phone(client, admin, clock, 2, ANN)
     assert box.state()["phase"] == "playing"
     clock.advance(1_000_000)  # a second after the go, Cem's phone calls
     arrived = box.now_us()
@@ -87,11 +94,7 @@ def test_a_phone_press_is_timed_at_the_touch(
 def test_a_phone_press_mapped_to_the_box_clock_is_taken_at_the_touch(
     client: FlaskClient, admin: FlaskClient, clock: ManualClock, box: Box
 ) -> None:
-    new_game(admin)
-    admin.post("/api/phones", json={"on": True})
-    client.post("/api/phones/seat", json={"seat": 1, "token": BEN})
-    play(admin, {"type": "round"})
-    clock.advance(4_000_000)  # go
+    go_with_a_phone(client, admin, clock, 1, BEN)
     now = client.get("/api/clock")
     assert now.headers["Cache-Control"] == "no-store"
     assert now.json == {"now_us": box.now_us()}
