@@ -79,15 +79,11 @@ def press_time(
         raise PhoneTimeError(f"ago_ms is the ms from the touch to the request: 0-{MAX_AGO_MS}")
     sent_us = arrived_us - round(ago * 1000)  # the touch, if the network took no time
     if touch_us is None:
-        return PressTime(
-            sent_us, "arrival", why="the phone's clock is not matched to the box's yet"
-        )
+        return PressTime(sent_us, "arrival", why=UNMATCHED)
     touch = round(_number(touch_us, "touch_us", "the touch on the box's clock, in µs"))
     error = _number(error_us, "error_us", UNCERTAINTY)
     if error < 0:
-        raise PhoneTimeError(
-            f"error_us is the clock map's uncertainty: µs, 0 or more, not {error_us!r}"
-        )
+        raise PhoneTimeError(f"error_us is {UNCERTAINTY}, not {error_us!r:.24}")
     err = round(error)
     if err > MAX_ERROR_US:
         most = MAX_ERROR_US // 1000
