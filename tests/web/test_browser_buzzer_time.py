@@ -103,6 +103,11 @@ def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
         # within the uncertainty the phone stated (half its best round trip: a few ms
         # on a busy machine), and that is a few ms
         off = abs(first["t_us"] - touched)
+        print(  # the figures, with -s
+            f"phone press: {first['t_us'] - touched} µs from the touch, stated ±"
+            f"{timed['error_us']} µs (this test's own map ±{error} µs); "
+            f"{let_go - first['t_us']} µs between the touch and the request let go"
+        )
         assert off <= timed["error_us"] + error + 500, (timed, touched, error)
         assert off <= WITHIN_US and timed["error_us"] <= 2 * WITHIN_US, (timed, touched)
         # the arrival minus the touch's age would be a quarter second late
