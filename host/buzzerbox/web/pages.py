@@ -10,7 +10,9 @@ scripts, styles, images and connections come from the box only.
 
 static/, one module per concern (a page imports what it needs):
     api.js        fetch + CSRF, the admin session, the live state (EventSource)
-    common.js     every page: the live dot, the 3 – 2 – 1 countdown, the addresses
+    keepalive.js  the live stream's watch: "reconnecting" after two missed keepalives
+    common.js     every page: the live dot (and its words), the 3 – 2 – 1 countdown,
+                  the addresses
     dom.js        h()/s() element builders (text only, never HTML), formats
     game.js       what a game says: course, ranking, takes, claim news
     chart.js      the SVG chart of totals per round
@@ -25,7 +27,9 @@ static/, one module per concern (a page imports what it needs):
     drafts.js     typed counts kept on the phone
     mistakes.js   void, amend, the undo that names what it takes back
     tv.css        the TV view's own layout (on top of box.css)
-    sound.js      opt-in sound (Web Audio) and vibration
+    sound.js      opt-in sound (Web Audio: the countdown's beeps, the first) and vibration
+    phoneclock.js a phone's clock mapped onto the box's (GET /api/clock), for its presses
+    share.js      the result card shared (a PNG to the share sheet) or saved
 """
 
 from __future__ import annotations
