@@ -21,12 +21,12 @@ from .browser_support import (
     Served,
     Watch,
     audit,
+    confirm,
     enter,
     log_in,
     new_game,
     phone,
     start_round,
-    table_and_pads,
     wait_for_go,
 )
 
@@ -38,12 +38,20 @@ PAGES = ["/", "/finish", "/table", "/pads", "/join", "/tv", "/buzzer"]
 def test_every_page_passes_axe_in_light_and_dark_on_a_phone_and_a_tv(
     served: Served, browser: Browser
 ) -> None:
-    """With the pages' real CSP (no bypass): the host's pages mid-game, a guest's
-    (the PIN form, the seat picker, the buzzer of a seat)."""
+    """With the pages' real CSP (no bypass): the host's pages (the new-game form, every
+    page mid-game, the game over), a guest's (the PIN form, the seat picker, a buzzer)."""
     watch = Watch(served.url)
     host, guest = phone(browser), phone(browser)
     try:
-        table, pads = table_and_pads(watch, host, served, "ligretto", ["Ann", "Ben", "Cara"])
+        found = {}
+        table = watch.page(host)
+        table.goto(f"{served.url}/table")
+        log_in(table, served.pin)
+        expect(table.get_by_test_id("newgame-form")).to_be_visible()
+        found["/table (a new game)"] = audit(table)
+        new_game(table, "ligretto", ["Ann", "Ben", "Cara"])
+        pads = watch.page(host)
+        pads.goto(f"{served.url}/pads")
         table.get_by_test_id("phones-toggle").click()
         expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")
         start_round(table, pads)
@@ -53,7 +61,6 @@ def test_every_page_passes_axe_in_light_and_dark_on_a_phone_and_a_tv(
         enter(table, "stacks", {0: 3, 2: 5})
         expect(table.get_by_test_id("middle-form")).to_be_visible()
 
-        found = {}
         for path in PAGES:
             page = watch.page(host)
             page.goto(f"{served.url}{path}")
@@ -72,6 +79,12 @@ def test_every_page_passes_axe_in_light_and_dark_on_a_phone_and_a_tv(
         page.get_by_test_id("buzzer-seat-1").click()
         expect(page.get_by_test_id("buzzer-stop")).to_be_visible()
         found["/buzzer (Ben's)"] = audit(page)
+        confirm(table, "finish")
+        expect(table.get_by_test_id("table-winners")).to_be_visible()
+        found["/table (finished)"] = audit(table)
+        page.goto(f"{served.url}/")
+        expect(page.get_by_test_id("winners")).to_be_visible()
+        found["/ (finished)"] = audit(page)
         bad = {p: v for p, v in found.items() if v}
         assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
         watch.check()
