@@ -1,8 +1,8 @@
 """Every control of every page works by keyboard (issue 14, point 7): Tab reaches it,
 its focus shows, Enter and Space work it (tests/web/keyboard.py says how each is
 checked). The pages are walked in the states a table sees: a guest's PIN form, the
-new-game form, the lobby, a round being scored, every page mid-game, the pad test, a
-guest's seat picker and buzzer."""
+new-game form, the lobby, a round being scored, every page mid-game (the TV view on a
+1920×1080 TV), the pad test, a guest's seat picker and buzzer."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from . import browser_support as support
 from .browser_support import (
+    FITS,
     Served,
     Watch,
     enter,
@@ -71,6 +72,8 @@ def test_every_control_of_every_page_works_by_keyboard(served: Served, browser: 
         pads.close()  # each page holds a live stream: Chromium allows 6 per host
         for path in PAGES:
             page = watch.page(host)
+            if path == "/tv":  # walked on the TV it is made for
+                page.set_viewport_size(FITS["tv"])
             page.goto(f"{served.url}{path}")
             expect(page.get_by_test_id("live")).to_have_attribute("data-status", "live")
             walked(page, found, path)
