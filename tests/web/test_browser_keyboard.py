@@ -2,7 +2,8 @@
 its focus shows, Enter and Space work it (tests/web/keyboard.py says how each is
 checked). The pages are walked in the states a table sees: a guest's PIN form, the
 new-game form, the lobby, a round being scored, every page mid-game (the TV view on a
-1920×1080 TV), the pad test, a guest's seat picker and buzzer."""
+1920×1080 TV), the pad test, a guest's seat picker and buzzer; then Twist's pile pads
+and a Twin It! claim."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from .browser_support import (
     Watch,
     enter,
     log_in,
+    new_game,
     phone,
     start_round,
+    table_and_pads,
     wait_for_go,
 )
 from .keyboard import walk
@@ -107,3 +110,30 @@ def new_game_by_keyboard(table: Page) -> None:
     table.keyboard.type("Cara")
     table.keyboard.press("Enter")
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
+
+
+def test_twist_piles_and_a_twin_it_claim_work_by_keyboard(
+    served: Served, browser: Browser
+) -> None:
+    """The other games' own controls: Ligretto Twist's pile pads, a Twin It! claim to
+    settle and its slaps to take back."""
+    watch = Watch(served.url)
+    host = phone(browser)
+    found: dict[str, list[str]] = {}
+    try:
+        table, pads = table_and_pads(watch, host, served, "twist", ["Ann", "Ben"])
+        expect(pads.get_by_test_id("pad-pile-1-3")).to_be_visible()
+        walked(pads, found, "/pads (Twist)")
+        new_game(table, "twinit", ["Ann", "Ben", "Cara"])
+        start_round(table, pads)
+        wait_for_go(pads)
+        pads.keyboard.press("2")
+        pads.keyboard.press("1")
+        expect(table.get_by_test_id("claim")).to_contain_text("Ben claims a pair")
+        expect(table.get_by_test_id("void-row-1")).to_be_visible()
+        walked(table, found, "/table (a Twin It! claim)")
+        walked(pads, found, "/pads (Twin It!)")
+        assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+        watch.check()
+    finally:
+        host.close()
