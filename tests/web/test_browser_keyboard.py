@@ -112,9 +112,7 @@ def new_game_by_keyboard(table: Page) -> None:
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
 
 
-def test_twist_piles_and_a_twin_it_claim_work_by_keyboard(
-    served: Served, browser: Browser
-) -> None:
+def test_twist_piles_and_a_twin_it_claim_work_by_keyboard(served: Served, browser: Browser) -> None:
     """The other games' own controls: Ligretto Twist's pile pads, a Twin It! claim to
     settle and its slaps to take back."""
     watch = Watch(served.url)
