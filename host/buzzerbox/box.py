@@ -63,6 +63,7 @@ class Box(PadInputs, GameArchive):
         clock: Clock | None = None,
         pads: PadSource | None = None,
         countdown_us: int = COUNTDOWN_US,
+        phones: PhoneSeats | None = None,
     ) -> None:
         self.log = log_
         self.clock: Clock = clock or SystemClock()
@@ -70,8 +71,8 @@ class Box(PadInputs, GameArchive):
         #: where the pads come from: a pad map, or the phones' virtual pads (the default)
         self.pad_source: PadSource = pads if pads is not None else VirtualPads()
         self._seats = PadSeats(self.pad_source)
-        #: phones as pads: which phone is whose buzzer (phones.py)
-        self.phones = PhoneSeats()
+        #: phones as pads: which phone is whose buzzer (phones.py; kept if given a file)
+        self.phones = phones if phones is not None else PhoneSeats()
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         self.pad_refusals = 0
@@ -92,6 +93,9 @@ class Box(PadInputs, GameArchive):
         last = log_.last_game_id()
         if last is not None:
             self._load(last)
+        players = len(self._engine.game.players) if self._engine else 0
+        self.phones.resume(self._game_id, players)  # the seats phones held before a restart
+        if last is not None:
             self._settle()
 
     # -- time -------------------------------------------------------------------------
@@ -159,7 +163,7 @@ class Box(PadInputs, GameArchive):
             self._engine, self._game_line = engine, body
             self._rejected, self._rejected_count = [], 0
             self._seats.load({})
-            self.phones.reset()
+            self.phones.reset(self._game_id)
             self._settle()
             return self.state()
 
@@ -202,7 +206,7 @@ class Box(PadInputs, GameArchive):
             self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
             self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
-            self.phones.reset()
+            self.phones.reset(self._game_id)
             self._settle()
             return self.state()
 

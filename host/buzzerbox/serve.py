@@ -15,7 +15,8 @@ server, the feed and the box when it ends.
 
 With no config and no hardware it starts a simulated box (virtual pads on the phones).
 It prints the addresses to open and the admin PIN (kept in the data folder: a restart
-keeps it; --pin or the config's `pin` change it). It locks the data folder (one box
+keeps it; --pin or the config's `pin` change it), as it keeps the admin sessions and
+the seats phones took (phones.json). It locks the data folder (one box
 per folder), checks the log and repairs what can be rebuilt (store/check.py) before
 anything else. The config file is TOML with the
 same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
@@ -129,6 +130,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.box import Box
     from buzzerbox.mqtt.settings import attach_serve  # paho only once a broker is named
     from buzzerbox.pads.virtual import VirtualPads
+    from buzzerbox.phones import PhoneSeats
     from buzzerbox.store.check import ensure_healthy
     from buzzerbox.store.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
     from buzzerbox.store.log import EventLog
@@ -161,7 +163,10 @@ def run_serve(args: argparse.Namespace) -> int:
             EventLog(folder / "buzzerbox.db"),
             countdown_us=int(float(cfg["countdown_s"]) * 1_000_000),
             pads=pad_map if pad_map is not None else VirtualPads(),
+            phones=(phones := PhoneSeats(folder / "phones.json")),
         )
+        if phones.problem:
+            print(f"buzzerbox serve: {phones.problem}", file=sys.stderr, flush=True)
         attach_serve(box, cfg, folder, args.config.parent if args.config else None)
         if sources is not None:
             feed = PadFeed(sources, box)

@@ -1,7 +1,8 @@
 """Mistakes at the table, on two scorekeepers' phones (issue 14, point 1, client side).
 
 Counts typed stay on the phone until the round moves on (a reload or an undo finds
-them again); a phone whose form another phone saved first says so.
+them again); a phone whose form another phone saved first says so. A bumped stop pad
+and a stray Twin It! slap are taken back (`void`) from "Presses this round".
 """
 
 from __future__ import annotations
@@ -132,6 +133,51 @@ def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browse
         table.get_by_test_id("rematch").click()
         expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
         expect(table.get_by_test_id("mini-totals")).to_have_text("Ann0Ben0")
+        watch.check()
+    finally:
+        context.close()
+
+
+def test_a_stray_slap_in_twin_it_is_taken_back(served: Served, browser: Browser) -> None:
+    """Ben's hand hits his pad on no pair just before Ann slaps the real one: the table
+    takes Ben's slap back from "Presses this round", and Ann's claim is what stands."""
+    watch = Watch(served.url)
+    context = phone(browser)
+    try:
+        table, pads = table_and_pads(watch, context, served, "twinit", ["Ann", "Ben", "Cara"])
+        photo = watch.page(context)
+        photo.goto(f"{served.url}/finish")
+        start_round(table, pads)
+        wait_for_go(pads)
+
+        pads.keyboard.press("2")  # Ben's stray slap (keys 1-3 are the seats' pads)
+        pads.keyboard.press("1")  # Ann's, on the pair
+        expect(table.get_by_test_id("claim")).to_contain_text("Ben claims a pair")
+        expect(table.get_by_test_id("void-row-0")).to_contain_text("Ben")
+        expect(table.get_by_test_id("void-row-1")).to_contain_text("Ann")
+        fits(table, "twinit-void")
+        confirm(table, "void-0")
+        expect(table.get_by_test_id("claim")).to_contain_text("Ann claims a pair")
+        expect(table.get_by_test_id("voided-0")).to_contain_text("Ben")
+        expect(table.get_by_test_id("voided-0")).to_contain_text("taken back")
+        expect(table.get_by_test_id("undo")).to_contain_text("Undo the void of Ben's")
+        expect(photo.get_by_test_id("photo-first")).to_contain_text("Ann")
+        state = table.request.get(f"{served.url}/api/state").json()
+        assert [s["name"] for s in state["claim"]["slaps"]] == ["Ann"], state["claim"]
+        assert [p["name"] for p in state["voided"]] == ["Ben"], state["voided"]
+        table.get_by_test_id("claim-pair").click()
+        expect(table.get_by_test_id("mini-totals")).to_contain_text("Ann1Ben0")
+
+        # a lone stray slap: taken back, its claim is gone and the game plays on
+        pads.keyboard.press("3")
+        expect(table.get_by_test_id("claim")).to_contain_text("Cara claims a pair")
+        confirm(table, "void-0")
+        expect(table.get_by_test_id("claim")).to_be_hidden()
+        expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "playing")
+        state = table.request.get(f"{served.url}/api/state").json()
+        assert state["claim"] is None and state["takes_to_win"] == 5
+        assert [p["name"] for p in state["voided"]][-1] == "Cara", state["voided"]
+        expect(table.get_by_test_id("mini-totals")).to_contain_text("Ann1Ben0Cara0")
         watch.check()
     finally:
         context.close()

@@ -3,6 +3,7 @@
     buzzerbox.db   the event log (log.py)        sessions.db  the admin sessions
     lock           who holds the folder (a pid)  admin_pin    the admin PIN
     secret_key     the key that signs cookies    mqtt.db      the MQTT cursor
+    phones.json    the seats phones hold (phones.py)
 
 One box at a time: `DataLock` takes an exclusive `flock` on `lock` (the kernel
 lets go of it when the process ends, even by kill -9); a second box on the same
@@ -65,7 +66,7 @@ class DataLock:
             self._fd = None
 
 
-def _write_private(path: Path, data: bytes) -> None:
+def write_private(path: Path, data: bytes) -> None:
     """Write a file only its owner may read, whole or not at all."""
     partial = path.with_name(path.name + ".new")
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -82,7 +83,7 @@ def secret_key(folder: Path) -> bytes:
     if path.exists() and len(key := path.read_bytes()) >= 32:
         return key
     key = secrets.token_bytes(32)
-    _write_private(path, key)
+    write_private(path, key)
     return key
 
 
@@ -93,14 +94,14 @@ def admin_pin(folder: Path, given: object, make: Callable[[], str]) -> tuple[str
     if given:
         pin = "".join(str(given).split())
         if not path.exists() or path.read_text(encoding="utf-8").strip() != pin:
-            _write_private(path, pin.encode())
+            write_private(path, pin.encode())
         return pin, False
     if path.exists():
         kept = path.read_text(encoding="utf-8").strip()
         if kept:
             return kept, False
     pin = str(make())
-    _write_private(path, pin.encode())
+    write_private(path, pin.encode())
     return pin, True
 
 

@@ -146,7 +146,8 @@ export function newGameForm(onCreated, onCancel = null) {
         h(
           "div",
           { class: "segmented" },
-          radio("mode", "rounds", "Or a number of rounds", mode.value === "rounds", () => {
+          // one group with the targets: the arrows go from 150 on to a number of rounds
+          radio("target", "rounds", "Or a number of rounds", mode.value === "rounds", () => {
             mode.value = "rounds";
             drawCourse();
           }, "mode-rounds"),
