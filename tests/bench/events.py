@@ -350,7 +350,8 @@ def main() -> int:
         f"table; {args.seconds:.0f} s per run; boxes in {args.workers} processes"
     )
     print(f"{'tables':>6} {'races':>6} {'races/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'p99 ms':>8} {'max ms':>8} {'missing':>8} {'box CPU':>8} {'hub CPU':>8} {'mosq CPU':>8}")  # fmt: skip
+          f"{'p99 ms':>8} {'max ms':>8} {'missing':>8} "
+          f"{'box CPU':>8} {'hub CPU':>8} {'mosq CPU':>8}")  # fmt: skip
     worst = 0.0
     for tables in args.tables:
         r = run(tables, args)
