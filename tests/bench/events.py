@@ -141,7 +141,7 @@ class Profiles:
         profile.enable()  # replaces this hook in this thread
 
     def dump(self, path: str) -> None:
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
         self.profiles[0].disable()
         pstats.Stats(*self.profiles).dump_stats(path)
 

@@ -94,3 +94,52 @@ def test_the_table_view_says_why_there_is_no_broker(browser: Browser, tmp_path: 
     finally:
         context.close()
         served.close()
+
+
+def test_the_admin_removes_an_offline_table_from_the_page(
+    browser: Browser, broker: Mosquitto, hub: Hub, tmp_path: Path
+) -> None:
+    (tmp_path / "t1").mkdir()
+    (tmp_path / "t2").mkdir()
+    t1 = BoxProcess(tmp_path / "t1", broker.url, "t1")
+    t2 = BoxProcess(tmp_path / "t2", broker.url, "t2")
+    context = browser.new_context(viewport=support.TV)
+    watch = support.Watch(f"http://127.0.0.1:{hub.port}")
+    page = watch.page(context)
+    try:
+        page.goto(f"http://127.0.0.1:{hub.port}/")
+        for box in (t1, t2):
+            box.send(op="game", players=["Ann", "Ben"])
+            box.send(op="wait")
+        expect(page.locator("article.card")).to_have_count(2)
+        t2.kill()
+        expect(page.locator('article[data-box="t2"]').get_by_test_id("offline")).to_be_visible()
+        expect(page.get_by_test_id("remove")).to_have_count(0)  # a guest has no such button
+
+        page.get_by_test_id("admin").click()
+        page.get_by_label("Admin PIN").fill("00000000" if hub.pin != "00000000" else "1")
+        page.get_by_role("button", name="Log in").click()
+        expect(page.get_by_test_id("notice")).to_have_text(
+            "wrong PIN: the PIN is shown on the hub's console at start"
+        )
+        page.get_by_label("Admin PIN").fill(hub.pin)
+        page.get_by_role("button", name="Log in").click()
+        expect(page.get_by_test_id("admin")).to_have_text("Log out")
+        expect(page.get_by_test_id("remove")).to_have_count(1)  # the offline table only
+        page.get_by_role("button", name="Remove table t2").click()
+        expect(page.get_by_test_id("notice")).to_have_text("table t2 removed")
+        expect(page.locator("article.card")).to_have_count(1)
+        expect(page.get_by_test_id("summary")).to_have_text("1 of 1 tables online · 0 playing")
+        assert [t["box"] for t in hub.board()["tables"]] == ["t1"]
+
+        page.reload()  # the session is the hub's: still the admin, t2 still gone
+        expect(page.get_by_test_id("admin")).to_have_text("Log out")
+        expect(page.locator("article.card")).to_have_count(1)
+        page.get_by_test_id("admin").click()
+        expect(page.get_by_test_id("admin")).to_have_text("Admin")
+        watch.check()
+    finally:
+        context.close()
+        for box in (t1, t2):
+            if box.process.poll() is None:
+                box.kill()

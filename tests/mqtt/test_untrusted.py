@@ -126,9 +126,12 @@ class Hub:
         )
         assert self.process.stdout is not None
         self.port = 0
+        self.pin = ""
         while not self.port:
             line = self.process.stdout.readline()
             assert line, "buzzerbox hub ended before it printed its address"
+            if found := re.search(r"admin PIN (\d+)", line):
+                self.pin = found.group(1)
             if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
                 self.port = int(found.group(1))
         self.frames: queue.Queue[Any] = queue.Queue()
