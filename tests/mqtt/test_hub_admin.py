@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from buzzerbox.cli import main
-from buzzerbox.hub import create_app
+from buzzerbox.hub.app import create_app
 from buzzerbox.hub.board import Board
 from buzzerbox.web.auth import LoginLimiter
 from buzzerbox.web.sse import Live
