@@ -45,6 +45,9 @@ CURSOR_FILE = "mqtt.db"
 #: the cursor goes to disk at most this often (s): losing its last moves costs only
 #: messages sent again, which subscribers drop by seq (see outbox.py)
 SAVE_EVERY_S = 0.5
+#: after a wake, the events of this long (s) go out as one batch, with one state: the
+#: presses of a race come within a few ms of each other
+GATHER_S = 0.004
 
 
 class Publisher:
@@ -63,6 +66,7 @@ class Publisher:
         window: int = 500,
         batch: int = 200,
         grace_s: float = claims.GRACE_S,
+        gather_s: float = GATHER_S,
         owner: str | None = None,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -73,6 +77,7 @@ class Publisher:
         self.window = window
         self.batch = batch
         self.grace_s = grace_s
+        self.gather_s = gather_s
         self._wall = wall_clock
         self._cursor = Cursor(Path(data_dir) / CURSOR_FILE)
         self._deriver = Deriver(self.name)
@@ -218,8 +223,9 @@ class Publisher:
         try:
             while not self._stopping.is_set():
                 pending = self._saved != self._stored  # the cursor is due in SAVE_EVERY_S
-                self._wake.wait(0.25 if self._grace_until is not None or pending else 1.0)
-                self._wake.clear()
+                if self._wake.wait(0.25 if self._grace_until is not None or pending else 1.0):
+                    self._stopping.wait(self.gather_s)  # what comes meanwhile joins the batch
+                self._wake.clear()  # after the gathering: what it covered is read below
                 try:
                     self._step(tail)
                 except StoreError as exc:  # a disk hiccup: the log is still there; retry
