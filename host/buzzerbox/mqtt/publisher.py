@@ -222,8 +222,7 @@ class Publisher:
         assert tail is not None
         try:
             while not self._stopping.is_set():
-                pending = self._saved != self._stored  # the cursor is due in SAVE_EVERY_S
-                if self._wake.wait(0.25 if self._grace_until is not None or pending else 1.0):
+                if self._wake.wait(self._sleep_s()):
                     self._stopping.wait(self.gather_s)  # what comes meanwhile joins the batch
                 self._wake.clear()  # after the gathering: what it covered is read below
                 try:
@@ -236,6 +235,14 @@ class Publisher:
             log.exception("mqtt: the publisher of box %s stopped", self.name)
         finally:
             tail.close()
+
+    def _sleep_s(self) -> float:
+        """How long the thread may sleep if nothing wakes it: until the cursor is due
+        (if it moved), a claim's grace is up, or a second (a look at the log)."""
+        sleep = 0.25 if self._grace_until is not None else 1.0
+        if self._saved != self._stored:
+            sleep = min(sleep, max(0.01, self._store_due - time.monotonic()))
+        return sleep
 
     def _advance(self, acks: Acks) -> None:
         """The network thread, on a PUBACK: move over the events done. It wakes the
