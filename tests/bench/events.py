@@ -8,9 +8,16 @@ Kids (3 rounds, then a new game): every `--interval` s a round, the start signal
 after a 20 ms countdown, a stop press after a random reaction, the cards left. For every stop
 press it takes the time from just before `box.press()` to the moment the hub's
 stream delivers that table with the press's log seq (time.monotonic, one clock for
-every process), and prints p50, p95, p99 and max per table count.
+every process), and prints p50, p95, p99 and max per table count, and the CPU per
+race (user + system) of the box processes together, of the hub, of mosquitto and of
+this script's own stream reader (the TV): on a shared machine the latencies follow
+the load, the CPU per race far less.
 
     python tests/bench/events.py --tables 100 [--seconds 20] [--interval 1.0]
+    python tests/bench/events.py --tables 20 --seconds 10 --profile /tmp/prof
+
+--profile FILE writes cProfile (on CPU time, every thread) of each box process to
+FILE.<first table> and of the hub to FILE.hub (read with `python -m pstats`).
 
 The logs go to the real disk (the user's cache folder, as a box's log is on its SD
 card; --data DIR for another place, e.g. /dev/shm to leave the disk out): every
