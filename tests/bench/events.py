@@ -199,9 +199,11 @@ def start_broker(folder: Path) -> tuple[subprocess.Popen[str], str]:
     return process, f"mqtt://127.0.0.1:{port}"
 
 
-def start_hub(broker: str, profile: str | None) -> tuple[subprocess.Popen[str], int]:
+def start_hub(broker: str, data: Path, profile: str | None) -> tuple[subprocess.Popen[str], int]:
+    """`buzzerbox hub` as a venue runs it: with its own record (hub.json) in `data`."""
     command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker,
-               "--host", "127.0.0.1", "--port", "0", "--name", "bench"]  # fmt: skip
+               "--host", "127.0.0.1", "--port", "0", "--name", "bench",
+               "--data", str(data)]  # fmt: skip
     if profile:  # the hub in this script, profiled until it is stopped
         command[1:3] = [__file__, "--hub-profile", f"{profile}.hub"]
     process = subprocess.Popen(
@@ -272,7 +274,7 @@ def run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     Path(args.data).mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="bench-events-", dir=args.data))
     broker_process, broker = start_broker(root)
-    hub, port = start_hub(broker, args.profile)
+    hub, port = start_hub(broker, root / "hub", args.profile)
     workers: list[subprocess.Popen[str]] = []
     try:
         screen = Screen(port)
