@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.settings import SERVE_DEFAULTS, SERVE_TYPES, add_serve_options
+from buzzerbox.options import ALL_ADDRESSES, add_server_options
 
 if TYPE_CHECKING:
     from buzzerbox.box import Box
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from buzzerbox.store.datadir import DataLock
 
 DEFAULTS: dict[str, Any] = {
-    "host": "0.0.0.0",
+    "host": ALL_ADDRESSES,
     "port": 8000,
     "data": None,
     "pin": None,
@@ -81,11 +82,11 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
         description="Run the box. Without --config and hardware: a simulated box.",
     )
     serve.add_argument("--config", type=Path, help="a TOML file (see the docs)")
-    serve.add_argument("--host", help="address to listen on (default 0.0.0.0: all)")
-    serve.add_argument("--port", type=int, help="port (default 8000)")
-    serve.add_argument("--data", type=Path, help="folder for the log (default: user data dir)")
-    serve.add_argument(
-        "--pin", help="the admin PIN, kept for later starts (default: the kept one, or a new one)"
+    add_server_options(
+        serve,
+        port=DEFAULTS["port"],
+        data="folder for the log (default: user data dir)",
+        with_defaults=False,  # the config file's come between
     )
     serve.add_argument(
         "--open-pads",

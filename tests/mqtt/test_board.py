@@ -160,9 +160,11 @@ def test_a_screen_that_comes_back_gets_the_updates_since_its_last_event_id() -> 
     last_id = head.split("id: ")[1].split("\n")[0]
     first.close()
     live.publish(board.apply("buzzerbox/t2/state", state(2)))  # while the screen was away
+    live.publish(board.apply("buzzerbox/t3/state", state(3)))
     resumed = live.stream(max_stream_s=30, last_version=live.version_of(last_id))
     assert [(k, d["box"]) for k, d in frames(next(resumed)) if isinstance(d, dict)] == [
-        ("table", "t2")
+        ("table", "t2"),
+        ("table", "t3"),
     ]
     resumed.close()
     odd = ("²", "١", "9" * 5000)  # digits int() refuses or reads, too long: not a version

@@ -138,6 +138,7 @@ def test_acks_move_the_cursor_only_over_events_done_in_order() -> None:
     acks.expect(11)
     acks.sent(1, 11)
     acks.sent(2, 11)
+    acks.seal(11)
     acks.expect(12)
     acks.acked(3)  # the ack before publish() returned its mid
     acks.sent(3, 12)
@@ -146,4 +147,23 @@ def test_acks_move_the_cursor_only_over_events_done_in_order() -> None:
     acks.acked(2)
     assert acks.advance() == 10
     acks.acked(1)
+    assert acks.advance() == 11 and acks.outstanding == 1  # 12 is not sealed yet
+    acks.seal(12)
     assert acks.advance() == 12 and acks.outstanding == 0
+
+
+def test_an_event_being_handed_over_is_not_done_while_its_messages_go_out() -> None:
+    """`advance` runs on each PUBACK in the network thread: an event expected and not
+    yet sealed (its first message acked, the next not yet published) holds the cursor."""
+    acks = Acks(10)
+    acks.expect(11)
+    acks.sent(1, 11)
+    acks.acked(1)  # every message sent so far is acked: 0 left, but more are coming
+    assert acks.advance() == 10
+    acks.sent(2, 11)
+    acks.seal(11)
+    assert acks.advance() == 10
+    acks.acked(2)
+    assert acks.advance() == 11
+    acks.start_at(5)  # a new connection never moves the cursor back
+    assert acks.done == 11

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.cli import main
-from buzzerbox.hub import create_app
+from buzzerbox.hub.app import create_app
 from buzzerbox.hub.board import Board
 from buzzerbox.mqtt import attach
 from buzzerbox.web.sse import Live

@@ -44,7 +44,8 @@ BAD: list[tuple[str, str, bytes]] = [
     ("state", "not JSON", b'{"seq": 9, "at": NaN}'),
     ("state", "not JSON", b"\xff\xfe{}"),
     ("state", "not JSON", b"[" * 50_000),
-    ("state", "too deep", msg(seq=9, x=json.loads("[" * 20 + "]" * 20))),
+    ("state", "too deep", msg(seq=9, x=json.loads("[" * 20 + '"\\u00e9"' + "]" * 20))),
+    ("event", "too deep", msg(seq=9, event={"x": json.loads("[" * 20 + "]" * 20)})),
     ("state", "bad seq", msg(seq="9")),
     ("state", "bad seq", msg(seq=True)),
     ("state", "bad seq", msg(seq=2**60)),
@@ -76,6 +77,18 @@ def test_a_bad_message_is_dropped_and_counted(kind: str, reason: str, payload: b
     assert after["dropped_by"] == {reason: 1}
     assert after["tables"] == before["tables"]
     json.dumps(after, ensure_ascii=False).encode()  # what a page gets is UTF-8 JSON
+
+
+def test_what_the_hub_does_not_keep_may_nest_deep_and_is_not_kept() -> None:
+    """Only a message holding a \\u escape is read string by string (a lone surrogate);
+    else the hub reads the fields it keeps: an unknown field nesting deep is ignored."""
+    board = Board()
+    deep = json.loads("[" * 20 + "]" * 20)
+    state_seq_9 = json.loads(playing(players=[{"name": "Ann", "total": 3}]))
+    updates = board.apply("buzzerbox/t1/state", json.dumps({**state_seq_9, "x": deep}).encode())
+    assert updates and board.snapshot()["dropped_by"] == {}
+    assert '"x":' not in json.dumps(board.record()["tables"]["t1"])
+    assert [t["players"] for t in board.snapshot()["tables"]] == [[{"name": "Ann", "total": 3}]]
 
 
 def test_a_flood_of_made_up_boxes_is_bounded() -> None:
@@ -113,9 +126,12 @@ class Hub:
         )
         assert self.process.stdout is not None
         self.port = 0
+        self.pin = ""
         while not self.port:
             line = self.process.stdout.readline()
             assert line, "buzzerbox hub ended before it printed its address"
+            if found := re.search(r"admin PIN (\d+)", line):
+                self.pin = found.group(1)
             if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
                 self.port = int(found.group(1))
         self.frames: queue.Queue[Any] = queue.Queue()

@@ -1,20 +1,28 @@
 """The hub's web app: `create_app(board, live)`: GET / (the page, for a TV or a phone),
 GET /api/board (JSON), GET /api/events (the live stream), /hub-assets/* (its JS and
-CSS). Everything is served by the hub itself (a venue may be offline): no CDN, no
-build step. Nothing lives in request globals: the app is built around its board and
-live stream. Config keys (optional): SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, GUARD
-(the server's web.guard.Guard: the per-address stream slots).
+CSS), and the hub's admin: POST /api/login, /api/logout, GET /api/session (the box's
+own admin session, web/auth.py: the PIN the hub prints at start, a session cookie,
+CSRF tokens, rate-limited tries) and DELETE /api/tables/<box> (an offline table off
+the board). Everything is served by the hub itself (a venue may be offline): no CDN,
+no build step. Nothing lives in request globals: the app is built around its board
+and live stream. Config keys (optional): ADMIN_PIN (random if not given), SECRET_KEY,
+SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, LOGIN_LIMITER, GUARD (the server's
+web.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.board import Board, NotRemovable
+from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
+from buzzerbox.web.errors import register_errors
 from buzzerbox.web.guard import Guard, Slotted
 from buzzerbox.web.security import security_headers
 from buzzerbox.web.sse import Live, Stream
@@ -23,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE_S": 15.0,
     "SSE_MAX_STREAM_S": 600.0,
     "SSE_RETRY_MS": 2000,
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "PERMANENT_SESSION_LIFETIME": timedelta(hours=12),
 }
 
 
@@ -32,6 +43,13 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     cfg = app.config
+    secret = cfg["SECRET_KEY"] = cfg.get("SECRET_KEY") or secrets.token_bytes(32)
+    auth = Auth(
+        str(cfg.get("ADMIN_PIN") or new_pin()),
+        secret.encode() if isinstance(secret, str) else secret,
+        cfg.get("LOGIN_LIMITER") or LoginLimiter(),
+        shown_on="the hub's console",
+    )
     guard: Guard = cfg.get("GUARD") or Guard()
     bp = Blueprint(
         "hub",
@@ -69,9 +87,21 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
+    @bp.delete("/api/tables/<box>")
+    @auth.admin_only
+    def remove(box: str) -> ResponseReturnValue:
+        try:
+            updates = board.remove(box)
+        except NotRemovable as exc:
+            return refuse(exc.status, str(exc))
+        live.publish(updates)
+        return jsonify(removed=box)
+
     bp.after_app_request(security_headers("'none'"))
     app.register_blueprint(bp)
-    app.extensions["buzzerbox-hub"] = {"board": board, "live": live}
+    app.register_blueprint(auth_blueprint(auth))
+    register_errors(app)  # refusals as JSON, never a 500 for a bad body
+    app.extensions["buzzerbox-hub"] = {"board": board, "live": live, "auth": auth}
     return app
 
 

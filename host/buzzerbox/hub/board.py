@@ -19,7 +19,11 @@ signal) and the closest win (the smallest lead over the runner-up).
 
 Everything from the broker is untrusted: each message is checked and copied by
 validate.py; a bad one is dropped and counted per reason (`dropped`), and at most
-`max_tables` boxes are held. A table offline for `forget_after_s` drops off the board.
+`max_tables` boxes are held. A table offline for `forget_after_s` drops off the board,
+or when the hub's admin removes it (`remove`: offline tables only). A table gone stays
+gone while its box is: what the broker kept of it (its retained state, its last will)
+and sends again on every subscription is ignored, until the box says "online" or
+publishes a newer state. Its finished games stay in the tournament.
 `record()` and `restore()` give the hub its own record (record.py keeps it on disk),
 so the tournament survives a broker that forgot everything.
 
@@ -48,6 +52,14 @@ MAX_TABLES = 500
 FORGET_AFTER_S = 3600.0
 
 
+class NotRemovable(ValueError):
+    """The admin asked to remove a table that is not there or is online; says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class Board:
     """Every table of the event, folded from the broker's messages."""
 
@@ -72,6 +84,8 @@ class Board:
         self._lock = threading.Lock()
         self._broker: dict[str, Any] = {"state": "connecting", "reason": "", "text": ""}
         self._tables: dict[str, Table] = {}
+        #: tables gone (forgotten or removed): box -> the seq of the last state held
+        self._gone: dict[str, int] = {}
         self._results: dict[tuple[str, int], dict[str, Any]] = {}
         self._finishes: dict[str, dict[str, Any]] = {}
         self._records: dict[str, Record] = {}
@@ -97,6 +111,8 @@ class Board:
             self.count_drop(str(exc))
             return []
         with self._lock:
+            if parsed.box in self._gone and not self._back(parsed.box, parsed.kind, data, payload):
+                return []
             table = self._tables.get(parsed.box)
             if table is None:
                 if len(self._tables) >= self.max_tables:
@@ -143,10 +159,37 @@ class Board:
                 if t.online is False and now - t.seen > self.forget_after_s
             ]
             for box in gone:
-                del self._tables[box]
-            if gone:
-                self.changes += 1
+                self._take_off(box)
         return [("gone", {"box": box}) for box in gone]
+
+    def remove(self, box: str) -> list[Update]:
+        """The admin takes an offline table off the board; NotRemovable says why not."""
+        with self._lock:
+            table = self._tables.get(box)
+            if table is None:
+                raise NotRemovable(404, f"there is no table {box} on the board (any more)")
+            if table.online is not False:
+                raise NotRemovable(
+                    409, f"table {box} is online; only an offline table can be removed"
+                )
+            self._take_off(box)
+        return [("gone", {"box": box})]
+
+    def _take_off(self, box: str) -> None:
+        self._gone[box] = self._tables.pop(box).state_seq
+        while len(self._gone) > self.max_tables:  # the oldest gone is forgotten
+            del self._gone[next(iter(self._gone))]
+        self.changes += 1
+
+    def _back(self, box: str, kind: str, data: dict[str, Any], payload: bytes) -> bool:
+        """A message of a table gone: True (and the table comes back) if its box is."""
+        if kind == "status" and payload == ONLINE.encode():
+            del self._gone[box]
+            return True
+        if kind == "state" and data["seq"] > self._gone[box]:
+            del self._gone[box]
+            return True
+        return False
 
     def _state(self, table: Table, data: dict[str, Any]) -> list[Update]:
         if data["seq"] <= table.state_seq:
@@ -278,6 +321,7 @@ class Board:
                 "results": [[b, g, r] for (b, g), r in self._results.items()],
                 "finishes": list(self._finishes.values()),
                 "races": {n: list(v) for n, v in self._from_races.items()},
+                "gone": dict(self._gone),
             }
 
     def restore(self, saved: dict[str, Any]) -> None:
@@ -309,8 +353,12 @@ class Board:
             validate.name(n): (validate.integer(a, "fastest"), validate.integer(c, "closest"))
             for n, (a, c) in dict(saved["races"]).items()
         }
+        gone = {
+            validate.name(b): validate.integer(seq, "gone", optional=False) or 0
+            for b, seq in dict(saved.get("gone") or {}).items()
+        }
         with self._lock:
-            self._tables, self._results = tables, results
+            self._tables, self._results, self._gone = tables, results, gone
             self._finishes, self._from_races = finishes, races
             self._recount()
 

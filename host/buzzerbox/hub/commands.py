@@ -1,11 +1,14 @@
 """`buzzerbox hub`: the event's leaderboard, from every box on the broker.
 
     buzzerbox hub --broker URL [--host H] [--port P] [--name NAME] [--max-screens N]
-                  [--data DIR] [--forget-after MIN] [--ca FILE --cert FILE --key FILE]
+                  [--data DIR] [--pin PIN] [--forget-after MIN]
+                  [--ca FILE --cert FILE --key FILE]
 
 Subscribes to the broker (a persistent session named after --name, so two hubs on
 one broker need two names), serves the leaderboard page for a TV or phones and
-prints the address to open. The boxes publish with `buzzerbox serve --mqtt URL`.
+prints the address to open and the admin PIN (kept in --data if given): the admin
+may remove an offline table from the page. The boxes publish with `buzzerbox serve
+--mqtt URL`.
 """
 
 from __future__ import annotations
@@ -13,11 +16,11 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from pathlib import Path
 from typing import Any
 
 from buzzerbox.mqtt.settings import add_tls_options, hub_broker
 from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name
+from buzzerbox.options import add_server_options
 
 #: threads beyond the live streams, for the page, its assets and /api/board
 RESERVE_THREADS = 8
@@ -31,13 +34,16 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
         description="Serve one leaderboard for every box publishing to the broker.",
     )
     hub.add_argument("--broker", required=True, help="the broker: mqtt://host[:port]")
-    hub.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    hub.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    add_server_options(
+        hub,
+        port=8080,
+        data="folder for the hub's own record (hub.json) and its admin PIN",
+        with_defaults=True,
+    )
     hub.add_argument("--name", default="hub", help="this hub's session name (default: hub)")
     hub.add_argument(
         "--max-screens", type=int, default=100, help="live pages served at once (default 100)"
     )
-    hub.add_argument("--data", type=Path, help="folder for the hub's own record (hub.json)")
     hub.add_argument(
         "--forget-after", type=float, default=60.0, help="minutes offline before a table drops off"
     )
@@ -50,10 +56,15 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.hub.board import Board
     from buzzerbox.hub.record import RECORD_FILE, Keeper
     from buzzerbox.hub.subscriber import Subscriber
+    from buzzerbox.store.datadir import admin_pin
+    from buzzerbox.web.auth import new_pin
     from buzzerbox.web.guard import Guard
     from buzzerbox.web.server import bind, make_server, urls
     from buzzerbox.web.sse import Live
 
+    if args.pin is not None and not "".join(args.pin.split()):
+        print("buzzerbox hub: --pin is blank: give the digits, or leave it out", file=sys.stderr)
+        return 2
     try:
         broker = hub_broker(args)
         name = check_box_name(args.name)
@@ -69,14 +80,18 @@ def run_hub(args: argparse.Namespace) -> int:
     live = Live(board.snapshot, max_clients=args.max_screens)
     if args.data is not None:
         args.data.mkdir(parents=True, exist_ok=True)
+        pin, _ = admin_pin(args.data, args.pin, new_pin)
+    else:
+        pin = "".join((args.pin or new_pin()).split())
     keeper = Keeper(board, args.data / RECORD_FILE if args.data else None, live.publish).start()
     subscriber = Subscriber(broker, board, live.publish, name=name).start()
     guard = Guard()
-    app = create_app(board, live, {"GUARD": guard})
+    app = create_app(board, live, {"GUARD": guard, "ADMIN_PIN": pin})
     server = make_server(
         app, sock, args.max_screens, reserve=RESERVE_THREADS, ident="buzzerbox-hub", guard=guard
     )
     print(f"buzzerbox hub: broker {broker.url}", flush=True)
+    print(f"buzzerbox hub: admin PIN {pin} (to remove an offline table)", flush=True)
     for address in urls(args.host, int(sock.getsockname()[1])):
         print(f"buzzerbox hub: open {address}", flush=True)
     try:

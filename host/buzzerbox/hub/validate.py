@@ -33,12 +33,17 @@ def parse(payload: bytes) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise Invalid("too large")
     try:
-        data = json.loads(payload, parse_constant=_no_constant)
+        text: str | bytes = payload.decode("utf-8")  # strict: no lone surrogate from bytes
+    except UnicodeDecodeError:
+        text = payload  # json's own detection (UTF-16, surrogates passed): every string read
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         raise Invalid("not JSON") from None
     if not isinstance(data, dict):
         raise Invalid("not an object")
-    _check_text(data, 0)
+    if isinstance(text, bytes) or "\\u" in text:  # a \u escape may make a lone surrogate
+        _check_text(data, 0)
     seq = data.get("seq")
     if not isinstance(seq, int) or not _is_int(seq) or seq < 0:
         raise Invalid("bad seq")
@@ -65,6 +70,16 @@ def _check_text(value: Any, depth: int) -> None:
     elif isinstance(value, list):
         for item in value:
             _check_text(item, depth + 1)
+
+
+def _check_depth(value: dict[str, Any] | list[Any], depth: int) -> None:
+    """No container nests deeper than `_check_text` allows: for what the hub keeps as
+    sent (an event); the rest of a message is read field by field, whatever its depth."""
+    for item in value.values() if isinstance(value, dict) else value:
+        if depth >= 12:  # an item at 13
+            raise Invalid("too deep")
+        if isinstance(item, dict | list):
+            _check_depth(item, depth + 1)
 
 
 def _is_int(value: Any) -> bool:
@@ -163,6 +178,7 @@ def event_message(data: dict[str, Any]) -> dict[str, Any]:
     """An `event` message: the envelope, `prev` and the event object (kept as sent)."""
     if not isinstance(data.get("event"), dict):
         raise Invalid("bad event")
+    _check_depth(data["event"], 1)
     return {**envelope(data), "prev": integer(data.get("prev"), "prev"), "event": data["event"]}
 
 

@@ -16,7 +16,8 @@ may have sent before, with the same ids) and says, for each event, what to publi
 - `ha/event`: "game_finished" for Home Assistant, only when the finish is fresh (a
   box catching up after an outage must not flash the venue's lights an hour late).
 
-The state (`state_message`) is published after each batch, not for every event.
+The state (`state_message`) is published after each batch, not for every event, with
+QoS 0 (the next state replaces it; each connection sends it again).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Outgoing:
     payload: bytes
     retain: bool = False
     seq: int | None = None
+    qos: int = 1
 
 
 def dump(obj: object) -> bytes:
@@ -239,7 +241,9 @@ class Deriver:
             "leader": ", ".join(leader),
             "state": state,
         }
-        return Outgoing(topic(self.box, "state"), dump(payload), True)
+        # QoS 0: a state is superseded by the next one and sent again (retained) on every
+        # connection, so a lost one costs nothing; no PUBACK per event on either side
+        return Outgoing(topic(self.box, "state"), dump(payload), True, qos=0)
 
     def race_message(self) -> Outgoing | None:
         """The latest race again (retained), to publish on a new connection."""

@@ -42,6 +42,12 @@ from buzzerbox.store.tail import Cursor, LogTail
 log = logging.getLogger(__name__)
 
 CURSOR_FILE = "mqtt.db"
+#: the cursor goes to disk at most this often (s): losing its last moves costs only
+#: messages sent again, which subscribers drop by seq (see outbox.py)
+SAVE_EVERY_S = 0.5
+#: after a wake, the events of this long (s) go out as one batch, with one state: the
+#: presses of a race come within a few ms of each other
+GATHER_S = 0.004
 
 
 class Publisher:
@@ -60,6 +66,7 @@ class Publisher:
         window: int = 500,
         batch: int = 200,
         grace_s: float = claims.GRACE_S,
+        gather_s: float = GATHER_S,
         owner: str | None = None,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -70,12 +77,16 @@ class Publisher:
         self.window = window
         self.batch = batch
         self.grace_s = grace_s
+        self.gather_s = gather_s
         self._wall = wall_clock
         self._cursor = Cursor(Path(data_dir) / CURSOR_FILE)
         self._deriver = Deriver(self.name)
         self._acks = Acks(0)
         self._handed = 0
-        self._saved = 0
+        self._saved = 0  # acknowledged by the broker, up to this seq
+        self._stored = 0  # ... and written to the cursor file
+        self._store_due = 0.0
+        self._blocked = False  # the window is full: the next PUBACK wakes the thread
         self._client: mqtt.Client | None = None
         self._gen = 0  # connections accepted so far; the thread follows it
         self._next: tuple[int, mqtt.Client, Acks] | None = None
@@ -161,7 +172,8 @@ class Publisher:
 
         def on_publish(c: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
             acks.acked(mid)
-            self._wake.set()
+            if acks is self._acks:
+                self._advance(acks)
 
         client.on_publish = on_publish
         now = time.monotonic()
@@ -210,8 +222,9 @@ class Publisher:
         assert tail is not None
         try:
             while not self._stopping.is_set():
-                self._wake.wait(0.25 if self._grace_until is not None else 1.0)
-                self._wake.clear()
+                if self._wake.wait(self._sleep_s()):
+                    self._stopping.wait(self.gather_s)  # what comes meanwhile joins the batch
+                self._wake.clear()  # after the gathering: what it covered is read below
                 try:
                     self._step(tail)
                 except StoreError as exc:  # a disk hiccup: the log is still there; retry
@@ -222,6 +235,25 @@ class Publisher:
             log.exception("mqtt: the publisher of box %s stopped", self.name)
         finally:
             tail.close()
+
+    def _sleep_s(self) -> float:
+        """How long the thread may sleep if nothing wakes it: until the cursor is due
+        (if it moved), a claim's grace is up, or a second (a look at the log)."""
+        sleep = 0.25 if self._grace_until is not None else 1.0
+        if self._saved != self._stored:
+            sleep = min(sleep, max(0.01, self._store_due - time.monotonic()))
+        return sleep
+
+    def _advance(self, acks: Acks) -> None:
+        """The network thread, on a PUBACK: move over the events done. It wakes the
+        publisher's thread only if that waits for room in the window."""
+        done = acks.advance()
+        if done > self._saved:
+            with self._progress:
+                self._saved = max(self._saved, done)
+                self._progress.notify_all()
+            if self._blocked:
+                self._wake.set()
 
     def _step(self, tail: LogTail) -> None:
         self._save()
@@ -254,13 +286,13 @@ class Publisher:
             self._cursor.set(self.name, cursor)
         self._acks = Acks(cursor)
         with self._progress:
-            self._handed = self._saved = cursor
+            self._handed = self._saved = self._stored = cursor
             self._progress.notify_all()
 
     def _rewind(self, tail: LogTail, gen: int, client: mqtt.Client, acks: Acks) -> None:
         """A new connection: go on from the cursor (what was in flight goes again, with
         the same ids), with a deriver folded up to it."""
-        acks.done = self._saved
+        acks.start_at(self._saved)
         self._client, self._acks = client, acks
         self._handed = self._saved
         self._deriver = Deriver(self.name)
@@ -280,7 +312,9 @@ class Publisher:
     def _pump(self, tail: LogTail) -> None:
         """Hand the next events beyond what is in flight to paho, then the state."""
         room = min(self.window - self._acks.outstanding, self.batch)
-        if room <= 0:
+        self._blocked = room <= 0
+        if self._blocked:
+            self._advance(self._acks)  # the acks that came while it was not blocked
             return
         events = tail.after(self._handed, room)
         if events:
@@ -289,7 +323,9 @@ class Publisher:
                 self._acks.expect(event.seq)
                 for message in self._deriver.feed(event, now):
                     self._send(message)
+                self._acks.seal(event.seq)
                 self._handed = event.seq
+            self._advance(self._acks)  # acks that came before the seal
             self._state_due = True
             if len(events) == room:
                 self._wake.set()
@@ -304,18 +340,18 @@ class Publisher:
     def _send(self, message: Outgoing) -> None:
         client = self._client
         assert client is not None
-        info = client.publish(message.topic, message.payload, qos=1, retain=message.retain)
+        info = client.publish(message.topic, message.payload, message.qos, message.retain)
         if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
             log.warning("mqtt: %s not queued: %s", message.topic, mqtt.error_string(info.rc))
         self._acks.sent(info.mid, message.seq)
 
-    def _save(self) -> None:
-        done = self._acks.advance()
-        if done != self._saved:
+    def _save(self, now: bool = False) -> None:
+        """The cursor to disk, if it moved, at most every SAVE_EVERY_S (`now`: at once)."""
+        done = self._saved
+        if done != self._stored and (now or time.monotonic() >= self._store_due):
             self._cursor.set(self.name, done)
-            with self._progress:
-                self._saved = done
-                self._progress.notify_all()
+            self._stored = done
+            self._store_due = time.monotonic() + SAVE_EVERY_S
 
     # -- the end --------------------------------------------------------------------------
 
@@ -337,5 +373,5 @@ class Publisher:
             with contextlib.suppress(RuntimeError, ValueError):  # the broker went meanwhile
                 info.wait_for_publish(timeout)
         self.link.close()
-        self._save()
+        self._save(now=True)
         self._cursor.close()

@@ -128,8 +128,11 @@ class Auth:
         secret: bytes,
         limiter: LoginLimiter | None = None,
         sessions: Sessions | None = None,
+        *,
+        shown_on: str = "the box's console",
     ) -> None:
         self.pin = "".join(pin.split())
+        self.shown_on = shown_on  # where the PIN is shown, for the refusals
         self.limiter = limiter or LoginLimiter()
         self.sessions = sessions or Sessions()
         self._tag = hmac.new(secret, b"admin-pin:" + self.pin.encode(), hashlib.sha256).hexdigest()
@@ -168,7 +171,7 @@ class Auth:
     def log_in(self, given: object, client: str) -> ResponseReturnValue:
         pin = clean_pin(given)
         if pin is None:
-            return refuse(400, "a PIN is text: the digits shown on the box's console")
+            return refuse(400, f"a PIN is text: the digits shown on {self.shown_on}")
         wait = self.limiter.attempt(client)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
@@ -177,7 +180,7 @@ class Auth:
             response.headers["Retry-After"] = str(seconds)
             return response
         if not hmac.compare_digest(pin.encode(), self.pin.encode()):
-            return refuse(403, "wrong PIN: the PIN is shown on the box's console at start")
+            return refuse(403, f"wrong PIN: the PIN is shown on {self.shown_on} at start")
         self.limiter.succeeded(client)
         self.sessions.end(session.get("sid"))
         session.clear()

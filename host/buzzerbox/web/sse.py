@@ -109,7 +109,12 @@ class Live(Clients):
                 return version, None, False
             if not self._ring or self._ring[0][0] > version + 1 or version > latest:
                 return latest, None, True
-            return latest, b"".join(f for v, f in self._ring if v > version), False
+            since = []  # the newest first, back to `version`: not the whole ring each time
+            for v, f in reversed(self._ring):
+                if v <= version:
+                    break
+                since.append(f)
+            return latest, b"".join(reversed(since)), False
 
     def stream(
         self,

@@ -4,6 +4,8 @@
 // players', never parsed as HTML.
 
 const state = { tables: new Map(), finishes: [], tournament: [], broker: null, stream: "connecting" };
+// the hub's admin session: its CSRF token while logged in (the PIN is on the hub's console)
+const admin = { csrf: null };
 const MAX_FINISHES = 12;
 
 function el(tag, props = {}, ...children) {
@@ -53,7 +55,84 @@ function tableCard(t) {
         : el("span", { class: "phase", text: PHASES[t.phase] || t.phase })),
     el("p", { class: "game muted", text: [t.title, round].filter(Boolean).join(" · ") || "no game yet" }),
     t.players.length ? list : null,
-    t.first ? el("p", { class: "first", text: `⚡ ${t.first}` }) : null);
+    t.first ? el("p", { class: "first", text: `⚡ ${t.first}` }) : null,
+    admin.csrf && t.online === false ? removeButton(t.box) : null);
+}
+
+function removeButton(box) {
+  const button = el("button", { type: "button", class: "remove", "data-testid": "remove",
+                                "aria-label": `Remove table ${box}`, text: "Remove" });
+  button.addEventListener("click", () => act(async () => {
+    await api("DELETE", `/api/tables/${encodeURIComponent(box)}`);
+    notice(`table ${box} removed`);  // the stream's "gone" takes it off the page
+  }));
+  return button;
+}
+
+// -- the admin: log in with the hub's PIN, remove an offline table ----------------------
+
+async function api(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (admin.csrf) headers["X-CSRF-Token"] = admin.csrf;
+  const response = await fetch(path, { method, headers, credentials: "same-origin",
+                                       body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `the hub answered ${response.status}`);
+  return data;
+}
+
+function notice(text) {
+  const line = document.getElementById("notice");
+  line.textContent = text;
+  line.hidden = !text;
+}
+
+async function act(work) {
+  try {
+    await work();
+  } catch (err) {
+    notice(err.message);
+  }
+}
+
+function drawAdmin() {
+  const button = document.getElementById("admin");
+  const form = document.getElementById("login");
+  button.textContent = admin.csrf ? "Log out" : "Admin";
+  if (admin.csrf) form.hidden = true;
+  button.setAttribute("aria-expanded", String(!form.hidden));
+  drawTables();
+}
+
+function setUpAdmin() {
+  const form = document.getElementById("login");
+  document.getElementById("admin").addEventListener("click", () => act(async () => {
+    if (admin.csrf) {
+      await api("POST", "/api/logout");
+      admin.csrf = null;
+      notice("");
+    } else {
+      form.hidden = !form.hidden;
+      if (!form.hidden) document.getElementById("pin").focus();
+    }
+    drawAdmin();
+  }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act(async () => {
+      const pin = document.getElementById("pin");
+      admin.csrf = (await api("POST", "/api/login", { pin: pin.value })).csrf;
+      pin.value = "";
+      notice("");
+      drawAdmin();
+    });
+  });
+  act(async () => {
+    const current = await api("GET", "/api/session");
+    admin.csrf = current.admin ? current.csrf : null;
+    drawAdmin();
+  });
 }
 
 function drawTables() {
@@ -153,4 +232,5 @@ function connect() {
   });
 }
 
+setUpAdmin();
 connect();
