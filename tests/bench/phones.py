@@ -235,7 +235,7 @@ def http_events(admin: Admin, n: int, rate: float) -> list[tuple[int, float]]:
         kind = "press" if i % 2 == 0 else "release"
         body = {"seat": (i // 2) % 4, "pad": "pile", "pile": (i // 8) % 4}
         reply = admin.call("POST", f"/api/pads/{kind}", body)
-        out.append((int(reply["box"]["seq"]), due))
+        out.append((int(reply["seq"]), due))
     return out
 
 

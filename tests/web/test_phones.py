@@ -65,9 +65,9 @@ def test_a_phone_press_is_timed_at_the_touch(
     assert box.state()["phase"] == "playing"
     clock.advance(1_000_000)  # a second after the go, Cem's phone calls
     arrived = box.now_us()
-    state = client.post(
-        "/api/phones/press", json={"token": ANN, "pad": "stop", "ago_ms": 12.5}
-    ).json
+    answer = client.post("/api/phones/press", json={"token": ANN, "pad": "stop", "ago_ms": 12.5})
+    state = client.get("/api/state").json
+    assert answer.json == {"seq": state["box"]["seq"]}  # type: ignore[index]
     assert state["caller"] == "Cem"  # type: ignore[index]
     assert state["race"][0]["t_us"] == arrived - 12_500  # type: ignore[index]
     late = client.post("/api/phones/press", json={"token": ANN, "pad": "stop", "ago_ms": 9000})
