@@ -23,7 +23,13 @@ For each phone count it prints one JSON line: latency p50/p95/p99/max over every
 stime over the events, minus the same span of quiet, measured just before and just
 after: keepalives and the boards' ticks are not counted) and the bytes each phone
 got per event. With 0 phones the CPU is the fixed cost of an event; the growth per
-phone is printed at the end.
+phone is printed at the end. The server's own CPU per phone per event (P in the
+README's "Which Pi") is its fanout thread's (the one thread that writes every phone's
+socket, found by its name in /proc/<pid>/task), user and system time apart; the
+phones are read in this process, so none of their Python is counted. On loopback the
+kernel hands a segment to the receiving socket inside the sender's send(): the system
+time of a send holds the phone's end of TCP too (the phones' ACKs, in turn, are
+handled in their reader's time), so the user time is the part that is all the box's.
 Not collected by pytest. Loopback only, bounded in count and time (about --seconds
 plus set-up per phone count).
 """
@@ -53,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.faults.boardproc import BoardProcess
 
 PLAYERS = ["Ann", "Ben", "Cem", "Dan"]
+FANOUT = "bb-fanout"  # web/fanout.py's THREAD_NAME
 PIN = "2468"
 #: board mode: seats 0-1 on pico-a, 2-3 on pico-b; channel = 4 * (seat % 2) + pile
 PAD_MAP = "seats = 4\npiles = 4\n" + "".join(
@@ -197,6 +204,21 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def fanout_cpu_s(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time so far of the server's fanout thread (the one that writes
+    every phone's socket: web/fanout.py names it), in seconds; (0, 0) before it runs."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            if (task / "comm").read_text().strip() != FANOUT:
+                continue
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
+    return 0.0, 0.0
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -213,7 +235,7 @@ def http_events(admin: Admin, n: int, rate: float) -> list[tuple[int, float]]:
         kind = "press" if i % 2 == 0 else "release"
         body = {"seat": (i // 2) % 4, "pad": "pile", "pile": (i // 8) % 4}
         reply = admin.call("POST", f"/api/pads/{kind}", body)
-        out.append((int(reply["box"]["seq"]), due))
+        out.append((int(reply["seq"]), due))
     return out
 
 
@@ -269,9 +291,9 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             admin.until("playing")
             events = int(args.rate * args.seconds)
             quiet_s = min(3.0, args.seconds)
-            c0 = cpu_s(proc.pid)
+            c0, f0 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             time.sleep(quiet_s)  # the same box, phones and boards, no events
-            c1 = cpu_s(proc.pid)
+            c1, f1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             b0, w0 = phones.bytes, time.monotonic()
             if boards is None:
                 sent = http_events(admin, events, args.rate)
@@ -282,12 +304,16 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             deadline = time.monotonic() + 5
             while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
                 time.sleep(0.01)
-            c2, w1, b1 = cpu_s(proc.pid), time.monotonic(), phones.bytes
+            c2, f2, w1, b1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), time.monotonic(), phones.bytes
             time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
-            c3 = cpu_s(proc.pid)
+            c3, f3 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             if boards is not None:  # the log is read after the CPU is
                 sent = board_events(admin, boards, events, game["box"]["seq"])
             quiet_cpu = (c1 - c0 + c3 - c2) / (2 * quiet_s) * (w1 - w0)
+            fanout = [  # (user, system) of the fanout thread over the events, quiet subtracted
+                f2[k] - f1[k] - (f1[k] - f0[k] + f3[k] - f2[k]) / (2 * quiet_s) * (w1 - w0)
+                for k in (0, 1)
+            ]
             latencies: list[float] = []
             missed = 0
             for seq, t0 in sent:
@@ -316,6 +342,11 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "max_ms": round(max(lat), 1),
         "missed": missed,
         "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
+        # the server's own CPU per phone per event: its fanout thread's, user and system
+        # (on loopback the system time holds the phone's end of TCP too, see --help)
+        "fanout_us_per_phone_event": round(sum(fanout) * 1e6 / len(sent) / n, 2) if n else None,
+        "fanout_user_us": round(fanout[0] * 1e6 / len(sent) / n, 2) if n else None,
+        "fanout_system_us": round(fanout[1] * 1e6 / len(sent) / n, 2) if n else None,
         "bytes_per_event_per_phone": round((b1 - b0) / len(sent) / n) if n else None,
     }
 
@@ -344,7 +375,10 @@ def main() -> int:
     for r in rows:
         if zero is not None and r["phones"]:
             per = (r["cpu_ms_per_event"] - zero["cpu_ms_per_event"]) / r["phones"] * 1000
-            print(f"# {r['phones']} phones: {per:.1f} µs of server CPU per phone per event")
+            print(f"# {r['phones']} phones: {per:.1f} µs of server CPU per phone per event "
+                  f"(the process's growth over 0 phones); the fanout thread's: "
+                  f"{r['fanout_us_per_phone_event']} µs ({r['fanout_user_us']} user, "
+                  f"{r['fanout_system_us']} system)")  # fmt: skip
     return 0
 
 

@@ -36,12 +36,14 @@ KillAt = Callable[[int, dict[str, Any]], bool]
 
 @dataclass
 class Action:
-    """One request of the table: acknowledged (200, with its state) or in flight when
-    the box died (`state` None)."""
+    """One request of the table: acknowledged (200, with its state; a pad edge with its
+    `seq`, then the state read after it) or in flight when the box died (`state` None;
+    a pad edge whose state read the kill cut counts as in flight: it may be logged)."""
 
     path: str
     body: dict[str, Any]
     state: dict[str, Any] | None = None
+    seq: int | None = None
 
 
 @dataclass
@@ -104,14 +106,16 @@ class Table:
                     self.wal_before = written(self.wal)
                     self.armed.set()
                 try:
-                    state = self.phone.post(action.path, action.body)
+                    answer = self.phone.post(action.path, action.body)
                 except Refused as exc:
                     self.refused.append(exc)
                     self.armed.set()
                     return
-                action.state = state
                 self.acks += 1
                 self.answered.set()
+                seq = answer.get("seq")  # a pad edge's answer: the table reads the state
+                state = answer if seq is None else self.phone.state()
+                action.state, action.seq = state, seq
         except (OSError, http.client.HTTPException, ValueError):
             return
 
@@ -169,7 +173,11 @@ def check_log(data: Path, actions: list[Action]) -> list[StoredEvent]:
         kinds = [e.body["type"] for e in events if e.game_id == game]
         rounds = " ".join(kinds).split("round")
         assert all(r.split().count("go") <= 1 for r in rounds), f"a start signal twice: {kinds}"
-    last = next((a.state for a in reversed(actions) if a.state is not None), None)
+    for action in actions:  # a pad edge's answer is its seq: the logged event there is it
+        if action.seq is not None:
+            edge = next(e for e in events if e.seq == action.seq)
+            assert is_posted_by(action, edge.body), (action, edge)
+    last = next((a.state for a in reversed(actions) if a.state and "box" in a.state), None)
     if last is not None:  # the log up to an acknowledgement is the state acknowledged
         box = last["box"]
         upto = [e for e in events if e.game_id == box["game_id"] and e.seq <= box["seq"]]
@@ -229,7 +237,7 @@ def test_kill_9_at_random_points_loses_nothing_acknowledged(data: Path, tidy: li
 
 
 def phase_of(table: Table) -> str:
-    last = next(a.state for a in reversed(table.actions) if a.state is not None)
+    last = next(a.state for a in reversed(table.actions) if a.state and "box" in a.state)
     return "scoring" if last["phase"] in ("scoring", "scored") else str(last["phase"])
 
 

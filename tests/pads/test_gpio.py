@@ -145,6 +145,19 @@ def test_debouncer_settles_by_time_alone() -> None:
         Debouncer(-1)
 
 
+def test_edges_settled_together_come_in_the_order_the_pads_were_added() -> None:
+    deb: Debouncer[str] = Debouncer(1_000)
+    for key in "cab":
+        deb.add(key, 0, release_us=500)
+    deb.add("c", 0, release_us=500)  # added again: it keeps its place
+    for key, t in (("b", 10), ("a", 20), ("c", 30)):  # a tap shorter than the window
+        assert deb.edge(key, 1, t) == [(1, t)]
+        assert deb.edge(key, 0, t + 100) == []
+    assert deb.is_open and deb.earliest_open() == 110
+    assert deb.settle(2_000) == [("c", 0, 130), ("a", 0, 120), ("b", 0, 110)]
+    assert not deb.is_open and deb.earliest_open() is None and deb.settle(9_000) == []
+
+
 def test_gpio_pads_in_pad_sources_are_ordered_and_named(
     mock_factory: ClockedMockFactory, clock: Clock
 ) -> None:

@@ -187,8 +187,10 @@ def test_virtual_pads_press_at_the_time_they_arrive(admin: FlaskClient, clock: M
     play(admin, {"type": "round"})
     clock.advance(3_000_000)
     clock.now += 1234
-    state = admin.post("/api/pads/press", json={"seat": 2, "pad": "stop"}).json
+    answer = admin.post("/api/pads/press", json={"seat": 2, "pad": "stop"}).json
+    state = admin.get("/api/state").json
     assert state is not None
+    assert answer == {"seq": state["box"]["seq"]}  # the press's seq: the state is streamed
     assert state["caller"] == "Cem"
     assert state["race"][0]["t_us"] == clock.now
     assert admin.post("/api/pads/release", json={"seat": 2, "pad": "stop"}).status_code == 200

@@ -36,6 +36,7 @@ class _Pad:
     state: int  # the state the window stage reported last
     window_end: int
     release_us: int = 0
+    order: int = 0  # when it was added: settle() reports pads in this order
     pending: tuple[int, int] | None = None  # (state, t_us) seen inside the window
     held: int | None = None  # the time of a release waiting out `release_us`
 
@@ -49,6 +50,8 @@ class Debouncer(Generic[K]):
             raise InputError(f"debounce window {window_us} µs is not allowed: it must be 0 or more")
         self.window_us = window_us
         self._pads: dict[K, _Pad] = {}
+        self._open: dict[K, _Pad] = {}  # the pads with an edge pending or a release held
+        self._added = 0
         self.dropped = 0
         self.flickers = 0
 
@@ -57,7 +60,16 @@ class Debouncer(Generic[K]):
         its releases count once the contact stayed open `release_us`."""
         if release_us < 0:
             raise ValueError(f"release hold {release_us} µs is not allowed: it must be 0 or more")
-        self._pads[key] = _Pad(state, -(1 << 62), release_us)
+        known = self._pads.get(key)
+        self._added += known is None
+        order = self._added if known is None else known.order  # a dict keeps its place too
+        self._pads[key] = _Pad(state, -(1 << 62), release_us, order)
+        self._open.pop(key, None)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether some pad has an edge pending in its window or a release held."""
+        return bool(self._open)
 
     def __contains__(self, key: object) -> bool:
         return key in self._pads
@@ -87,25 +99,32 @@ class Debouncer(Generic[K]):
         elif state != pad.state:
             pad.state, pad.window_end = state, t_us + self.window_us
             out += self._hold(pad, state, t_us)
+        if pad.pending is not None or pad.held is not None:
+            self._open[key] = pad
         return out
 
     def settle(self, now_us: int) -> list[tuple[K, int, int]]:
         """Edges decided by `now_us`: windows closed with the contact in the other
         state, and releases that stayed open their hold."""
         out: list[tuple[K, int, int]] = []
-        for key, pad in self._pads.items():
+        if not self._open:  # nothing pending, nothing held: most frames of a busy board
+            return out
+        opened = sorted(self._open.items(), key=lambda kv: kv[1].order)
+        for key, pad in opened:
             decided: list[tuple[int, int]] = []
             if pad.pending is not None and now_us >= pad.window_end:
                 decided += self._hold(pad, *self._close(pad))
             decided += self._expire(pad, now_us)
             out += [(key, state, t_us) for state, t_us in decided]
+            if pad.pending is None and pad.held is None:
+                del self._open[key]
         return out
 
     def earliest_open(self) -> int | None:
         """The time of the oldest edge that may still be reported (a window's or a
         held release's)."""
-        times = [p.pending[1] for p in self._pads.values() if p.pending is not None]
-        times += [p.held for p in self._pads.values() if p.held is not None]
+        times = [p.pending[1] for p in self._open.values() if p.pending is not None]
+        times += [p.held for p in self._open.values() if p.held is not None]
         return min(times, default=None)
 
     def _close(self, pad: _Pad) -> tuple[int, int]:

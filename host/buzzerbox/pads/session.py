@@ -297,22 +297,27 @@ class BoardSession:
         if rough > now_us + CLOCK_JUMP_US:  # a time the board cannot have seen yet: corrupt
             self.bad_frames += 1
             return
-        is_sync = isinstance(frame, p.EdgeFrame) and frame.ch == self.sync_ch
-        if is_sync and self.wire is not None and isinstance(frame, p.EdgeFrame) and frame.state:
-            self.wire.edge(self.board, frame.t, rough, now_us)
-        wired = self.wire.clock(self.board, now_us) if self.wire is not None else None
+        board, wire, hold = self.board, self.wire, self._hold
+        edge = frame if isinstance(frame, p.EdgeFrame) else None
+        is_sync = edge is not None and edge.ch == self.sync_ch
+        if edge is not None and is_sync and wire is not None and edge.state:
+            wire.edge(board, edge.t, rough, now_us)
+        wired = wire.clock(board, now_us) if wire is not None else None
         t_us = rough if wired is None else wired.to_host(frame.t)
         if t_us < self._floor:
             t_us = self._floor
         self._floor = t_us
-        self._pass(self._hold.settle(t_us), now_us)
-        if isinstance(frame, p.EdgeFrame) and not is_sync:  # a sync edge is no pad's
-            hold, ch = self._hold, frame.ch
-            if ch not in hold or hold.contact(ch) == frame.state:  # new, or an edge was lost
-                hold.add(ch, 1 - frame.state, release_us=self.release_us(self.board, ch))
-            self._pass([(ch, state, t) for state, t in hold.edge(ch, frame.state, t_us)], now_us)
-        opened = self._hold.earliest_open()  # a sync edge, like a TICK, is a watermark
-        self.arbiter.report(self.board, t_us if opened is None else min(t_us, opened), now_us)
+        if hold.is_open:
+            self._pass(hold.settle(t_us), now_us)
+        if edge is not None and not is_sync:  # a sync edge is no pad's
+            ch, state = edge.ch, edge.state
+            if ch not in hold or hold.contact(ch) == state:  # new, or an edge was lost
+                hold.add(ch, 1 - state, release_us=self.release_us(board, ch))
+            edges = hold.edge(ch, state, t_us)
+            if edges:
+                self._pass([(ch, s, t) for s, t in edges], now_us)
+        opened = hold.earliest_open() if hold.is_open else None  # a sync edge is a watermark
+        self.arbiter.report(board, t_us if opened is None else min(t_us, opened), now_us)
 
     def _pass(self, edges: list[tuple[int, int, int]], now_us: int) -> None:
         """Hand edges (ch, state, host time) that passed the release hold to the arbiter."""

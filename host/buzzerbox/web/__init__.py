@@ -53,6 +53,9 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(hours=12),
+    # the cookie lasts as long as its session (sessions.py: 12 h from the login, not
+    # from the last request), so it is not signed and sent again with every answer
+    "SESSION_REFRESH_EACH_REQUEST": False,
 }
 
 

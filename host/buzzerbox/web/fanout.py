@@ -6,9 +6,11 @@ waitress a stream's thread only writes the response head and the first state, th
 hands its connection to the `Fanout`: one thread that writes each new message to
 every connection (and the keepalives), while the stream threads sleep until
 their phone is gone or their time is up. Each change is one delta, framed once for
-all (livestate.py). A connection whose phone has stopped reading (more than
-`backlog_limit` bytes unsent) is skipped, never waited for; the next change or
-keepalive brings it up to date (the deltas it missed, or the full state).
+all (livestate.py): for every phone that had the one before, the fanout's whole work
+is one non-blocking send() of the same bytes (`Fanout.send_all`), a few µs of CPU.
+A connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
+is skipped, never waited for; the next change or keepalive brings it up to date (the
+deltas it missed, or the full state).
 
 This uses waitress internals (pinned in pyproject): the channel behind
 environ["waitress.client_disconnected"], its write_soon() and total_outbufs_len. On
@@ -27,6 +29,17 @@ from buzzerbox.web.livestate import Hub, keepalive_frame
 
 #: how often the fanout looks for phones that hung up (s)
 HANGUP_CHECK_S = 0.5
+#: the fanout thread's name in the system (`top -H`, /proc/<pid>/task/*/comm)
+THREAD_NAME = "bb-fanout"
+
+
+def name_thread(name: str) -> None:
+    """Give the calling thread `name` in the system's lists too (Linux; else nothing)."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/comm", "w") as comm:
+            comm.write(name[:15])
+    except OSError:
+        pass
 
 
 class Connection:
@@ -34,6 +47,7 @@ class Connection:
 
     def __init__(self, channel: Any, chunked: bool, is_admin: bool, version: int) -> None:
         self.channel = channel
+        self.socket = channel.socket
         self.is_chunked = chunked
         self.is_admin = is_admin
         self.version = version
@@ -62,6 +76,28 @@ class Connection:
             if self.is_open and self.channel.total_outbufs_len <= backlog_limit:
                 self.write(chunk(message) if self.is_chunked else message)
 
+    def send(self, data: bytes, version: int) -> None:
+        """The fanout's fast path: `data` (framed) brings this phone from the version it
+        has to `version`. One non-blocking send() when waitress has nothing queued for
+        it (nothing else writes a stream's socket while the fanout has it; `remove`
+        takes the lock before the stream's thread ends the response); else `write`."""
+        with self.lock:
+            if not self.is_open:
+                return
+            self.version = version
+            if self.channel.total_outbufs_len or not self.channel.connected:
+                self.write(data)
+                return
+            try:
+                sent = self.socket.send(data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # reset, or closed by waitress: the phone is gone
+                self.gone()
+                return
+            if sent != len(data):
+                self.write(data[sent:])
+
     def write(self, data: bytes) -> bool:
         """Write stream bytes, framed (caller holds the lock); False when the phone is gone.
 
@@ -73,7 +109,7 @@ class Connection:
             with channel.outbuf_lock:
                 if not channel.total_outbufs_len and channel.connected:
                     try:
-                        sent = channel.socket.send(data)
+                        sent = self.socket.send(data)
                     except BlockingIOError:
                         sent = 0
                     if sent == len(data):
@@ -81,10 +117,13 @@ class Connection:
                     data = data[sent:]
             channel.write_soon(data)
         except Exception:  # ClientDisconnected, or a socket error: the phone is gone
-            self.is_open = False
-            self.closed.set()
+            self.gone()
             return False
         return True
+
+    def gone(self) -> None:
+        self.is_open = False
+        self.closed.set()
 
     def close(self) -> None:
         with self.lock:
@@ -151,6 +190,7 @@ class Fanout:
             self._connections.discard(connection)
 
     def _run(self) -> None:
+        name_thread(THREAD_NAME)
         version = self.hub.version
         keepalive_at = time.monotonic() + self.keepalive_s
         check_at = time.monotonic() + HANGUP_CHECK_S
@@ -171,10 +211,25 @@ class Fanout:
                 for connection in connections:
                     connection.keepalive(payloads, self.backlog_limit, self.keepalive)
                 continue
+            self.send_all(connections, payloads, version, latest)
             version = latest
-            for connection in connections:
+
+    def send_all(
+        self, connections: list[Connection], payloads: Payloads, before: int, latest: int
+    ) -> None:
+        """Bring every connection to `latest`: those at `before` (nearly all of them)
+        get the deltas since, framed once, by one send() each; the others catch up."""
+        limit = self.backlog_limit
+        data = self.hub.deltas(before, latest)
+        framed = b"" if data is None else chunk(data)
+        for connection in connections:
+            if connection.version != before or data is None:
                 if connection.version < latest:
-                    connection.catch_up(payloads, self.backlog_limit)
+                    connection.catch_up(payloads, limit)
+            elif connection.channel.total_outbufs_len > limit:
+                continue  # not reading: left behind for now, as catch_up leaves it
+            else:
+                connection.send(framed if connection.is_chunked else data, latest)
 
 
 def waitress_channel(environ: dict[str, Any]) -> Any | None:

@@ -109,6 +109,15 @@ class Hub(Clients):
                 self._cond.wait(timeout)
             return self._version
 
+    def deltas(self, version: int, latest: int) -> bytes | None:
+        """The delta messages from `version` to `latest` (the same for the admin and
+        every viewer), or None when the ring no longer holds them all."""
+        with self._cond:
+            ring = self._ring
+            if not ring or not ring[0][0] <= version + 1 <= latest <= ring[-1][0]:
+                return None
+            return b"".join(m for v, m in ring if version < v <= latest)
+
     def catch_up(self, version: int | None, is_admin: bool) -> tuple[int, bytes]:
         """(the latest version, what a stream at `version` needs to reach it): nothing,
         the deltas since, or the full state (`version` None, or older than the ring)."""
