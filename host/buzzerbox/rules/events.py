@@ -281,7 +281,7 @@ class _EdgeDraft:
     layouts are the same, so Python allows it). tests/rules checks the two ways agree.
     """
 
-    __slots__ = ("seat", "pad", "t_us", "pile")
+    __slots__ = ("seat", "pad", "t_us", "pile")  # noqa: RUF023 (their order, the layout)
     seat: int
     pad: str
     t_us: int
@@ -294,7 +294,10 @@ def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, A
     new = object.__new__
 
     def parse(obj: Mapping[str, Any]) -> Event:
-        seat, pad, t_us = obj.get("seat"), obj.get("pad"), obj.get("t_us")
+        try:
+            seat, pad, t_us = obj["seat"], obj["pad"], obj["t_us"]
+        except KeyError:
+            return cls(*_pad_fields(obj))
         if type(seat) is int and type(t_us) is int and seat >= 0 and t_us >= 0:
             pile = None
             if pad == "pile":

@@ -14,19 +14,20 @@ line is no valid `game` raises InvalidEventError.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.events import parse_event
 
 #: a log line: its number and its object (an `Unreadable` when it could not be read)
 Line = tuple[int, Any]
 
 #: the C scanner under json.loads, without its wrappers (raw_decode says why)
-_scan = json.JSONDecoder().scan_once
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,41 +73,30 @@ def _load(raw: str | bytes) -> object:
 def read_lines(lines: Iterable[str | bytes]) -> list[Line]:
     """The non-blank lines of a JSON Lines text, numbered and parsed; a line that cannot
     be read is kept as `Unreadable`, for `fold` to refuse."""
-    return list(_read(lines))
+    return list(_read(enumerate(lines, start=1)))
 
 
-def _read(lines: Iterable[str | bytes]) -> Iterator[Line]:
-    number = 0
-    for raw in lines:
-        number += 1
+def _read(numbered: Iterable[tuple[int, str | bytes]]) -> Iterator[Line]:
+    for number, raw in numbered:
         obj = _load(raw)
         if obj is not _BLANK:
             yield number, obj
 
 
-def fold(
-    lines: Iterable[Line], *, keep: bool = True
-) -> tuple[Engine, list[Any], list[dict[str, Any]]]:
-    """The engine after every line, the objects it accepted (none listed if not `keep`),
-    and the lines it refused. The first line must be a valid `game` line
-    (InvalidEventError if not)."""
+def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]]:
+    """The engine after every line, the objects it accepted, and the lines it refused.
+    The first line must be a valid `game` line (InvalidEventError if not)."""
     rows = iter(lines)
     engine = _start(rows)
     accepted: list[Any] = []
-    rejected: list[dict[str, Any]] = []
-    apply = engine.apply_dict
-    for number, obj in rows:
-        if isinstance(obj, Unreadable):
-            rejected.append({"line": number, "reason": obj.reason})
-            continue
-        try:
-            apply(obj)
-        except BuzzerboxError as exc:
-            rejected.append({"line": number, "reason": str(exc)})
-            continue
-        if keep:
-            accepted.append(obj)
-    return engine, accepted, rejected
+    return engine, accepted, _fold(engine, rows, accepted, read=False)
+
+
+def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
+    """The engine after every line of a JSON Lines text, and the lines it rejected."""
+    numbered = enumerate(lines, start=1)
+    engine = _start(_read(numbered))  # reads up to the first line that is not blank
+    return engine, _fold(engine, numbered, None, read=True)
 
 
 def _start(rows: Iterator[Line]) -> Engine:
@@ -121,10 +111,42 @@ def _start(rows: Iterator[Line]) -> Engine:
     raise InvalidEventError("the log is empty: a game log starts with a 'game' line")
 
 
-def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
-    """The engine after every line of a JSON Lines text, and the lines it rejected."""
-    engine, _, rejected = fold(_read(lines), keep=False)  # each line read as it is folded
-    return engine, rejected
+def _fold(
+    engine: Engine, rows: Iterator[tuple[int, Any]], accepted: list[Any] | None, *, read: bool
+) -> list[dict[str, Any]]:
+    """Apply the rows after the first (their objects, or with `read` their lines) to
+    `engine`; the lines refused, and the objects accepted added to `accepted`."""
+    rejected: list[dict[str, Any]] = []
+    apply, parse = engine.apply, parse_event
+    for number, obj in rows:
+        if read:
+            raw, obj = obj, _BLANK
+            # most lines are ASCII text holding one JSON object and nothing else (no
+            # whitespace around it, no \u escape that could make a lone surrogate), read
+            # here; _load reads all others, and says what is wrong with one
+            if type(raw) is str and raw.isascii() and "\\u" not in raw:
+                try:
+                    obj, end = _scan(raw, 0)
+                except (ValueError, StopIteration, RecursionError):
+                    pass
+                else:
+                    if end != len(raw):
+                        obj = _BLANK
+            if obj is _BLANK:
+                obj = _load(raw)
+                if obj is _BLANK:
+                    continue
+        if type(obj) is Unreadable:
+            rejected.append({"line": number, "reason": obj.reason})
+            continue
+        try:
+            apply(parse(obj))
+        except BuzzerboxError as exc:
+            rejected.append({"line": number, "reason": str(exc)})
+            continue
+        if accepted is not None:
+            accepted.append(obj)
+    return rejected
 
 
 def replay_state(lines: Iterable[str | bytes]) -> dict[str, Any]:
