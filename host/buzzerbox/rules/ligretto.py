@@ -106,7 +106,7 @@ class Ligretto(Game):
     def check_middle(self, counts: list[int], stacks: list[int]) -> None:
         for seat, n in enumerate(counts):
             stack = stacks[seat]
-            if 0 <= n and n + stack <= SET:
+            if n >= 0 and n + stack <= SET:
                 continue  # the common count: nothing to say
             name = self.name(seat)
             if not 0 <= n <= SET:
