@@ -92,15 +92,8 @@ class Timing:
         return record
 
     def press(self, event: PadPressed) -> None:
-        t_us, pile = event.t_us, event.pile
-        if not (  # check_pad's test, here for speed: most log lines are pad events
-            t_us >= self.last_pad_t
-            and event.seat < len(self.players)
-            and event.pad in self.pads
-            and (pile is None or pile < self.piles)
-        ):
-            self.check_pad(event)
-        self.last_pad_t = t_us
+        self.check_pad(event)
+        t_us = self.last_pad_t = event.t_us
         phase = self.phase
         if phase is PLAYING and t_us >= (self.go_t or 0):
             self.on_press(event)
@@ -134,15 +127,8 @@ class Timing:
         )
 
     def release(self, event: PadReleased) -> None:
-        t_us, pile = event.t_us, event.pile
-        if not (  # as in press
-            t_us >= self.last_pad_t
-            and event.seat < len(self.players)
-            and event.pad in self.pads
-            and (pile is None or pile < self.piles)
-        ):
-            self.check_pad(event)
-        self.last_pad_t = t_us
+        self.check_pad(event)
+        self.last_pad_t = event.t_us
         if self.phase is PLAYING:
             self.on_release(event)
 
