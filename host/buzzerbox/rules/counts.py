@@ -14,6 +14,11 @@ from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 
 def by_seat(players: Sequence[str], counts: Mapping[str, int], what: str) -> list[int]:
     """The counts of a table entry in seat order; every player, nobody else."""
+    if len(counts) == len(players):  # then the names given are the players', or one is not
+        try:
+            return [counts[name] for name in players]
+        except KeyError:
+            pass
     for name in counts:
         if name not in players:
             raise InvalidEventError(
@@ -34,6 +39,8 @@ def check_left(
 ) -> None:
     """Cards left (Twist, Kids): 0 to `dealt`; 0 for the caller and only for the caller."""
     for seat, n in enumerate(counts):
+        if 0 < n <= dealt and seat != caller:
+            continue  # the common count: nothing to say
         name = players[seat]
         if not 0 <= n <= dealt:
             raise IllegalEventError(

@@ -34,7 +34,7 @@ from buzzerbox.rules.events import (
 )
 from buzzerbox.rules.kids import Kids
 from buzzerbox.rules.ligretto import Ligretto
-from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.phase import PLAYING
 from buzzerbox.rules.twinit import TwinIt
 from buzzerbox.rules.twist import Twist
 from buzzerbox.rules.undo import describe
@@ -100,7 +100,7 @@ class Engine:
         kind = type(event)
         if kind is PadPressed:  # most events are pad edges: straight to the game
             game = self.game
-            if game.phase is Phase.PLAYING and event.pad == "stop":  # type: ignore[union-attr]
+            if game.phase is PLAYING and event.pad == "stop":  # type: ignore[union-attr]
                 self._marks.append((len(self._events), game.snapshot()))  # void may start here
             game.press(event)  # type: ignore[arg-type]
             self._events.append(event)

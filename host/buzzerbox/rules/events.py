@@ -272,17 +272,44 @@ def _amend(obj: Mapping[str, Any]) -> RoundAmended:
     return RoundAmended(number, given.get("stacks"), given.get("middle"), given.get("left"))
 
 
+class _EdgeDraft:
+    """A pad edge while it is made: the layout of PadPressed and PadReleased, unfrozen.
+
+    Replay makes one of them for most lines. A frozen dataclass sets each field through
+    object.__setattr__, which costs about three times what the whole event costs made
+    this way: the fields set here, then the object's class becomes the event's (the
+    layouts are the same, so Python allows it). tests/rules checks the two ways agree.
+    """
+
+    __slots__ = ("seat", "pad", "t_us", "pile")  # noqa: RUF023 (their order, the layout)
+    seat: int
+    pad: str
+    t_us: int
+    pile: int | None
+
+
 def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, Any]], Event]:
     """The parser of a pad edge: a fast path for a well-formed one, else the checks."""
+    assert cls.__slots__ == _EdgeDraft.__slots__
+    new = object.__new__
 
     def parse(obj: Mapping[str, Any]) -> Event:
-        seat, pad, t_us = obj.get("seat"), obj.get("pad"), obj.get("t_us")
+        try:
+            seat, pad, t_us = obj["seat"], obj["pad"], obj["t_us"]
+        except KeyError:
+            return cls(*_pad_fields(obj))
         if type(seat) is int and type(t_us) is int and seat >= 0 and t_us >= 0:
-            if pad == "stop" or pad == "slap":
-                return cls(seat, pad, t_us)
-            pile = obj.get("pile")
-            if pad == "pile" and type(pile) is int and pile >= 0:
-                return cls(seat, pad, t_us, pile)
+            pile = None
+            if pad == "pile":
+                pile = obj.get("pile")
+                if type(pile) is not int or pile < 0:
+                    return cls(*_pad_fields(obj))
+            elif pad != "stop" and pad != "slap":
+                return cls(*_pad_fields(obj))
+            event = new(_EdgeDraft)
+            event.seat, event.pad, event.t_us, event.pile = seat, pad, t_us, pile
+            event.__class__ = cls  # type: ignore[assignment]
+            return event  # type: ignore[return-value]
         return cls(*_pad_fields(obj))
 
     return parse

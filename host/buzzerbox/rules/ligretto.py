@@ -77,6 +77,8 @@ class Ligretto(Game):
 
     def check_stacks(self, counts: list[int], caller: int | None, round_: int) -> None:
         for seat, n in enumerate(counts):
+            if 0 < n <= STACK and seat != caller:
+                continue  # the common count: nothing to say
             name = self.name(seat)
             if not 0 <= n <= STACK:
                 raise IllegalEventError(
@@ -103,13 +105,15 @@ class Ligretto(Game):
 
     def check_middle(self, counts: list[int], stacks: list[int]) -> None:
         for seat, n in enumerate(counts):
+            stack = stacks[seat]
+            if n >= 0 and n + stack <= SET:
+                continue  # the common count: nothing to say
             name = self.name(seat)
             if not 0 <= n <= SET:
                 raise IllegalEventError(
                     f"{name}: {n} cards in the middle is impossible: a player has 0 to {SET}",
                     subject=name,
                 )
-            stack = stacks[seat]
             if n + stack > SET:
                 raise IllegalEventError(
                     f"{name}: {n} in the middle and {stack} in the stack make {n + stack} cards: "

@@ -14,18 +14,20 @@ line is no valid `game` raises InvalidEventError.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.events import parse_event
 
 #: a log line: its number and its object (an `Unreadable` when it could not be read)
 Line = tuple[int, Any]
 
-_decode = json.JSONDecoder().raw_decode
+#: the C scanner under json.loads, without its wrappers (raw_decode says why)
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,10 @@ def _load(raw: str | bytes) -> object:
     if not line or (line[0].isspace() and not line.strip()):
         return _BLANK
     try:
-        obj, end = _decode(line)
+        try:
+            obj, end = _scan(line, 0)
+        except StopIteration as err:  # as json's raw_decode says it
+            raise json.JSONDecodeError("Expecting value", line, err.value) from None
         if end != len(line):
             raise ValueError(f"extra text after the JSON value at column {end + 1}")
     except ValueError as exc:
@@ -56,8 +61,8 @@ def _load(raw: str | bytes) -> object:
     except RecursionError:
         return Unreadable("this line nests too deep to read: a log line is flat")
     try:
-        if isinstance(raw, str):
-            line.encode("utf-8")  # a str may hold a raw lone surrogate; decoded bytes cannot
+        if not line.isascii():  # a str may hold a raw lone surrogate (ASCII text cannot)
+            line.encode("utf-8")
         if "\\u" in line:  # only a \u escape in the JSON text can make one
             json.dumps(obj, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
@@ -68,44 +73,80 @@ def _load(raw: str | bytes) -> object:
 def read_lines(lines: Iterable[str | bytes]) -> list[Line]:
     """The non-blank lines of a JSON Lines text, numbered and parsed; a line that cannot
     be read is kept as `Unreadable`, for `fold` to refuse."""
-    read = ((number, _load(raw)) for number, raw in enumerate(lines, start=1))
-    return [(number, obj) for number, obj in read if obj is not _BLANK]
+    return list(_read(enumerate(lines, start=1)))
+
+
+def _read(numbered: Iterable[tuple[int, str | bytes]]) -> Iterator[Line]:
+    for number, raw in numbered:
+        obj = _load(raw)
+        if obj is not _BLANK:
+            yield number, obj
 
 
 def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]]:
     """The engine after every line, the objects it accepted, and the lines it refused.
     The first line must be a valid `game` line (InvalidEventError if not)."""
-    engine: Engine | None = None
+    rows = iter(lines)
+    engine = _start(rows)
     accepted: list[Any] = []
-    rejected: list[dict[str, Any]] = []
-    for number, obj in lines:
-        if engine is None:
-            reason = obj.reason if isinstance(obj, Unreadable) else None
-            try:
-                if reason is not None:
-                    raise InvalidEventError(reason)
-                engine = Engine.from_dict(obj)
-            except InvalidEventError as exc:
-                raise InvalidEventError(f"line {number}: {exc}") from None
-            continue
-        if isinstance(obj, Unreadable):
-            rejected.append({"line": number, "reason": obj.reason})
-            continue
-        try:
-            engine.apply_dict(obj)
-        except BuzzerboxError as exc:
-            rejected.append({"line": number, "reason": str(exc)})
-            continue
-        accepted.append(obj)
-    if engine is None:
-        raise InvalidEventError("the log is empty: a game log starts with a 'game' line")
-    return engine, accepted, rejected
+    return engine, accepted, _fold(engine, rows, accepted, read=False)
 
 
 def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
     """The engine after every line of a JSON Lines text, and the lines it rejected."""
-    engine, _, rejected = fold(read_lines(lines))
-    return engine, rejected
+    numbered = enumerate(lines, start=1)
+    engine = _start(_read(numbered))  # reads up to the first line that is not blank
+    return engine, _fold(engine, numbered, None, read=True)
+
+
+def _start(rows: Iterator[Line]) -> Engine:
+    """The engine of a log's first line, its `game` line."""
+    for number, obj in rows:
+        try:
+            if isinstance(obj, Unreadable):
+                raise InvalidEventError(obj.reason)
+            return Engine.from_dict(obj)
+        except InvalidEventError as exc:
+            raise InvalidEventError(f"line {number}: {exc}") from None
+    raise InvalidEventError("the log is empty: a game log starts with a 'game' line")
+
+
+def _fold(
+    engine: Engine, rows: Iterator[tuple[int, Any]], accepted: list[Any] | None, *, read: bool
+) -> list[dict[str, Any]]:
+    """Apply the rows after the first (their objects, or with `read` their lines) to
+    `engine`; the lines refused, and the objects accepted added to `accepted`."""
+    rejected: list[dict[str, Any]] = []
+    apply, parse = engine.apply, parse_event
+    for number, obj in rows:
+        if read:
+            raw, obj = obj, _BLANK
+            # most lines are ASCII text holding one JSON object and nothing else (no
+            # whitespace around it, no \u escape that could make a lone surrogate), read
+            # here; _load reads all others, and says what is wrong with one
+            if type(raw) is str and raw.isascii() and "\\u" not in raw:
+                try:
+                    obj, end = _scan(raw, 0)
+                except (ValueError, StopIteration, RecursionError):
+                    pass
+                else:
+                    if end != len(raw):
+                        obj = _BLANK
+            if obj is _BLANK:
+                obj = _load(raw)
+                if obj is _BLANK:
+                    continue
+        if type(obj) is Unreadable:
+            rejected.append({"line": number, "reason": obj.reason})
+            continue
+        try:
+            apply(parse(obj))
+        except BuzzerboxError as exc:
+            rejected.append({"line": number, "reason": str(exc)})
+            continue
+        if accepted is not None:
+            accepted.append(obj)
+    return rejected
 
 
 def replay_state(lines: Iterable[str | bytes]) -> dict[str, Any]:

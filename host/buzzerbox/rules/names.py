@@ -35,8 +35,23 @@ def hidden_character(name: str) -> str | None:
     return None
 
 
+#: names cleaned before (the same few come with every count), up to _CLEAN_MAX of them;
+#: a memo of a pure function, so replay stays a fold of its lines
+_CLEAN: dict[str, str] = {}
+_CLEAN_MAX: Final = 4096
+
+
 def clean_name(raw: str) -> str:
     """`raw` trimmed and NFC-normalised, or InvalidEventError if it hides a character."""
+    name = _CLEAN.get(raw)
+    if name is None:
+        name = _clean(raw)
+        if len(_CLEAN) < _CLEAN_MAX:
+            _CLEAN[raw] = name
+    return name
+
+
+def _clean(raw: str) -> str:
     if raw.isascii() and raw.isprintable():
         return raw.strip()
     name = unicodedata.normalize("NFC", raw.strip())
@@ -54,7 +69,7 @@ def clean_counts(counts: Mapping[str, int]) -> dict[str, int]:
     """A table entry's counts keyed by cleaned names; a name given twice is refused."""
     out: dict[str, int] = {}
     for raw, n in counts.items():
-        name = clean_name(raw)
+        name = _CLEAN.get(raw) or clean_name(raw)
         if name in out:
             raise InvalidEventError(
                 f"{name} is given twice (as {raw!r} too): give one count per player",

@@ -6,6 +6,7 @@ from JSON compare with the members too.
 """
 
 from enum import StrEnum
+from typing import Final
 
 
 class Phase(StrEnum):
@@ -31,3 +32,10 @@ class Phase(StrEnum):
 BETWEEN_ROUNDS = frozenset({Phase.LOBBY, Phase.SCORED})
 #: a round is under way: the pads are live or about to be
 IN_ROUND = frozenset({Phase.COUNTDOWN, Phase.PLAYING})
+
+# `Phase.PLAYING` is looked up through the enum class on each use, about eight times
+# what a module's global costs: the pad paths, taken for most lines of a log, use these.
+LOBBY: Final = Phase.LOBBY
+COUNTDOWN: Final = Phase.COUNTDOWN
+PLAYING: Final = Phase.PLAYING
+SCORING: Final = Phase.SCORING

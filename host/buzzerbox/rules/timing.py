@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased
-from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.phase import COUNTDOWN, LOBBY, PLAYING, SCORING, Phase
 
 #: presses kept per round for the photo finish and the false-start list; more are counted
 KEEP_PRESSES = 64
@@ -48,6 +48,7 @@ class Timing:
         return False
 
     def check_pad(self, event: PadPressed | PadReleased) -> None:
+        """Refuse a pad event this game cannot have, or one out of time order."""
         n = len(self.players)
         pile = event.pile
         if (
@@ -92,11 +93,11 @@ class Timing:
 
     def press(self, event: PadPressed) -> None:
         self.check_pad(event)
-        self.last_pad_t = event.t_us
+        t_us = self.last_pad_t = event.t_us
         phase = self.phase
-        if phase is Phase.PLAYING and event.t_us >= (self.go_t or 0):
+        if phase is PLAYING and t_us >= (self.go_t or 0):
             self.on_press(event)
-        elif phase is Phase.PLAYING or phase is Phase.COUNTDOWN or phase is Phase.LOBBY:
+        elif phase is PLAYING or phase is COUNTDOWN or phase is LOBBY:
             if len(self.false_starts) < KEEP_PRESSES:  # a new list: copies share the old
                 self.false_starts = [*self.false_starts, self.press_record(event)]
             else:
@@ -116,7 +117,7 @@ class Timing:
         before the table has named a caller or entered a count."""
         race = self.race
         return (
-            self.phase is Phase.SCORING
+            self.phase is SCORING
             and bool(race)
             and race[0]["t_us"] == event.t_us
             and race[0]["pad"] == "stop"
@@ -128,7 +129,7 @@ class Timing:
     def release(self, event: PadReleased) -> None:
         self.check_pad(event)
         self.last_pad_t = event.t_us
-        if self.phase is Phase.PLAYING:
+        if self.phase is PLAYING:
             self.on_release(event)
 
     def on_press(self, event: PadPressed) -> None:

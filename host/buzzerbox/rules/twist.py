@@ -87,34 +87,35 @@ class Twist(Game):
             return
         seat, pile, t_us = event.seat, event.pile or 0, event.t_us
         holder = self.holder.get(pile)
-        if (pile, seat) in self.down:
+        down, hands = self.down, self.hands
+        if (pile, seat) in down:
             # a second press where the seat's hand already lies: a swap needs a free hand
-            if self.hands[seat] >= HANDS:
+            if hands[seat] >= HANDS:
                 self.ignored += 1
             elif holder == seat:
                 self.laid[seat] += 1
             else:
-                self._take(event, holder)
+                self._take(event, seat, pile, holder)
             return
-        self.down[pile, seat] = t_us
-        self.hands[seat] += 1
-        if self.hands[seat] > HANDS:
+        down[pile, seat] = t_us
+        hands[seat] += 1
+        if hands[seat] > HANDS:
             self.foul(event, "third hand", None)
         elif holder is not None and self.taken_at.get(pile) == t_us:
             # two hands reach a free pile at the same µs: neither card counts
             self.laid[holder] -= 1
             del self.holder[pile]
             self.tied[pile] = t_us
-        elif self.tied.get(pile) == t_us:
-            pass
-        else:
-            self._take(event, holder)
+        elif not self.tied or self.tied.get(pile) != t_us:
+            self._take(event, seat, pile, holder)
 
-    def _take(self, event: PadPressed, holder: int | None) -> None:
+    def _take(self, event: PadPressed, seat: int, pile: int, holder: int | None) -> None:
         """A card laid on a free pile, or a foul if another seat's hand is on it."""
-        seat, pile = event.seat, event.pile or 0
         if holder is None:
-            holder = next((s for p, s in self.down if p == pile and s != seat), None)
+            for p, s in self.down:  # a hand of another seat lying there: the pile is blocked
+                if p == pile and s != seat:
+                    holder = s
+                    break
         if holder is not None and holder != seat:
             self.foul(event, "blocked", holder)
             return
