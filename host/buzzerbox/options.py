@@ -30,6 +30,18 @@ def add_server_options(
     parser.add_argument("--data", type=Path, help=data)
     parser.add_argument(
         "--pin",
+        type=pin_text,
         help="the admin PIN, kept in the data folder for later starts "
         "(default: the kept one, or a new one)",
     )
+
+
+def pin_text(text: str) -> str:
+    """--pin's value with its spaces taken out; a blank one is refused."""
+    pin = "".join(text.split())
+    if not pin:
+        raise argparse.ArgumentTypeError(
+            "the PIN is blank: give digits (e.g. --pin 48213907), or leave --pin out "
+            "for the kept one"
+        )
+    return pin

@@ -4,6 +4,8 @@ restarts, logout, and one box per data folder. Real `buzzerbox serve` processes.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +78,31 @@ def test_a_second_box_on_the_same_data_folder_is_refused_naming_the_first(
     assert second.returncode == 2
     assert f"pid {first.pid}" in err and str(data) in err, err
     assert "admin PIN" not in out
+
+
+@pytest.mark.parametrize("command", ["serve", "hub"])
+def test_a_blank_pin_is_refused_in_words_and_the_kept_one_stays(
+    command: str, data: Path, tidy: list[Any]
+) -> None:
+    first = start(data)
+    tidy.append(first)
+    first.kill()
+    args = ["--data", str(data), "--pin", "  "]
+    if command == "hub":
+        args += ["--broker", "mqtt://127.0.0.1:1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "buzzerbox", command, *args], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert "the PIN is blank: give digits" in done.stderr
+    config = data / "box.toml"
+    config.write_text(f'data = "{data}"\npin = " "\nport = 0\n', encoding="utf-8")
+    if command == "serve":
+        done = subprocess.run(
+            [sys.executable, "-m", "buzzerbox", "serve", "--config", str(config)],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 2
+        assert "the admin PIN is blank" in done.stderr
+    assert (data / "admin_pin").read_text(encoding="utf-8") == first.pin

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import platformdirs
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, ConfigError
 
 PIN_FILE = "admin_pin"
 
@@ -91,8 +91,13 @@ def admin_pin(folder: Path, given: object, make: Callable[[], str]) -> tuple[str
     """The admin PIN: `given` (from --pin or the config; then kept), else the one kept,
     else a new one from `make()` (kept). Returns (PIN, whether it is new)."""
     path = folder / PIN_FILE
-    if given:
+    if given is not None:
         pin = "".join(str(given).split())
+        if not pin:
+            raise ConfigError(
+                "the admin PIN is blank: give digits (e.g. pin = \"48213907\"), "
+                "or leave it out for the kept one"
+            )
         if not path.exists() or path.read_text(encoding="utf-8").strip() != pin:
             write_private(path, pin.encode())
         return pin, False
