@@ -21,12 +21,10 @@ from buzzerbox.pads.fakeserve import FakeBoardPort
 from .boxproc import Phone, ServedBox, start_box, write_config
 
 MS = 1000
-# a mapped press time against the board's true time, over real ptys in real time, just
-# after a replug (few SYNC samples yet): seen 5.2 ms off once in a quiet CI run since the
-# clock map keeps only round trips within 100 us of the best; the race's order (leads of
-# 40 ms and more) is what this test holds. Sub-ms mapping is held by tests/pads on a
-# driven clock and by tests/bench/fairness.py.
-TOLERANCE_US = 10 * MS
+# a mapped press time against the board's true time, over real ptys and TCP in real time,
+# also just after a replug: a board's presses are mapped only once a SYNC round trip was
+# short (<= 2 ms: good to 1 ms) or after the best of 16 (pads/session.py)
+TOLERANCE_US = 5 * MS
 PAD_MAP = """seats = 2
 [[board]]
 id = "pico-a"
@@ -91,12 +89,25 @@ def true_time(port: FakeBoardPort) -> int:
     return next(e.host_us for e in reversed(port.board.sent) if e.state == 1)
 
 
-def decided_by_time(slaps: list[dict[str, Any]], *firsts: tuple[str, FakeBoardPort]) -> None:
-    assert [s["name"] for s in slaps] == [name for name, _ in firsts]
-    for slap, (_, port) in zip(slaps, firsts, strict=True):
-        assert abs(slap["t_us"] - true_time(port)) <= TOLERANCE_US, (slap, port.board.sent)
-    lead = true_time(firsts[1][1]) - true_time(firsts[0][1])
-    assert abs(slaps[1]["lead_us"] - lead) <= TOLERANCE_US
+def decided_by_time(slaps: list[dict[str, Any]], *pads: tuple[str, FakeBoardPort]) -> str:
+    """The two slaps are the pads' latest presses, each at its true time, in true order;
+    who was first.
+
+    The order is the boards' true times', not the schedule's: each board's timer runs on
+    its own thread, and on a busy machine one fires ms late (Ben 0.2 ms before Ann where
+    he was due 10 ms after her). Presses closer than the tolerance may come either way.
+    """
+    first, second = sorted(pads, key=lambda pad: true_time(pad[1]))
+    got = {s["name"]: s for s in slaps}
+    assert sorted(got) == sorted(name for name, _ in pads), slaps
+    for name, port in pads:
+        assert abs(got[name]["t_us"] - true_time(port)) <= TOLERANCE_US, (slaps, port.board.sent)
+    lead = true_time(second[1]) - true_time(first[1])
+    if lead > TOLERANCE_US:
+        assert [s["name"] for s in slaps] == [first[0], second[0]], (slaps, lead)
+        assert abs(slaps[1]["lead_us"] - lead) <= TOLERANCE_US
+    first_name: str = slaps[0]["name"]
+    return first_name
 
 
 def test_boards_unplugged_mid_race_the_race_goes_by_time_and_later_presses_count(
@@ -123,8 +134,8 @@ def test_boards_unplugged_mid_race_the_race_goes_by_time_and_later_presses_count
     a.press(0, after_us=20 * MS)
     b.press(0, after_us=60 * MS)
     a.do(lambda board: resume(a), after_us=150 * MS)
-    a.do(lambda board: unplug(a), after_us=250 * MS)
-    decided_by_time(race(admin), ("Ann", a), ("Ben", b))
+    firsts = [decided_by_time(race(admin), ("Ann", a), ("Ben", b))]
+    a.unplug()  # once the box has read it (what a pty holds is lost when it goes)
     served.wait_log("pad board pico-a is gone")
     settle(admin)
 
@@ -138,7 +149,7 @@ def test_boards_unplugged_mid_race_the_race_goes_by_time_and_later_presses_count
     b.press(0, after_us=30 * MS)
     a.press(0, after_us=45 * MS)
     b.do(lambda board: unplug(b), after_us=100 * MS)  # now pico-b's TCP cable
-    decided_by_time(race(admin), ("Ben", b), ("Ann", a))
+    firsts.append(decided_by_time(race(admin), ("Ben", b), ("Ann", a)))
     served.wait_log("pad board pico-b is gone")
     settle(admin)
 
@@ -146,6 +157,8 @@ def test_boards_unplugged_mid_race_the_race_goes_by_time_and_later_presses_count
     served.wait_log("pad board pico-b is online")
     a.press(0, after_us=30 * MS)
     b.press(0, after_us=40 * MS)
-    decided_by_time(race(admin), ("Ann", a), ("Ben", b))
+    firsts.append(decided_by_time(race(admin), ("Ann", a), ("Ben", b)))
     settle(admin)
-    assert [p["takes"] for p in admin.state()["players"]] == [[2, 2], [2, 2]]
+    firsts.append("Ben")  # alone, while pico-a was gone
+    takes = [[2] * firsts.count(name) for name in ("Ann", "Ben")]  # a pair: 2 cards
+    assert [p["takes"] for p in admin.state()["players"]] == takes

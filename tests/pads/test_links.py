@@ -4,6 +4,7 @@ own timers, and their true times come from the boards' records."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,6 +39,19 @@ def test_two_boards_pty_and_tcp_offsets_and_drifts_in_true_order(fake_port: Star
     assert [(e.board, e.ch) for e in got] == [(board, ch) for _, board, ch in sent]
     assert all(abs(e.t_us - t) < 5_000 for e, (t, _, _) in zip(got, sent, strict=True))
     assert not any(e.late for e in got)
+
+
+def test_a_tcp_link_sends_each_frame_at_once_both_ways(fake_port: StartPort) -> None:
+    """Nagle's algorithm would hold a SYNC (or its answer) until the frame before it is
+    acknowledged: round trips of ~20 ms, one way only, and a map ~10 ms off."""
+    b = fake_port("pico-b", tcp=True)
+    with PadSources(boards=[b.url]) as src:
+        both_online(src, "pico-b")
+        host_end = src._links[0]._port._socket  # pyserial's socket:// keeps it there
+        board_end = b._client
+        assert board_end is not None
+        for end in (host_end, board_end):
+            assert end.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
 
 
 def test_one_stalls_while_the_other_presses(fake_port: StartPort) -> None:

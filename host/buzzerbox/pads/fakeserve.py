@@ -278,6 +278,7 @@ class FakeBoardPort:
                 elif self._listener is not None:
                     client, _ = self._listener.accept()
                     client.setblocking(False)
+                    client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                     self._client = client
             except OSError:
                 return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import select
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,16 @@ class LinkEvent:
     t_us: int
     data: bytes = b""
     reason: str = ""
+
+
+def no_delay(port: Any) -> None:
+    """A ``socket://`` port sends each write at once (TCP_NODELAY): with Nagle's
+    algorithm a SYNC waits for the ACK of the frame before it (tens of ms), and its
+    round trip is no longer a measure of the link. pyserial leaves Nagle on."""
+    sock = getattr(port, "_socket", None)
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 class SerialLink:
@@ -98,6 +109,7 @@ class SerialLink:
                 was_open = False
                 self._stop.wait(self._retry_s)
                 continue
+            no_delay(port)
             with self._write_lock:
                 self._port = port
             self._put("opened")

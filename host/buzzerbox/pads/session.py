@@ -3,7 +3,8 @@
 A `BoardSession` follows protocol v1 for one port (one URL): it says ``HELLO?``
 when the port opens and ignores frames until a HELLO; it tracks `seq` (gaps and
 LOST become `FramesLost`), asks for SYNC quickly after HELLO and then steadily,
-maps the board clock (`ClockMap`), holds edges until the clock is mapped and
+maps the board clock (`ClockMap`), holds edges until the map is trusted (a short
+round trip, or enough of them: `is_mapped`) and
 hands edges and TICK watermarks, on the host timeline, to the `Arbiter`. A HELLO
 with seq 0 after other frames is a reboot: new clock map, new seq tracking.
 An EDGE on the board's sync channel is no pad's: it goes to the `SyncGroup` (the
@@ -41,8 +42,15 @@ from buzzerbox.pads.debounce import Debouncer
 from buzzerbox.pads.syncwire import SyncGroup
 
 SYNC_FAST: Final = 8
-"""SYNC round trips taken quickly after a HELLO, `SYNC_FAST_US` apart."""
+"""SYNC round trips taken quickly after a HELLO, `SYNC_FAST_US` apart (more until
+the map is trusted)."""
 SYNC_FAST_US: Final = 20_000
+SYNC_GOOD_RTT_US: Final = 2_000
+"""A round trip this short makes the map trusted: a mapped time is then good to half
+of it (USB full speed: the SYNC waits for an OUT frame, its answer for an IN poll)."""
+SYNC_SETTLE: Final = 16
+"""On a link never that quick, the map is trusted after this many round trips (the
+best of them is all it can do)."""
 SYNC_STEADY_US: Final = 500_000
 SYNC_TIMEOUT_US: Final = 2_000_000
 HELLO_RETRY_US: Final = 1_000_000
@@ -128,6 +136,20 @@ class BoardSession:
     @property
     def is_usable(self) -> bool:
         return self.hello is not None and self.hello.proto == p.PROTO
+
+    @property
+    def is_mapped(self) -> bool:
+        """Whether the board's times are mapped onto the host timeline (its edges pass).
+
+        Not on the first round trip, but on a short one (`SYNC_GOOD_RTT_US`) or after
+        `SYNC_SETTLE` of them: right after a (re)connect a busy host answers late, and
+        a time mapped from such a round trip can be off by half of it, milliseconds.
+        """
+        clock = self.clock
+        if clock is None or not clock.is_mapped:
+            return False
+        best = clock.best_rtt_us
+        return (best is not None and best <= SYNC_GOOD_RTT_US) or clock.samples >= SYNC_SETTLE
 
     # Driven by the owner -----------------------------------------------------
 
@@ -257,7 +279,7 @@ class BoardSession:
             self._out += p.led_set(ch, on)
         self._syncs.clear()
         self._send_sync(now_us)
-        if self.clock is not None and self.clock.is_mapped:
+        if self.is_mapped:
             self._set_status("online", now_us)
 
     def _restart_clock(self, tick_hz: int, now_us: int) -> ClockMap:
@@ -285,7 +307,7 @@ class BoardSession:
 
     def _timed(self, frame: p.EdgeFrame | p.Tick, now_us: int) -> None:
         clock = self.clock
-        if clock is None or not clock.is_mapped:
+        if clock is None or not self.is_mapped:
             if len(self._held) >= HOLD_MAX:
                 dropped = self._held.popleft()
                 if isinstance(dropped, p.EdgeFrame):
@@ -345,7 +367,7 @@ class BoardSession:
         if self._unanswered_since is None:
             self._unanswered_since = now_us
         self._out += p.sync_request(self._token)
-        gap = SYNC_FAST_US if self._synced < SYNC_FAST else SYNC_STEADY_US
+        gap = SYNC_FAST_US if self._synced < SYNC_FAST or not self.is_mapped else SYNC_STEADY_US
         self._sync_due = now_us + gap
 
     def _on_sync(self, reply: p.SyncReply, now_us: int) -> None:
@@ -364,6 +386,8 @@ class BoardSession:
         if self._left_out:
             self._left_out = False
             self.arbiter.add_source(self.board, now_us)
+        if not self.is_mapped:
+            return  # its edges wait for a better round trip
         if self._held:
             held, self._held = self._held, deque()
             for frame in held:
