@@ -95,7 +95,7 @@ def admin_pin(folder: Path, given: object, make: Callable[[], str]) -> tuple[str
         pin = "".join(str(given).split())
         if not pin:
             raise ConfigError(
-                "the admin PIN is blank: give digits (e.g. pin = \"48213907\"), "
+                'the admin PIN is blank: give digits (e.g. pin = "48213907"), '
                 "or leave it out for the kept one"
             )
         if not path.exists() or path.read_text(encoding="utf-8").strip() != pin:
