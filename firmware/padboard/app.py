@@ -16,6 +16,7 @@ stay on time. Idle, it watches only the DMA count and the host.
 """
 
 import array
+import gc
 import select
 import sys
 import time
@@ -30,11 +31,11 @@ from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
 try:
-    from padboard.fast import copy_pairs, count_changes, edge_frame, frame
+    from padboard.fast import copy_pairs, count_changes, edge_into, frame, tick_into
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
 
-    edge_frame = None
+    edge_into = tick_into = None
 
     def count_changes(ring, at, mask, count, pads, pins):
         n = 0
@@ -66,6 +67,13 @@ _TRANS_COUNT = 0x08  # a channel's remaining transfer count
 _BEHIND_MAX = 512  # words (256 pairs, ~50 ms of work) the reader may lag the DMA
 _WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
 _FRAMES_PER_WRITE = 6  # frames joined into one write
+_LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
+# MicroPython's USB serial receives the host's bytes on endpoint 2 (OUT): the
+# buffer control word of that endpoint in the USB RAM changes when a packet lands
+# (FULL set, then a new DATA0/1 when the USB stack takes it and re-arms).
+_CDC_OUT_CONTROL = 0x50100000 + 0x80 + 8 * 2 + 4
+_FULL = 1 << 15
+_POLL_US = 200  # the idle loop asks the USB stack itself at least this often
 
 
 class EdgeRing:
@@ -150,14 +158,22 @@ class EdgeRing:
     @micropython.native
     def watch(self, link, most_us):
         """Wait until the DMA writes a word or the host sends a byte, at most
-        `most_us`: the idle loop, as short as it can be (SYNC stamps)."""
+        `most_us`: the idle loop, as short as it can be (SYNC stamps). It looks
+        at the USB RAM (a few us) and asks the USB stack itself (tens of us)
+        only every _POLL_US."""
         count = machine.mem16
         at = self._count_at
         seen = count[at]
-        until = time.ticks_add(time.ticks_us(), most_us)
-        while count[at] == seen and not link.readable():
-            if time.ticks_diff(until, time.ticks_us()) < 0:
-                return
+        start = time.ticks_us()
+        poll = start
+        while count[at] == seen and not link.heard():
+            now = time.ticks_us()
+            if time.ticks_diff(now, poll) >= _POLL_US:
+                if link.readable():
+                    return
+                poll = now
+                if time.ticks_diff(now, start) >= most_us:
+                    return
 
     def _lose(self, board):
         written = self.written()
@@ -213,8 +229,10 @@ class HostLink:
 
     Host bytes are read one at a time while select says one is there; the time
     the first of a burst was seen is its arrival (`Pins.arrived_us`), which a
-    SYNC answer is stamped with. Frames are written whole, one write each, when
-    the host can take bytes.
+    SYNC answer is stamped with. `heard()` sees a packet land in the USB RAM
+    within a few microseconds, before the USB stack has taken it: the loop asks
+    it between its steps. Frames are written into one buffer, a few at once, and
+    sent with one write when the host can take bytes.
     """
 
     def __init__(self, pins):
@@ -225,9 +243,24 @@ class HostLink:
         self._rd.register(sys.stdin, select.POLLIN)
         self._wr = select.poll()
         self._wr.register(sys.stdout, select.POLLOUT)
-        self._frame = None
+        self._buf = bytearray(_FRAMES_PER_WRITE * _LINE)
+        self._sent = 0  # bytes of _buf written
+        self._end = 0  # bytes of _buf filled
         self._closed = False
         self._seen_us = None  # when the bytes not read yet were first seen
+        self._control = machine.mem32[_CDC_OUT_CONTROL]  # as last seen
+
+    @micropython.native
+    def heard(self):
+        """Did a packet from the host land (or bytes wait unread)? Cheap: the
+        first look that sees the endpoint's control word change stamps them."""
+        t = time.ticks_us()
+        word = machine.mem32[_CDC_OUT_CONTROL]
+        if word != self._control or word & _FULL:
+            self._control = word
+            if self._seen_us is None:
+                self._seen_us = t
+        return self._seen_us is not None
 
     @micropython.native
     def readable(self):
@@ -254,6 +287,7 @@ class HostLink:
     def read(self, board, room):
         """Give `board` the bytes the host sent, while it has `room` frames free."""
         if not self.readable():
+            self._seen_us = None  # heard a packet that brought no bytes
             return 0
         self._pins.arrived_us = self._seen_us
         self._seen_us = None
@@ -269,6 +303,9 @@ class HostLink:
             board.rx(data[0])
             n += 1
             if not self._more():
+                word = machine.mem32[_CDC_OUT_CONTROL]
+                if not word & _FULL:  # the USB stack took every packet: all read
+                    self._control = word
                 break
         return n
 
@@ -276,28 +313,22 @@ class HostLink:
     def write(self, board):
         """Send the next frames (a few at once) if the host can take bytes; returns
         1 if some went."""
-        data = self._frame
-        if data is None:
-            data = board.next_frame()
-            if data is None:
+        buf = self._buf
+        if self._sent >= self._end:
+            end = 0
+            for _ in range(_FRAMES_PER_WRITE):
+                more = board.next_frame_into(buf, end)
+                if more == end:
+                    break
+                end = more
+            if not end:
                 return 0
-            more = board.next_frame()
-            if more is not None:
-                parts = [data, more]
-                while len(parts) < _FRAMES_PER_WRITE:
-                    more = board.next_frame()
-                    if more is None:
-                        break
-                    parts.append(more)
-                data = b"".join(parts)
+            self._sent = 0
+            self._end = end
         for _ in self._wr.ipoll(0):
-            n = self._out.write(data)
-            if n is not None and 0 < n < len(data):
-                self._frame = data[n:]  # the rest when the host takes more
-                return 1
-            self._frame = None
+            n = self._out.write(buf, self._sent, self._end - self._sent)
+            self._sent = self._end if n is None or n <= 0 else self._sent + n
             return 1
-        self._frame = data
         return 0
 
     def wait(self, ms):
@@ -336,7 +367,8 @@ def run():
         debounce_us=config.DEBOUNCE_US,
         sync_ch=len(layout["pads"]) - 1,
         frame=frame,
-        edge_frame=edge_frame,
+        edge_into=edge_into,
+        tick_into=tick_into,
         queue_max=config.QUEUE_FRAMES,
         max_probes=config.MAX_PENDING_PROBES,
     )
@@ -351,25 +383,33 @@ def run():
     last = time.ticks_ms()
     next_tick = config.TICK_MS
     fault_ms = -1000
+    polled = time.ticks_us()
+    gc.collect()  # start clean: the loop allocates little, so a collection is rare
     while True:
         busy = 0
         try:
-            # Host bytes first and between every other step: a SYNC is stamped
-            # when its bytes are first seen, so they must be seen at once.
-            busy += link.read(board, room)
+            # The host is looked at (heard: a few us) between every two steps: a
+            # SYNC is stamped when its packet is first seen, so it must be seen at
+            # once. The USB stack itself is asked (tens of us) when a packet was
+            # heard, and every _POLL_US in any case.
+            now = time.ticks_us()
+            if link.heard() or time.ticks_diff(now, polled) >= _POLL_US:
+                polled = now
+                busy += link.read(board, room)
             busy += ring.drain(board, 8)
-            busy += link.read(board, room)
-            if link.write(board):  # up to 2 x 6 frames: output keeps up with 8 pairs
-                busy += 1 + link.read(board, room) + link.write(board)
+            link.heard()
+            if link.write(board):  # up to 6 frames at once
+                busy += 1
+                link.heard()
             now = time.ticks_ms()
             ms += time.ticks_diff(now, last)
             last = now
             if ms >= next_tick:
-                busy += link.read(board, room)
                 board.tick(ms)
                 next_tick += config.TICK_MS
                 if next_tick <= ms:  # fell behind: skip, do not burst
                     next_tick = ms + config.TICK_MS
+                busy = 1
         except Exception as e:  # a fault of ours: report it (once a second), carry on
             if sys.platform == "linux":  # the unix port, under test: stderr is free
                 sys.print_exception(e, sys.stderr)

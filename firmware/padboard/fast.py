@@ -85,10 +85,10 @@ def count_changes(ring, at: int, mask: int, count: int, pads: int, pins: int) ->
 
 _E9 = 1000000000
 _E16 = 10**16
-_U30 = 0x40000000
 _POW10 = array.array("i", [100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1])
 _EDGE = bytearray(80)  # one EDGE frame is at most 6+11+3+2+21+6 bytes
 _EDGE_VIEW = memoryview(_EDGE)
+_ROOM = 64  # bytes an EDGE or TICK frame may take, at most
 
 
 @micropython.viper
@@ -111,31 +111,13 @@ def _digits(b, n: int, x: int, pad: int) -> int:
 
 
 @micropython.viper
-def _edge_into(seq: int, packed: int, lo: int) -> int:
-    """Write "EDGE <seq> <ch> <level> <t>*CRC\n" into _EDGE; `packed` is
-    hi << 6 | ch << 1 | level, where t = hi * 10**9 + lo. Returns its length."""
-    b = ptr8(_EDGE)  # noqa: F821
-    b[0] = 69  # E
-    b[1] = 68  # D
-    b[2] = 71  # G
-    b[3] = 69  # E
-    b[4] = 32
-    n = int(_digits(_EDGE, 5, seq, 0))
-    b[n] = 32
-    n = int(_digits(_EDGE, n + 1, (packed >> 1) & 31, 0))
-    b[n] = 32
-    b[n + 1] = 48 + (packed & 1)
-    b[n + 2] = 32
-    n += 3
-    hi = packed >> 6
-    if hi:
-        n = int(_digits(_EDGE, n, hi, 0))
-        n = int(_digits(_EDGE, n, lo, 1))
-    else:
-        n = int(_digits(_EDGE, n, lo, 0))
+def _seal(buf, at: int, n: int) -> int:
+    """End the frame written into `buf` from `at` to `n`: "*", its CRC in hex, "\n".
+    Returns its end."""
+    b = ptr8(buf)  # noqa: F821
     table = ptr16(_TABLE)  # noqa: F821
     crc = 0xFFFF
-    for i in range(n):
+    for i in range(at, n):
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b[i]]
     hexd = ptr8(_HEX)  # noqa: F821
     b[n] = 42  # *
@@ -147,17 +129,90 @@ def _edge_into(seq: int, packed: int, lo: int) -> int:
     return n + 6
 
 
+@micropython.viper
+def _head(buf, at: int, kind: int, seq: int) -> int:
+    """Write "EDGE <seq> " (`kind` 0) or "TICK <seq> " (1) into `buf` at `at`."""
+    b = ptr8(buf)  # noqa: F821
+    if kind:
+        b[at] = 84  # T
+        b[at + 1] = 73  # I
+        b[at + 2] = 67  # C
+        b[at + 3] = 75  # K
+    else:
+        b[at] = 69  # E
+        b[at + 1] = 68  # D
+        b[at + 2] = 71  # G
+        b[at + 3] = 69  # E
+    b[at + 4] = 32
+    n = int(_digits(buf, at + 5, seq, 0))
+    b[n] = 32
+    return n + 1
+
+
+@micropython.viper
+def _time(buf, n: int, hi: int, lo: int) -> int:
+    """Write the time hi * 10**9 + lo in decimal into `buf` at `n`."""
+    if hi:
+        n = int(_digits(buf, n, hi, 0))
+        return int(_digits(buf, n, lo, 1))
+    return int(_digits(buf, n, lo, 0))
+
+
+@micropython.viper
+def _edge_fields(buf, n: int, ch: int, level: int) -> int:
+    """Write "<ch> <level> " into `buf` at `n`."""
+    b = ptr8(buf)  # noqa: F821
+    n = int(_digits(buf, n, ch, 0))
+    b[n] = 32
+    b[n + 1] = 48 + level
+    b[n + 2] = 32
+    return n + 3
+
+
+@micropython.native
+def _time_into(buf, n, t):
+    """Write the time `t` in decimal into `buf` at `n`; returns the new `n`, or -1
+    past what the fast path writes."""
+    if t < _E9:
+        return _time(buf, n, 0, t)
+    if t < _E16:  # 317 years of uptime
+        return _time(buf, n, t // _E9, t % _E9)
+    return -1
+
+
+@micropython.native
+def edge_into(buf, at, seq, ch, level, t):
+    """Write the EDGE frame protocol.frame would give into `buf` at `at` (at least
+    _ROOM bytes free); returns its end, or -1 for a frame it leaves to protocol."""
+    if seq >= _E9:
+        return -1
+    n = _time_into(buf, _edge_fields(buf, _head(buf, at, 0, seq), ch, level), t)
+    return -1 if n < 0 else _seal(buf, at, n)
+
+
+@micropython.native
+def tick_into(buf, at, seq, t):
+    """Write the TICK frame protocol.frame would give into `buf` at `at`, like
+    edge_into."""
+    if seq >= _E9:
+        return -1
+    n = _time_into(buf, _head(buf, at, 1, seq), t)
+    return -1 if n < 0 else _seal(buf, at, n)
+
+
 @micropython.native
 def edge_frame(seq, ch, level, t):
     """The EDGE frame protocol.frame would give for these fields, as bytes."""
-    if t < _E9:
-        hi = 0
-        lo = t
-    elif t < _E16:  # 317 years of uptime
-        hi = t // _E9
-        lo = t % _E9
-    else:
-        hi = _U30
-    if seq >= _E9 or hi >= 0x1000000:
+    n = edge_into(_EDGE, 0, seq, ch, level, t)
+    if n < 0:
         return frame("EDGE %d %d %d %d" % (seq, ch, level, t))
-    return bytes(_EDGE_VIEW[: _edge_into(seq, hi << 6 | ch << 1 | level, lo)])
+    return bytes(_EDGE_VIEW[:n])
+
+
+@micropython.native
+def tick_frame(seq, t):
+    """The TICK frame protocol.frame would give, as bytes."""
+    n = tick_into(_EDGE, 0, seq, t)
+    if n < 0:
+        return frame("TICK %d %d" % (seq, t))
+    return bytes(_EDGE_VIEW[:n])
