@@ -64,6 +64,11 @@ _DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
 _BATCH = 16  # pairs copied out of the ring at once
 _DMA_BASE = 0x50000000  # DMA channel registers, 0x40 apart (RP2040 and RP2350 alike)
 _TRANS_COUNT = 0x08  # a channel's remaining transfer count
+_WORDS_MASK = 0x0FFFFFFF  # words written and read are counted mod 2**28: small ints
+try:
+    _mem16 = machine.mem16
+except AttributeError:  # the unix port's stand-in machine: the DMA's count instead
+    _mem16 = None
 _BEHIND_MAX = 512  # words (256 pairs, ~50 ms of work) the reader may lag the DMA
 _WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
 _FRAMES_PER_WRITE = 6  # frames joined into one write
@@ -82,7 +87,10 @@ class EdgeRing:
     The DMA wraps its write address on the ring's size, so the ring must be
     aligned to it: it is carved out of a buffer twice as large. The words
     written so far are counted from the DMA's remaining transfer count, so the
-    reader knows when it fell a whole ring behind (those pairs are lost).
+    reader knows when it fell a whole ring behind (those pairs are lost): from
+    its low half, read far more often than every 65,536 words, so the counts
+    stay small ints (no allocation, which the loop avoids: a collection stops
+    the board for ~3 ms).
     """
 
     def __init__(self, sm, words):
@@ -107,12 +115,13 @@ class EdgeRing:
         self._pairs = array.array("i", bytes(8 * _BATCH))  # (pins, ticks mod 2**30)
         # the low half of the channel's TRANS_COUNT: it changes with every word
         self._count_at = _DMA_BASE + 0x40 * self._dma.channel + _TRANS_COUNT
-        self._base = 0  # words written by earlier DMA sequences
-        self._read = 0  # words read
+        self._written = 0  # words written, mod 2**28
+        self._read = 0  # words read, mod 2**28
         self._arm()
 
     def _arm(self):
-        at = self._base % self._words
+        at = self._written % self._words
+        self._low = _DMA_COUNT & 0xFFFF  # the low half of the count when last read
         self._dma.config(
             read=self._sm,
             write=self._ring[at:],
@@ -123,18 +132,22 @@ class EdgeRing:
 
     @micropython.native
     def written(self):
-        remaining = self._dma.count
-        if remaining == 0 and not self._dma.active():
-            self._base += _DMA_COUNT
+        """The words the DMA wrote so far, mod 2**28."""
+        if _mem16 is not None:
+            low = _mem16[self._count_at]
+        else:
+            low = self._dma.count & 0xFFFF
+        self._written = (self._written + ((self._low - low) & 0xFFFF)) & _WORDS_MASK
+        self._low = low
+        if low == 0 and not self._dma.active():  # its sequence ran out: a new one
             self._arm()
-            remaining = _DMA_COUNT
-        return self._base + _DMA_COUNT - remaining
+        return self._written
 
     @micropython.native
     def drain(self, board, most):
         """Feed up to `most` pairs to `board`; returns the number fed."""
         start = self._read
-        behind = self.written() - start
+        behind = (self.written() - start) & _WORDS_MASK
         if behind > _BEHIND_MAX:
             # Flooded: skip to now (the edges skipped are counted as LOST) rather
             # than fall further behind: TICKs and SYNC answers stay on time.
@@ -146,13 +159,14 @@ class EdgeRing:
         pairs = self._pairs
         copy_pairs(self._ring, start % self._words, self._words - 1, n, pairs)
         # the DMA may have lapped the words being read, if it was close behind
-        if behind > self._words - 4 * _BATCH and self.written() - start > self._words:
+        words = self._words
+        if behind > words - 4 * _BATCH and (self.written() - start) & _WORDS_MASK > words:
             self._lose(board)
             return 0
         feed = board.feed_ticks
         for i in range(0, 2 * n, 2):
             feed(pairs[i], pairs[i + 1])
-        self._read = start + 2 * n
+        self._read = (start + 2 * n) & _WORDS_MASK
         return n
 
     @micropython.native
@@ -176,17 +190,16 @@ class EdgeRing:
                     return
 
     def _lose(self, board):
-        written = self.written()
-        skip = (written - self._read) // 2
+        skip = ((self.written() - self._read) & _WORDS_MASK) // 2
         if 2 * skip <= self._words - 4 * _BATCH:
             # the words skipped are still in the ring: count the pad changes in them
             words = self._words
             at = self._read % words
             edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask, board.pins)
-            self._read += 2 * skip
+            self._read = (self._read + 2 * skip) & _WORDS_MASK
             board.skipped(self._ring[(at + 2 * skip - 2) % words], edges)
         else:  # overwritten: the board can only tell which pads changed meanwhile
-            self._read += 2 * skip
+            self._read = (self._read + 2 * skip) & _WORDS_MASK
             board.lost_pairs(skip)
 
 
@@ -379,6 +392,8 @@ def run():
     # On the Pico the loop never sleeps: a sleep would delay the next edge and
     # the next SYNC by up to its length. The unix port under test naps.
     idle_ms = 1 if sys.platform == "linux" else 0
+    # There the USB RAM is not to be heard: the host is asked on every pass.
+    poll_us = 0 if idle_ms else _POLL_US
     ms = 0
     last = time.ticks_ms()
     next_tick = config.TICK_MS
@@ -393,7 +408,7 @@ def run():
             # once. The USB stack itself is asked (tens of us) when a packet was
             # heard, and every _POLL_US in any case.
             now = time.ticks_us()
-            if link.heard() or time.ticks_diff(now, polled) >= _POLL_US:
+            if link.heard() or time.ticks_diff(now, polled) >= poll_us:
                 polled = now
                 busy += link.read(board, room)
             busy += ring.drain(board, 8)

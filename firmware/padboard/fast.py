@@ -84,37 +84,61 @@ def count_changes(ring, at: int, mask: int, count: int, pads: int, pins: int) ->
 
 
 _E9 = 1000000000
-_E16 = 10**16
 _POW10 = array.array("i", [100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1])
 _EDGE = bytearray(80)  # one EDGE frame is at most 6+11+3+2+21+6 bytes
 _EDGE_VIEW = memoryview(_EDGE)
 _ROOM = 64  # bytes an EDGE or TICK frame may take, at most
 
 
-@micropython.viper
-def _digits(b, n: int, x: int, pad: int) -> int:
-    """Write `x` (< 10**9) in decimal into `b` at `n`: `pad` 9 digits, else no
-    leading zeros; returns the new `n`."""
-    out = ptr8(b)  # noqa: F821
-    p = ptr32(_POW10)  # noqa: F821
-    for i in range(9):
-        q = 0
-        d = p[i]
-        while x >= d:
-            x -= d
-            q += 1
-        if q or pad or i == 8:
-            out[n] = 48 + q
-            n += 1
-            pad = 1
-    return n
+_HEADS = b"EDGE TICK "
+_HI = 8192 * _E9  # the fast path writes times below this (95 days of uptime)
 
 
 @micropython.viper
-def _seal(buf, at: int, n: int) -> int:
-    """End the frame written into `buf` from `at` to `n`: "*", its CRC in hex, "\n".
-    Returns its end."""
+def _write(buf, packed: int, seq: int, lo: int) -> int:
+    """Write "EDGE <seq> <ch> <level> <t>" or "TICK <seq> <t>", "*", its CRC in
+    hex and "\n" into `buf`, in one call (each call costs): `packed` is
+    hi << 17 | at << 7 | tick << 6 | ch << 1 | level, where t = hi * 10**9 + lo
+    and `at` is where the frame starts. Returns its end."""
     b = ptr8(buf)  # noqa: F821
+    p = ptr32(_POW10)  # noqa: F821
+    heads = ptr8(_HEADS)  # noqa: F821
+    at = (packed >> 7) & 1023
+    hi = packed >> 17
+    tick = (packed >> 6) & 1
+    for i in range(5):
+        b[at + i] = heads[5 * tick + i]
+    n = at + 5
+    for f in range(5):  # seq, ch, level, hi, lo
+        pad = 0
+        if f == 0:
+            x = seq
+        elif f == 1 or f == 2:
+            if tick:
+                continue
+            x = (packed >> 1) & 31 if f == 1 else packed & 1
+        elif f == 3:
+            if not hi:
+                continue
+            x = hi
+        else:
+            x = lo
+            if hi:
+                pad = 1
+        for i in range(9):
+            q = 0
+            d = p[i]
+            while x >= d:
+                x -= d
+                q += 1
+            if q or pad or i == 8:
+                b[n] = 48 + q
+                n += 1
+                pad = 1
+        if f != 3:  # hi and lo are one number
+            b[n] = 32
+            n += 1
+    n -= 1  # no space after the time
     table = ptr16(_TABLE)  # noqa: F821
     crc = 0xFFFF
     for i in range(at, n):
@@ -129,75 +153,38 @@ def _seal(buf, at: int, n: int) -> int:
     return n + 6
 
 
-@micropython.viper
-def _head(buf, at: int, kind: int, seq: int) -> int:
-    """Write "EDGE <seq> " (`kind` 0) or "TICK <seq> " (1) into `buf` at `at`."""
-    b = ptr8(buf)  # noqa: F821
-    if kind:
-        b[at] = 84  # T
-        b[at + 1] = 73  # I
-        b[at + 2] = 67  # C
-        b[at + 3] = 75  # K
-    else:
-        b[at] = 69  # E
-        b[at + 1] = 68  # D
-        b[at + 2] = 71  # G
-        b[at + 3] = 69  # E
-    b[at + 4] = 32
-    n = int(_digits(buf, at + 5, seq, 0))
-    b[n] = 32
-    return n + 1
-
-
-@micropython.viper
-def _time(buf, n: int, hi: int, lo: int) -> int:
-    """Write the time hi * 10**9 + lo in decimal into `buf` at `n`."""
-    if hi:
-        n = int(_digits(buf, n, hi, 0))
-        return int(_digits(buf, n, lo, 1))
-    return int(_digits(buf, n, lo, 0))
-
-
-@micropython.viper
-def _edge_fields(buf, n: int, ch: int, level: int) -> int:
-    """Write "<ch> <level> " into `buf` at `n`."""
-    b = ptr8(buf)  # noqa: F821
-    n = int(_digits(buf, n, ch, 0))
-    b[n] = 32
-    b[n + 1] = 48 + level
-    b[n + 2] = 32
-    return n + 3
-
-
-@micropython.native
-def _time_into(buf, n, t):
-    """Write the time `t` in decimal into `buf` at `n`; returns the new `n`, or -1
-    past what the fast path writes."""
-    if t < _E9:
-        return _time(buf, n, 0, t)
-    if t < _E16:  # 317 years of uptime
-        return _time(buf, n, t // _E9, t % _E9)
-    return -1
-
-
 @micropython.native
 def edge_into(buf, at, seq, ch, level, t):
     """Write the EDGE frame protocol.frame would give into `buf` at `at` (at least
     _ROOM bytes free); returns its end, or -1 for a frame it leaves to protocol."""
-    if seq >= _E9:
+    if t < _E9:
+        hi = 0
+        lo = t
+    elif t < _HI:
+        hi = t // _E9
+        lo = t % _E9
+    else:
         return -1
-    n = _time_into(buf, _edge_fields(buf, _head(buf, at, 0, seq), ch, level), t)
-    return -1 if n < 0 else _seal(buf, at, n)
+    if seq >= _E9 or at >= 1024:
+        return -1
+    return _write(buf, hi << 17 | at << 7 | ch << 1 | level, seq, lo)
 
 
 @micropython.native
 def tick_into(buf, at, seq, t):
     """Write the TICK frame protocol.frame would give into `buf` at `at`, like
     edge_into."""
-    if seq >= _E9:
+    if t < _E9:
+        hi = 0
+        lo = t
+    elif t < _HI:
+        hi = t // _E9
+        lo = t % _E9
+    else:
         return -1
-    n = _time_into(buf, _head(buf, at, 1, seq), t)
-    return -1 if n < 0 else _seal(buf, at, n)
+    if seq >= _E9 or at >= 1024:
+        return -1
+    return _write(buf, hi << 17 | at << 7 | 64, seq, lo)
 
 
 @micropython.native
