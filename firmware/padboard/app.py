@@ -65,6 +65,8 @@ _BATCH = 16  # pairs copied out of the ring at once
 _DMA_BASE = 0x50000000  # DMA channel registers, 0x40 apart (RP2040 and RP2350 alike)
 _TRANS_COUNT = 0x08  # a channel's remaining transfer count
 _WORDS_MASK = 0x0FFFFFFF  # words written and read are counted mod 2**28: small ints
+_ticks_us = time.ticks_us
+_mem32 = machine.mem32
 try:
     _mem16 = machine.mem16
 except AttributeError:  # the unix port's stand-in machine: the DMA's count instead
@@ -148,14 +150,16 @@ class EdgeRing:
         """Feed up to `most` pairs to `board`; returns the number fed."""
         start = self._read
         behind = (self.written() - start) & _WORDS_MASK
+        if behind < 2:
+            return 0
         if behind > _BEHIND_MAX:
             # Flooded: skip to now (the edges skipped are counted as LOST) rather
             # than fall further behind: TICKs and SYNC answers stay on time.
             self._lose(board)
             return 0
-        n = min(behind // 2, most, _BATCH)
-        if not n:
-            return 0
+        n = behind >> 1
+        if n > most:
+            n = most
         pairs = self._pairs
         copy_pairs(self._ring, start % self._words, self._words - 1, n, pairs)
         # the DMA may have lapped the words being read, if it was close behind
@@ -178,15 +182,11 @@ class EdgeRing:
         count = machine.mem16
         at = self._count_at
         seen = count[at]
-        start = time.ticks_us()
-        poll = start
+        start = _ticks_us()
         while count[at] == seen and not link.heard():
-            now = time.ticks_us()
-            if time.ticks_diff(now, poll) >= _POLL_US:
-                if link.readable():
-                    return
-                poll = now
-                if time.ticks_diff(now, start) >= most_us:
+            now = _ticks_us()
+            if time.ticks_diff(now, link.polled_us) >= _POLL_US:
+                if link.readable() or time.ticks_diff(now, start) >= most_us:
                     return
 
     def _lose(self, board):
@@ -262,13 +262,14 @@ class HostLink:
         self._closed = False
         self._seen_us = None  # when the bytes not read yet were first seen
         self._control = machine.mem32[_CDC_OUT_CONTROL]  # as last seen
+        self.polled_us = time.ticks_us()  # when the USB stack was last asked
 
     @micropython.native
     def heard(self):
         """Did a packet from the host land (or bytes wait unread)? Cheap: the
         first look that sees the endpoint's control word change stamps them."""
-        t = time.ticks_us()
-        word = machine.mem32[_CDC_OUT_CONTROL]
+        t = _ticks_us()
+        word = _mem32[_CDC_OUT_CONTROL]
         if word != self._control or word & _FULL:
             self._control = word
             if self._seen_us is None:
@@ -283,7 +284,7 @@ class HostLink:
         the time it ended is always 30-65 us after)."""
         if self._closed:
             return False
-        t = time.ticks_us()
+        t = self.polled_us = _ticks_us()
         for _ in self._rd.ipoll(0):
             if self._seen_us is None:
                 self._seen_us = t
@@ -398,7 +399,6 @@ def run():
     last = time.ticks_ms()
     next_tick = config.TICK_MS
     fault_ms = -1000
-    polled = time.ticks_us()
     gc.collect()  # start clean: the loop allocates little, so a collection is rare
     while True:
         busy = 0
@@ -407,9 +407,7 @@ def run():
             # SYNC is stamped when its packet is first seen, so it must be seen at
             # once. The USB stack itself is asked (tens of us) when a packet was
             # heard, and every _POLL_US in any case.
-            now = time.ticks_us()
-            if link.heard() or time.ticks_diff(now, polled) >= poll_us:
-                polled = now
+            if link.heard() or time.ticks_diff(_ticks_us(), link.polled_us) >= poll_us:
                 busy += link.read(board, room)
             busy += ring.drain(board, 8)
             link.heard()

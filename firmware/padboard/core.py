@@ -70,6 +70,7 @@ class PadBoard:
         self._set_led = set_led
         self.led_count = led_count
         self._queue_max = queue_max
+        self._edge_room = queue_max - RESERVE  # EDGEs leave room for answers
         self._max_probes = max_probes
         self._fw_version = fw_version
         self.debounce_us = debounce_us
@@ -88,7 +89,7 @@ class PadBoard:
         self._clock = CounterClock()
         self._reader = protocol.LineReader()
         self._pins = None  # the last pins word; None until the first pair
-        self._out = []  # [(type, fields)], oldest first; EDGE: a tuple, TICK: an int
+        self._out = []  # [(type, fields)], oldest first; EDGE: (type, ch, level, t)
         self._seq = 0
         self.lost = 0  # edges dropped since the last LOST frame
         self._probes = []  # [kind, tokens, ms, age], oldest first
@@ -174,10 +175,10 @@ class PadBoard:
     @micropython.native
     def _edge(self, ch, level, t):
         out = self._out
-        if len(out) >= self._queue_max - RESERVE:
+        if len(out) >= self._edge_room:
             self.lost += 1
         else:
-            out.append(("EDGE", (ch, level, t)))  # formatted when sent
+            out.append(("EDGE", ch, level, t))  # formatted when sent
 
     def _probe_seen(self, t):
         if not self._probes:
@@ -327,7 +328,9 @@ class PadBoard:
             kind, fields = "LOST", self.lost
             self.lost = 0
         elif self._out:
-            kind, fields = self._out.pop(0)
+            entry = self._out.pop(0)
+            kind = entry[0]
+            fields = entry[1]
         else:
             return at
         seq = self._seq
@@ -335,9 +338,9 @@ class PadBoard:
         end = -1
         if kind == "EDGE":
             if self._edge_into is not None:
-                end = self._edge_into(buf, at, seq, fields[0], fields[1], fields[2])
+                end = self._edge_into(buf, at, seq, fields, entry[2], entry[3])
             if end < 0:
-                data = "EDGE %d %d %d %d" % (seq, fields[0], fields[1], fields[2])
+                data = "EDGE %d %d %d %d" % (seq, fields, entry[2], entry[3])
         elif kind == "TICK":
             if self._tick_into is not None:
                 end = self._tick_into(buf, at, seq, fields)

@@ -110,7 +110,7 @@ def _write(buf, packed: int, seq: int, lo: int) -> int:
         b[at + i] = heads[5 * tick + i]
     n = at + 5
     for f in range(5):  # seq, ch, level, hi, lo
-        pad = 0
+        width = 0  # digits: 0 for as many as it takes
         if f == 0:
             x = seq
         elif f == 1 or f == 2:
@@ -124,17 +124,18 @@ def _write(buf, packed: int, seq: int, lo: int) -> int:
         else:
             x = lo
             if hi:
-                pad = 1
-        for i in range(9):
-            q = 0
-            d = p[i]
-            while x >= d:
-                x -= d
-                q += 1
-            if q or pad or i == 8:
-                b[n] = 48 + q
-                n += 1
-                pad = 1
+                width = 9
+        if not width:
+            width = 1
+            while width < 9 and x >= p[8 - width]:
+                width += 1
+        i = n + width - 1
+        while i >= n:
+            q = x // 10
+            b[i] = 48 + x - 10 * q
+            x = q
+            i -= 1
+        n += width
         if f != 3:  # hi and lo are one number
             b[n] = 32
             n += 1
