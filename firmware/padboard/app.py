@@ -81,6 +81,10 @@ _LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
 _CDC_OUT_CONTROL = 0x50100000 + 0x80 + 8 * 2 + 4
 _FULL = 1 << 15
 _POLL_US = 200  # the idle loop asks the USB stack itself at least this often
+# A packet heard after a step of the loop landed during it; stamped this long
+# before the look that heard it, never before the look before: a stamp is early
+# by this at most, and late only when a step takes longer.
+_EARLY_US = 40
 
 
 class EdgeRing:
@@ -146,8 +150,9 @@ class EdgeRing:
         return self._written
 
     @micropython.native
-    def drain(self, board, most):
-        """Feed up to `most` pairs to `board`; returns the number fed."""
+    def drain(self, board, most, link):
+        """Feed up to `most` (at most _BATCH) pairs to `board`, the host's link
+        heard before each; returns the number fed."""
         start = self._read
         behind = (self.written() - start) & _WORDS_MASK
         if behind < 2:
@@ -168,20 +173,22 @@ class EdgeRing:
             self._lose(board)
             return 0
         feed = board.feed_ticks
+        heard = link.heard
         for i in range(0, 2 * n, 2):
+            heard()
             feed(pairs[i], pairs[i + 1])
         self._read = (start + 2 * n) & _WORDS_MASK
         return n
 
     @micropython.native
     def watch(self, link, most_us):
-        """Wait until the DMA writes a word or the host sends a byte, at most
-        `most_us`: the idle loop, as short as it can be (SYNC stamps). It looks
-        at the USB RAM (a few us) and asks the USB stack itself (tens of us)
-        only every _POLL_US."""
+        """Wait until the DMA has written a word drain has not seen, or the host
+        sends a byte, at most `most_us`: the idle loop, as short as it can be
+        (SYNC stamps). It looks at the USB RAM (a few us) and asks the USB stack
+        itself (tens of us) only every _POLL_US."""
         count = machine.mem16
         at = self._count_at
-        seen = count[at]
+        seen = self._low  # as drain last saw it: words since then are waiting
         start = _ticks_us()
         while count[at] == seen and not link.heard():
             now = _ticks_us()
@@ -263,6 +270,7 @@ class HostLink:
         self._seen_us = None  # when the bytes not read yet were first seen
         self._control = machine.mem32[_CDC_OUT_CONTROL]  # as last seen
         self.polled_us = time.ticks_us()  # when the USB stack was last asked
+        self._look_us = self.polled_us  # when heard() last looked
 
     @micropython.native
     def heard(self):
@@ -273,15 +281,20 @@ class HostLink:
         if word != self._control or word & _FULL:
             self._control = word
             if self._seen_us is None:
-                self._seen_us = t
+                # It landed since the last look: stamped _EARLY_US before this
+                # look, never before the last one (off by -_EARLY_US at most).
+                early = time.ticks_add(t, -_EARLY_US)
+                if time.ticks_diff(early, self._look_us) < 0:
+                    early = self._look_us
+                self._seen_us = early
+        self._look_us = t
         return self._seen_us is not None
 
     @micropython.native
     def readable(self):
-        """Did the host send bytes? The first check that says so stamps them with
-        the time it began: they arrived since the check before (measured on the
-        emulated Pico, that time is 15 us before to 50 us after their arrival;
-        the time it ended is always 30-65 us after)."""
+        """Did the host send bytes? Asks the USB stack (tens of us). The first
+        check that says so stamps them with the time it began, unless heard()
+        stamped them already."""
         if self._closed:
             return False
         t = self.polled_us = _ticks_us()
@@ -289,6 +302,7 @@ class HostLink:
             if self._seen_us is None:
                 self._seen_us = t
             return True
+        self._look_us = t  # nothing had landed then
         return False
 
     @micropython.native
@@ -339,6 +353,7 @@ class HostLink:
                 return 0
             self._sent = 0
             self._end = end
+            self.heard()
         for _ in self._wr.ipoll(0):
             n = self._out.write(buf, self._sent, self._end - self._sent)
             self._sent = self._end if n is None or n <= 0 else self._sent + n
@@ -409,7 +424,7 @@ def run():
             # heard, and every _POLL_US in any case.
             if link.heard() or time.ticks_diff(_ticks_us(), link.polled_us) >= poll_us:
                 busy += link.read(board, room)
-            busy += ring.drain(board, 8)
+            busy += ring.drain(board, 8, link)
             link.heard()
             if link.write(board):  # up to 6 frames at once
                 busy += 1
