@@ -422,18 +422,19 @@ def run():
             # SYNC is stamped when its packet is first seen, so it must be seen at
             # once. The USB stack itself is asked (tens of us) when a packet was
             # heard, and every _POLL_US in any case.
-            if link.heard() or time.ticks_diff(_ticks_us(), link.polled_us) >= poll_us:
-                busy += link.read(board, room)
+            # Edges first: a pair is fed, its EDGE written, then the host read.
             busy += ring.drain(board, 8, link)
             link.heard()
             if link.write(board):  # up to 6 frames at once
                 busy += 1
-                link.heard()
+            if link.heard() or time.ticks_diff(_ticks_us(), link.polled_us) >= poll_us:
+                busy += link.read(board, room)
             now = time.ticks_ms()
             ms += time.ticks_diff(now, last)
             last = now
             if ms >= next_tick:
                 board.tick(ms)
+                link.heard()
                 next_tick += config.TICK_MS
                 if next_tick <= ms:  # fell behind: skip, do not burst
                     next_tick = ms + config.TICK_MS

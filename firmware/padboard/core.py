@@ -111,8 +111,12 @@ class PadBoard:
     def feed_ticks(self, pins, low):
         """One pair from the edge timer, its counter given as ticks mod 2**30.
 
-        The hot path of the board (every input change): kept to few calls."""
-        t = self._clock.advance(low)
+        The hot path of the board (every input change): kept to few calls
+        (CounterClock.advance, inline)."""
+        clock = self._clock
+        t = clock.now + ((low - clock.low) & MASK30)
+        clock.now = t
+        clock.low = low
         last = self._pins
         self._pins = pins
         if last is not None and not self._gap:
@@ -334,7 +338,7 @@ class PadBoard:
         else:
             return at
         seq = self._seq
-        self._seq = (seq + 1) & MASK32
+        self._seq = seq + 1 if seq < MASK32 else 0
         end = -1
         if kind == "EDGE":
             if self._edge_into is not None:
