@@ -31,11 +31,11 @@ from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
 try:
-    from padboard.fast import copy_pairs, count_changes, edge_into, frame, tick_into
+    from padboard.fast import copy_pairs, count_changes, frame, frame_into
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
 
-    edge_into = tick_into = None
+    frame_into = None
 
     def count_changes(ring, at, mask, count, pads, pins):
         n = 0
@@ -396,8 +396,7 @@ def run():
         debounce_us=config.DEBOUNCE_US,
         sync_ch=len(layout["pads"]) - 1,
         frame=frame,
-        edge_into=edge_into,
-        tick_into=tick_into,
+        frame_into=frame_into,
         queue_max=config.QUEUE_FRAMES,
         max_probes=config.MAX_PENDING_PROBES,
     )

@@ -54,8 +54,7 @@ class PadBoard:
         sync_ch=None,
         sync_window_us=SYNC_DEBOUNCE_US,
         frame=protocol.frame,
-        edge_into=None,
-        tick_into=None,
+        frame_into=None,
     ):
         self.board_id = board_id
         self.tick_hz = tick_hz
@@ -80,10 +79,9 @@ class PadBoard:
             len(self._pad_bits), self._ticks(debounce_us), self._edge, fixed
         )
         self._frame = frame
-        # (buf, at, seq, ch, level, t) and (buf, at, seq, t): write an EDGE or a
-        # TICK frame into buf, faster; -1 leaves it to `frame`
-        self._edge_into = edge_into
-        self._tick_into = tick_into
+        # (buf, at, seq, kind, t): writes an EDGE (kind: ch << 1 | level) or a
+        # TICK (kind: protocol.TICK_KIND) frame into buf, faster; -1 leaves it to `frame`
+        self._into = frame_into
         self._scratch = bytearray(protocol.MAX_LINE)  # next_frame's
         self._gap = False  # the PIO's words since the last pair fed were lost
         self._clock = CounterClock()
@@ -341,13 +339,13 @@ class PadBoard:
         self._seq = seq + 1 if seq < MASK32 else 0
         end = -1
         if kind == "EDGE":
-            if self._edge_into is not None:
-                end = self._edge_into(buf, at, seq, fields, entry[2], entry[3])
+            if self._into is not None:
+                end = self._into(buf, at, seq, fields << 1 | entry[2], entry[3])
             if end < 0:
                 data = "EDGE %d %d %d %d" % (seq, fields, entry[2], entry[3])
         elif kind == "TICK":
-            if self._tick_into is not None:
-                end = self._tick_into(buf, at, seq, fields)
+            if self._into is not None:
+                end = self._into(buf, at, seq, protocol.TICK_KIND, fields)
             if end < 0:
                 data = "TICK %d %d" % (seq, fields)
         elif kind == "LOST":

@@ -12,6 +12,7 @@ import array
 import micropython
 
 from padboard import protocol
+from padboard.protocol import TICK_KIND
 
 _TABLE = array.array("H", protocol._TABLE)  # the one CRC table, as 16-bit words
 
@@ -155,9 +156,11 @@ def _write(buf, packed: int, seq: int, lo: int) -> int:
 
 
 @micropython.native
-def edge_into(buf, at, seq, ch, level, t):
-    """Write the EDGE frame protocol.frame would give into `buf` at `at` (at least
-    _ROOM bytes free); returns its end, or -1 for a frame it leaves to protocol."""
+def frame_into(buf, at, seq, kind, t):
+    """Write the frame protocol.frame would give into `buf` at `at` (at least
+    _ROOM bytes free): "EDGE <seq> <ch> <level> <t>" for `kind` ch << 1 | level,
+    "TICK <seq> <t>" for `kind` TICK_KIND. Returns its end, or -1 for a frame it
+    leaves to protocol."""
     if t < _E9:
         hi = 0
         lo = t
@@ -168,30 +171,13 @@ def edge_into(buf, at, seq, ch, level, t):
         return -1
     if seq >= _E9 or at >= 1024:
         return -1
-    return _write(buf, hi << 17 | at << 7 | ch << 1 | level, seq, lo)
-
-
-@micropython.native
-def tick_into(buf, at, seq, t):
-    """Write the TICK frame protocol.frame would give into `buf` at `at`, like
-    edge_into."""
-    if t < _E9:
-        hi = 0
-        lo = t
-    elif t < _HI:
-        hi = t // _E9
-        lo = t % _E9
-    else:
-        return -1
-    if seq >= _E9 or at >= 1024:
-        return -1
-    return _write(buf, hi << 17 | at << 7 | 64, seq, lo)
+    return _write(buf, hi << 17 | at << 7 | kind, seq, lo)
 
 
 @micropython.native
 def edge_frame(seq, ch, level, t):
     """The EDGE frame protocol.frame would give for these fields, as bytes."""
-    n = edge_into(_EDGE, 0, seq, ch, level, t)
+    n = frame_into(_EDGE, 0, seq, ch << 1 | level, t)
     if n < 0:
         return frame("EDGE %d %d %d %d" % (seq, ch, level, t))
     return bytes(_EDGE_VIEW[:n])
@@ -200,7 +186,7 @@ def edge_frame(seq, ch, level, t):
 @micropython.native
 def tick_frame(seq, t):
     """The TICK frame protocol.frame would give, as bytes."""
-    n = tick_into(_EDGE, 0, seq, t)
+    n = frame_into(_EDGE, 0, seq, TICK_KIND, t)
     if n < 0:
         return frame("TICK %d %d" % (seq, t))
     return bytes(_EDGE_VIEW[:n])

@@ -145,8 +145,9 @@ cases = %r
 frames = [fast.edge_frame(*c) for c in cases]
 frames += [fast.tick_frame(c[0], c[3]) for c in cases]
 buf = bytearray(200)
-end = fast.edge_into(buf, 70, *cases[4])  # one frame after another in one buffer
-frames.append(bytes(buf[70:fast.tick_into(buf, end, 7, 999) if end > 0 else 0]))
+seq, ch, level, t = cases[4]
+end = fast.frame_into(buf, 70, seq, ch << 1 | level, t)  # one after another in one buffer
+frames.append(bytes(buf[70:fast.frame_into(buf, end, 7, fast.TICK_KIND, 999) if end > 0 else 0]))
 print(repr(frames))
 for c in cases:
     print(fast.count_changes(__import__("array").array("I", [c[0] & 0x3FFFFFFF, 0] * 2), 0, 3, 2, 0x3FFFFFFF, 0))
