@@ -84,7 +84,7 @@ _POLL_US = 200  # the idle loop asks the USB stack itself at least this often
 # A packet heard after a step of the loop landed during it; stamped this long
 # before the look that heard it, never before the look before: a stamp is early
 # by this at most, and late only when a step takes longer.
-_EARLY_US = 40
+_EARLY_US = 30
 
 
 class EdgeRing:

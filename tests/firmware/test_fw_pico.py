@@ -24,9 +24,9 @@ from .emulator import BOARD_ID, RATIO, Line, PicoEmulator
 
 # The v1.1 promises, as kept on the emulated Pico: 2,000 edges/s for 2 s without
 # LOST, TICKs within 100 ms busy or idle, an EDGE out within 1 ms of the contact
-# (660-860 us at idle, the TICK's work included), a SYNC stamped within 50 us of
-# its line's arrival (p95 |error| 12-40 us, never more than ~45 us early;
-# tests/bench/firmware.py prints the figures).
+# (650-780 us at idle, the TICK's work included), a SYNC stamped within 50 us of
+# its line's arrival (at most ~35 us early; tests/bench/firmware.py prints the
+# figures).
 SYNC_P95_US = 50
 EDGE_IDLE_US = 1_000
 RATE_WITHOUT_LOST = 2_000
@@ -66,7 +66,7 @@ def test_sync_answers_carry_the_time_their_line_arrived(pico: PicoEmulator) -> N
     finally:
         host.close()
     # stamped a little before the look that saw the packet, never before the
-    # look before it: early by 40 us at most (plus the look's own few us)
+    # look before it: early by 30 us at most (plus the look's own few us)
     assert late[0] >= -50, late
     size = sorted(abs(x) for x in late)
     assert size[len(size) // 2] <= 50, late
