@@ -71,7 +71,9 @@ try:
     _mem16 = machine.mem16
 except AttributeError:  # the unix port's stand-in machine: the DMA's count instead
     _mem16 = None
-_BEHIND_MAX = 512  # words (256 pairs, ~50 ms of work) the reader may lag the DMA
+# words (128 pairs, ~30 ms of work) the reader may lag the DMA: after a flood
+# the TICK behind them stays well within 100 ms
+_BEHIND_MAX = 256
 _WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
 _FRAMES_PER_WRITE = 6  # frames joined into one write
 _LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
