@@ -16,6 +16,7 @@ stay on time. Idle, it watches only the DMA count and the host.
 """
 
 import array
+import gc
 import select
 import sys
 import time
@@ -30,11 +31,11 @@ from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 
 try:
-    from padboard.fast import copy_pairs, count_changes, edge_frame, frame
+    from padboard.fast import copy_pairs, count_changes, frame, frame_into
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
 
-    edge_frame = None
+    frame_into = None
 
     def count_changes(ring, at, mask, count, pads, pins):
         n = 0
@@ -63,9 +64,29 @@ _DMA_COUNT = 0xFFFFFFFF  # transfers per DMA sequence; re-armed if ever used up
 _BATCH = 16  # pairs copied out of the ring at once
 _DMA_BASE = 0x50000000  # DMA channel registers, 0x40 apart (RP2040 and RP2350 alike)
 _TRANS_COUNT = 0x08  # a channel's remaining transfer count
-_BEHIND_MAX = 512  # words (256 pairs, ~50 ms of work) the reader may lag the DMA
+_WORDS_MASK = 0x0FFFFFFF  # words written and read are counted mod 2**28: small ints
+_ticks_us = time.ticks_us
+_mem32 = machine.mem32
+try:
+    _mem16 = machine.mem16
+except AttributeError:  # the unix port's stand-in machine: the DMA's count instead
+    _mem16 = None
+# words (128 pairs, ~30 ms of work) the reader may lag the DMA: after a flood
+# the TICK behind them stays well within 100 ms
+_BEHIND_MAX = 256
 _WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
 _FRAMES_PER_WRITE = 6  # frames joined into one write
+_LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
+# MicroPython's USB serial receives the host's bytes on endpoint 2 (OUT): the
+# buffer control word of that endpoint in the USB RAM changes when a packet lands
+# (FULL set, then a new DATA0/1 when the USB stack takes it and re-arms).
+_CDC_OUT_CONTROL = 0x50100000 + 0x80 + 8 * 2 + 4
+_FULL = 1 << 15
+_POLL_US = 200  # the idle loop asks the USB stack itself at least this often
+# A packet heard after a step of the loop landed during it; stamped this long
+# before the look that heard it, never before the look before: a stamp is early
+# by this at most, and late only when a step takes longer.
+_EARLY_US = 30
 
 
 class EdgeRing:
@@ -74,7 +95,10 @@ class EdgeRing:
     The DMA wraps its write address on the ring's size, so the ring must be
     aligned to it: it is carved out of a buffer twice as large. The words
     written so far are counted from the DMA's remaining transfer count, so the
-    reader knows when it fell a whole ring behind (those pairs are lost).
+    reader knows when it fell a whole ring behind (those pairs are lost): from
+    its low half, read far more often than every 65,536 words, so the counts
+    stay small ints (no allocation, which the loop avoids: a collection stops
+    the board for ~3 ms).
     """
 
     def __init__(self, sm, words):
@@ -99,12 +123,13 @@ class EdgeRing:
         self._pairs = array.array("i", bytes(8 * _BATCH))  # (pins, ticks mod 2**30)
         # the low half of the channel's TRANS_COUNT: it changes with every word
         self._count_at = _DMA_BASE + 0x40 * self._dma.channel + _TRANS_COUNT
-        self._base = 0  # words written by earlier DMA sequences
-        self._read = 0  # words read
+        self._written = 0  # words written, mod 2**28
+        self._read = 0  # words read, mod 2**28
         self._arm()
 
     def _arm(self):
-        at = self._base % self._words
+        at = self._written % self._words
+        self._low = _DMA_COUNT & 0xFFFF  # the low half of the count when last read
         self._dma.config(
             read=self._sm,
             write=self._ring[at:],
@@ -115,62 +140,75 @@ class EdgeRing:
 
     @micropython.native
     def written(self):
-        remaining = self._dma.count
-        if remaining == 0 and not self._dma.active():
-            self._base += _DMA_COUNT
+        """The words the DMA wrote so far, mod 2**28."""
+        if _mem16 is not None:
+            low = _mem16[self._count_at]
+        else:
+            low = self._dma.count & 0xFFFF
+        self._written = (self._written + ((self._low - low) & 0xFFFF)) & _WORDS_MASK
+        self._low = low
+        if low == 0 and not self._dma.active():  # its sequence ran out: a new one
             self._arm()
-            remaining = _DMA_COUNT
-        return self._base + _DMA_COUNT - remaining
+        return self._written
 
     @micropython.native
-    def drain(self, board, most):
-        """Feed up to `most` pairs to `board`; returns the number fed."""
+    def drain(self, board, most, link):
+        """Feed up to `most` (at most _BATCH) pairs to `board`, the host's link
+        heard before each; returns the number fed."""
         start = self._read
-        behind = self.written() - start
+        behind = (self.written() - start) & _WORDS_MASK
+        if behind < 2:
+            return 0
         if behind > _BEHIND_MAX:
             # Flooded: skip to now (the edges skipped are counted as LOST) rather
             # than fall further behind: TICKs and SYNC answers stay on time.
             self._lose(board)
             return 0
-        n = min(behind // 2, most, _BATCH)
-        if not n:
-            return 0
+        n = behind >> 1
+        if n > most:
+            n = most
         pairs = self._pairs
         copy_pairs(self._ring, start % self._words, self._words - 1, n, pairs)
         # the DMA may have lapped the words being read, if it was close behind
-        if behind > self._words - 4 * _BATCH and self.written() - start > self._words:
+        words = self._words
+        if behind > words - 4 * _BATCH and (self.written() - start) & _WORDS_MASK > words:
             self._lose(board)
             return 0
         feed = board.feed_ticks
+        heard = link.heard
         for i in range(0, 2 * n, 2):
+            heard()
             feed(pairs[i], pairs[i + 1])
-        self._read = start + 2 * n
+        self._read = (start + 2 * n) & _WORDS_MASK
         return n
 
     @micropython.native
     def watch(self, link, most_us):
-        """Wait until the DMA writes a word or the host sends a byte, at most
-        `most_us`: the idle loop, as short as it can be (SYNC stamps)."""
+        """Wait until the DMA has written a word drain has not seen, or the host
+        sends a byte, at most `most_us`: the idle loop, as short as it can be
+        (SYNC stamps). It looks at the USB RAM (a few us) and asks the USB stack
+        itself (tens of us) only every _POLL_US."""
         count = machine.mem16
         at = self._count_at
-        seen = count[at]
-        until = time.ticks_add(time.ticks_us(), most_us)
-        while count[at] == seen and not link.readable():
-            if time.ticks_diff(until, time.ticks_us()) < 0:
-                return
+        seen = self._low  # as drain last saw it: words since then are waiting
+        start = _ticks_us()
+        while count[at] == seen and not link.heard():
+            now = _ticks_us()
+            if time.ticks_diff(now, link.polled_us) >= _POLL_US:
+                if link.readable() or time.ticks_diff(now, start) >= most_us:
+                    return
 
     def _lose(self, board):
-        written = self.written()
-        skip = (written - self._read) // 2
+        skip = ((self.written() - self._read) & _WORDS_MASK) // 2
         if 2 * skip <= self._words - 4 * _BATCH:
             # the words skipped are still in the ring: count the pad changes in them
             words = self._words
             at = self._read % words
             edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask, board.pins)
-            self._read += 2 * skip
+            self._read = (self._read + 2 * skip) & _WORDS_MASK
             board.skipped(self._ring[(at + 2 * skip - 2) % words], edges)
         else:  # overwritten: the board can only tell which pads changed meanwhile
-            self._read += 2 * skip
+            self._read = (self._read + 2 * skip) & _WORDS_MASK
             board.lost_pairs(skip)
 
 
@@ -213,8 +251,10 @@ class HostLink:
 
     Host bytes are read one at a time while select says one is there; the time
     the first of a burst was seen is its arrival (`Pins.arrived_us`), which a
-    SYNC answer is stamped with. Frames are written whole, one write each, when
-    the host can take bytes.
+    SYNC answer is stamped with. `heard()` sees a packet land in the USB RAM
+    within a few microseconds, before the USB stack has taken it: the loop asks
+    it between its steps. Frames are written into one buffer, a few at once, and
+    sent with one write when the host can take bytes.
     """
 
     def __init__(self, pins):
@@ -225,23 +265,46 @@ class HostLink:
         self._rd.register(sys.stdin, select.POLLIN)
         self._wr = select.poll()
         self._wr.register(sys.stdout, select.POLLOUT)
-        self._frame = None
+        self._buf = bytearray(_FRAMES_PER_WRITE * _LINE)
+        self._sent = 0  # bytes of _buf written
+        self._end = 0  # bytes of _buf filled
         self._closed = False
         self._seen_us = None  # when the bytes not read yet were first seen
+        self._control = machine.mem32[_CDC_OUT_CONTROL]  # as last seen
+        self.polled_us = time.ticks_us()  # when the USB stack was last asked
+        self._look_us = self.polled_us  # when heard() last looked
+
+    @micropython.native
+    def heard(self):
+        """Did a packet from the host land (or bytes wait unread)? Cheap: the
+        first look that sees the endpoint's control word change stamps them."""
+        t = _ticks_us()
+        word = _mem32[_CDC_OUT_CONTROL]
+        if word != self._control or word & _FULL:
+            self._control = word
+            if self._seen_us is None:
+                # It landed since the last look: stamped _EARLY_US before this
+                # look, never before the last one (off by -_EARLY_US at most).
+                early = time.ticks_add(t, -_EARLY_US)
+                if time.ticks_diff(early, self._look_us) < 0:
+                    early = self._look_us
+                self._seen_us = early
+        self._look_us = t
+        return self._seen_us is not None
 
     @micropython.native
     def readable(self):
-        """Did the host send bytes? The first check that says so stamps them with
-        the time it began: they arrived since the check before (measured on the
-        emulated Pico, that time is 15 us before to 50 us after their arrival;
-        the time it ended is always 30-65 us after)."""
+        """Did the host send bytes? Asks the USB stack (tens of us). The first
+        check that says so stamps them with the time it began, unless heard()
+        stamped them already."""
         if self._closed:
             return False
-        t = time.ticks_us()
+        t = self.polled_us = _ticks_us()
         for _ in self._rd.ipoll(0):
             if self._seen_us is None:
                 self._seen_us = t
             return True
+        self._look_us = t  # nothing had landed then
         return False
 
     @micropython.native
@@ -254,6 +317,7 @@ class HostLink:
     def read(self, board, room):
         """Give `board` the bytes the host sent, while it has `room` frames free."""
         if not self.readable():
+            self._seen_us = None  # heard a packet that brought no bytes
             return 0
         self._pins.arrived_us = self._seen_us
         self._seen_us = None
@@ -269,6 +333,9 @@ class HostLink:
             board.rx(data[0])
             n += 1
             if not self._more():
+                word = machine.mem32[_CDC_OUT_CONTROL]
+                if not word & _FULL:  # the USB stack took every packet: all read
+                    self._control = word
                 break
         return n
 
@@ -276,28 +343,23 @@ class HostLink:
     def write(self, board):
         """Send the next frames (a few at once) if the host can take bytes; returns
         1 if some went."""
-        data = self._frame
-        if data is None:
-            data = board.next_frame()
-            if data is None:
+        buf = self._buf
+        if self._sent >= self._end:
+            end = 0
+            for _ in range(_FRAMES_PER_WRITE):
+                more = board.next_frame_into(buf, end)
+                if more == end:
+                    break
+                end = more
+            if not end:
                 return 0
-            more = board.next_frame()
-            if more is not None:
-                parts = [data, more]
-                while len(parts) < _FRAMES_PER_WRITE:
-                    more = board.next_frame()
-                    if more is None:
-                        break
-                    parts.append(more)
-                data = b"".join(parts)
+            self._sent = 0
+            self._end = end
+            self.heard()
         for _ in self._wr.ipoll(0):
-            n = self._out.write(data)
-            if n is not None and 0 < n < len(data):
-                self._frame = data[n:]  # the rest when the host takes more
-                return 1
-            self._frame = None
+            n = self._out.write(buf, self._sent, self._end - self._sent)
+            self._sent = self._end if n is None or n <= 0 else self._sent + n
             return 1
-        self._frame = data
         return 0
 
     def wait(self, ms):
@@ -336,7 +398,7 @@ def run():
         debounce_us=config.DEBOUNCE_US,
         sync_ch=len(layout["pads"]) - 1,
         frame=frame,
-        edge_frame=edge_frame,
+        frame_into=frame_into,
         queue_max=config.QUEUE_FRAMES,
         max_probes=config.MAX_PENDING_PROBES,
     )
@@ -347,29 +409,39 @@ def run():
     # On the Pico the loop never sleeps: a sleep would delay the next edge and
     # the next SYNC by up to its length. The unix port under test naps.
     idle_ms = 1 if sys.platform == "linux" else 0
+    # There the USB RAM is not to be heard: the host is asked on every pass.
+    poll_us = 0 if idle_ms else _POLL_US
     ms = 0
     last = time.ticks_ms()
     next_tick = config.TICK_MS
     fault_ms = -1000
+    gc.collect()  # start clean: the loop allocates little, so a collection is rare
     while True:
         busy = 0
         try:
-            # Host bytes first and between every other step: a SYNC is stamped
-            # when its bytes are first seen, so they must be seen at once.
-            busy += link.read(board, room)
-            busy += ring.drain(board, 8)
-            busy += link.read(board, room)
+            # The host is looked at (heard: a few us) between every two steps: a
+            # SYNC is stamped when its packet is first seen, so it must be seen at
+            # once. The USB stack itself is asked (tens of us) when a packet was
+            # heard, and every _POLL_US in any case.
+            # Edges first: a pair is fed, its EDGE written, then the host read.
+            busy += ring.drain(board, 8, link)
+            link.heard()
             if link.write(board):  # up to 2 x 6 frames: output keeps up with 8 pairs
-                busy += 1 + link.read(board, room) + link.write(board)
+                busy += 1
+                link.heard()
+                link.write(board)
+            if link.heard() or time.ticks_diff(_ticks_us(), link.polled_us) >= poll_us:
+                busy += link.read(board, room)
             now = time.ticks_ms()
             ms += time.ticks_diff(now, last)
             last = now
             if ms >= next_tick:
-                busy += link.read(board, room)
                 board.tick(ms)
+                link.heard()
                 next_tick += config.TICK_MS
                 if next_tick <= ms:  # fell behind: skip, do not burst
                     next_tick = ms + config.TICK_MS
+                busy = 1
         except Exception as e:  # a fault of ours: report it (once a second), carry on
             if sys.platform == "linux":  # the unix port, under test: stderr is free
                 sys.print_exception(e, sys.stderr)

@@ -20,7 +20,7 @@ class CounterClock:
 
     def __init__(self):
         self.now = 0  # the latest time seen, in ticks
-        self._low = 0  # its low 30 bits
+        self.low = 0  # its low 30 bits (PadBoard.feed_ticks advances it inline)
 
     def unwrap(self, counter):
         """The 64-bit time of a counter reading not older than the last one fed."""
@@ -29,6 +29,6 @@ class CounterClock:
     @micropython.native
     def advance(self, low):
         """The 64-bit time of a reading given as ticks mod 2**30 (`fast.copy_pairs`)."""
-        self.now += (low - self._low) & MASK30
-        self._low = low
+        self.now += (low - self.low) & MASK30
+        self.low = low
         return self.now

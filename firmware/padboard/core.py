@@ -54,7 +54,7 @@ class PadBoard:
         sync_ch=None,
         sync_window_us=SYNC_DEBOUNCE_US,
         frame=protocol.frame,
-        edge_frame=None,
+        frame_into=None,
     ):
         self.board_id = board_id
         self.tick_hz = tick_hz
@@ -69,6 +69,7 @@ class PadBoard:
         self._set_led = set_led
         self.led_count = led_count
         self._queue_max = queue_max
+        self._edge_room = queue_max - RESERVE  # EDGEs leave room for answers
         self._max_probes = max_probes
         self._fw_version = fw_version
         self.debounce_us = debounce_us
@@ -78,12 +79,15 @@ class PadBoard:
             len(self._pad_bits), self._ticks(debounce_us), self._edge, fixed
         )
         self._frame = frame
-        self._edge_frame = edge_frame  # (seq, ch, level, t) -> an EDGE frame, faster
+        # (buf, at, seq, kind, t): writes an EDGE (kind: ch << 1 | level) or a
+        # TICK (kind: protocol.TICK_KIND) frame into buf, faster; -1 leaves it to `frame`
+        self._into = frame_into
+        self._scratch = bytearray(protocol.MAX_LINE)  # next_frame's
         self._gap = False  # the PIO's words since the last pair fed were lost
         self._clock = CounterClock()
         self._reader = protocol.LineReader()
         self._pins = None  # the last pins word; None until the first pair
-        self._out = []  # [(type, fields)], oldest first; an EDGE's fields are a tuple
+        self._out = []  # [(type, fields)], oldest first; EDGE: (type, ch, level, t)
         self._seq = 0
         self.lost = 0  # edges dropped since the last LOST frame
         self._probes = []  # [kind, tokens, ms, age], oldest first
@@ -105,8 +109,12 @@ class PadBoard:
     def feed_ticks(self, pins, low):
         """One pair from the edge timer, its counter given as ticks mod 2**30.
 
-        The hot path of the board (every input change): kept to few calls."""
-        t = self._clock.advance(low)
+        The hot path of the board (every input change): kept to few calls
+        (CounterClock.advance, inline)."""
+        clock = self._clock
+        t = clock.now + ((low - clock.low) & MASK30)
+        clock.now = t
+        clock.low = low
         last = self._pins
         self._pins = pins
         if last is not None and not self._gap:
@@ -169,10 +177,10 @@ class PadBoard:
     @micropython.native
     def _edge(self, ch, level, t):
         out = self._out
-        if len(out) >= self._queue_max - RESERVE:
+        if len(out) >= self._edge_room:
             self.lost += 1
         else:
-            out.append(("EDGE", (ch, level, t)))  # formatted when sent
+            out.append(("EDGE", ch, level, t))  # formatted when sent
 
     def _probe_seen(self, t):
         if not self._probes:
@@ -180,7 +188,7 @@ class PadBoard:
         kind, tokens, _, age = self._probes.pop(0)
         if kind == _TICK:
             self._debouncer.settle(t)
-            self._queue("TICK", "%d" % t)
+            self._queue("TICK", t)
         elif kind == _SYNC:
             # stamped when its bytes arrived: `age` ticks before the probe
             for token in tokens:
@@ -192,9 +200,14 @@ class PadBoard:
         if len(self._probes) >= self._max_probes:
             return False
         age = self._probe() or 0  # us since the host bytes being read arrived
-        self._probes.append([kind, [], self._ms, self._ticks(age)])
+        if kind == _TICK:
+            age = 0  # a TICK is the probe's own time
+        elif self.tick_hz != 1000000:
+            age = self._ticks(age)
+        self._probes.append([kind, [], self._ms, age])
         return True
 
+    @micropython.native
     def tick(self, ms):
         """Called every TICK_MS with a millisecond count: asks for the next TICK."""
         self._ms = ms
@@ -306,17 +319,42 @@ class PadBoard:
     @micropython.native
     def next_frame(self):
         """The next frame to send, as bytes, numbered now; None when there is none."""
+        end = self.next_frame_into(self._scratch, 0)
+        return bytes(self._scratch[:end]) if end else None
+
+    @micropython.native
+    def next_frame_into(self, buf, at):
+        """Write the next frame, numbered now, into the bytearray `buf` at `at`
+        (MAX_LINE bytes free); returns its end (`at` when there is none)."""
         if self.lost:
-            kind, fields = "LOST", "%d" % self.lost
+            kind, fields = "LOST", self.lost
             self.lost = 0
         elif self._out:
-            kind, fields = self._out.pop(0)
+            entry = self._out.pop(0)
+            kind = entry[0]
+            fields = entry[1]
         else:
-            return None
+            return at
         seq = self._seq
-        self._seq = (seq + 1) & MASK32
+        self._seq = seq + 1 if seq < MASK32 else 0
+        end = -1
         if kind == "EDGE":
-            if self._edge_frame is not None:
-                return self._edge_frame(seq, fields[0], fields[1], fields[2])
-            return self._frame("EDGE %d %d %d %d" % (seq, fields[0], fields[1], fields[2]))
-        return self._frame("%s %d %s" % (kind, seq, fields))
+            if self._into is not None:
+                end = self._into(buf, at, seq, fields << 1 | entry[2], entry[3])
+            if end < 0:
+                data = "EDGE %d %d %d %d" % (seq, fields, entry[2], entry[3])
+        elif kind == "TICK":
+            if self._into is not None:
+                end = self._into(buf, at, seq, protocol.TICK_KIND, fields)
+            if end < 0:
+                data = "TICK %d %d" % (seq, fields)
+        elif kind == "LOST":
+            data = "LOST %d %d" % (seq, fields)
+        else:
+            data = "%s %d %s" % (kind, seq, fields)
+        if end >= 0:
+            return end
+        data = self._frame(data)
+        end = at + len(data)
+        buf[at:end] = data
+        return end

@@ -12,6 +12,7 @@ import array
 import micropython
 
 from padboard import protocol
+from padboard.protocol import TICK_KIND
 
 _TABLE = array.array("H", protocol._TABLE)  # the one CRC table, as 16-bit words
 
@@ -84,58 +85,65 @@ def count_changes(ring, at: int, mask: int, count: int, pads: int, pins: int) ->
 
 
 _E9 = 1000000000
-_E16 = 10**16
-_U30 = 0x40000000
 _POW10 = array.array("i", [100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1])
 _EDGE = bytearray(80)  # one EDGE frame is at most 6+11+3+2+21+6 bytes
 _EDGE_VIEW = memoryview(_EDGE)
+_ROOM = 64  # bytes an EDGE or TICK frame may take, at most
+
+
+_HEADS = b"EDGE TICK "
+_HI = 8192 * _E9  # the fast path writes times below this (95 days of uptime)
 
 
 @micropython.viper
-def _digits(b, n: int, x: int, pad: int) -> int:
-    """Write `x` (< 10**9) in decimal into `b` at `n`: `pad` 9 digits, else no
-    leading zeros; returns the new `n`."""
-    out = ptr8(b)  # noqa: F821
+def _write(buf, packed: int, seq: int, lo: int) -> int:
+    """Write "EDGE <seq> <ch> <level> <t>" or "TICK <seq> <t>", "*", its CRC in
+    hex and "\n" into `buf`, in one call (each call costs): `packed` is
+    hi << 17 | at << 7 | tick << 6 | ch << 1 | level, where t = hi * 10**9 + lo
+    and `at` is where the frame starts. Returns its end."""
+    b = ptr8(buf)  # noqa: F821
     p = ptr32(_POW10)  # noqa: F821
-    for i in range(9):
-        q = 0
-        d = p[i]
-        while x >= d:
-            x -= d
-            q += 1
-        if q or pad or i == 8:
-            out[n] = 48 + q
+    heads = ptr8(_HEADS)  # noqa: F821
+    at = (packed >> 7) & 1023
+    hi = packed >> 17
+    tick = (packed >> 6) & 1
+    for i in range(5):
+        b[at + i] = heads[5 * tick + i]
+    n = at + 5
+    for f in range(5):  # seq, ch, level, hi, lo
+        width = 0  # digits: 0 for as many as it takes
+        if f == 0:
+            x = seq
+        elif f == 1 or f == 2:
+            if tick:
+                continue
+            x = (packed >> 1) & 31 if f == 1 else packed & 1
+        elif f == 3:
+            if not hi:
+                continue
+            x = hi
+        else:
+            x = lo
+            if hi:
+                width = 9
+        if not width:
+            width = 1
+            while width < 9 and x >= p[8 - width]:
+                width += 1
+        i = n + width - 1
+        while i >= n:
+            q = x // 10
+            b[i] = 48 + x - 10 * q
+            x = q
+            i -= 1
+        n += width
+        if f != 3:  # hi and lo are one number
+            b[n] = 32
             n += 1
-            pad = 1
-    return n
-
-
-@micropython.viper
-def _edge_into(seq: int, packed: int, lo: int) -> int:
-    """Write "EDGE <seq> <ch> <level> <t>*CRC\n" into _EDGE; `packed` is
-    hi << 6 | ch << 1 | level, where t = hi * 10**9 + lo. Returns its length."""
-    b = ptr8(_EDGE)  # noqa: F821
-    b[0] = 69  # E
-    b[1] = 68  # D
-    b[2] = 71  # G
-    b[3] = 69  # E
-    b[4] = 32
-    n = int(_digits(_EDGE, 5, seq, 0))
-    b[n] = 32
-    n = int(_digits(_EDGE, n + 1, (packed >> 1) & 31, 0))
-    b[n] = 32
-    b[n + 1] = 48 + (packed & 1)
-    b[n + 2] = 32
-    n += 3
-    hi = packed >> 6
-    if hi:
-        n = int(_digits(_EDGE, n, hi, 0))
-        n = int(_digits(_EDGE, n, lo, 1))
-    else:
-        n = int(_digits(_EDGE, n, lo, 0))
+    n -= 1  # no space after the time
     table = ptr16(_TABLE)  # noqa: F821
     crc = 0xFFFF
-    for i in range(n):
+    for i in range(at, n):
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b[i]]
     hexd = ptr8(_HEX)  # noqa: F821
     b[n] = 42  # *
@@ -148,16 +156,37 @@ def _edge_into(seq: int, packed: int, lo: int) -> int:
 
 
 @micropython.native
-def edge_frame(seq, ch, level, t):
-    """The EDGE frame protocol.frame would give for these fields, as bytes."""
+def frame_into(buf, at, seq, kind, t):
+    """Write the frame protocol.frame would give into `buf` at `at` (at least
+    _ROOM bytes free): "EDGE <seq> <ch> <level> <t>" for `kind` ch << 1 | level,
+    "TICK <seq> <t>" for `kind` TICK_KIND. Returns its end, or -1 for a frame it
+    leaves to protocol."""
     if t < _E9:
         hi = 0
         lo = t
-    elif t < _E16:  # 317 years of uptime
+    elif t < _HI:
         hi = t // _E9
         lo = t % _E9
     else:
-        hi = _U30
-    if seq >= _E9 or hi >= 0x1000000:
+        return -1
+    if seq >= _E9 or at >= 1024:
+        return -1
+    return _write(buf, hi << 17 | at << 7 | kind, seq, lo)
+
+
+@micropython.native
+def edge_frame(seq, ch, level, t):
+    """The EDGE frame protocol.frame would give for these fields, as bytes."""
+    n = frame_into(_EDGE, 0, seq, ch << 1 | level, t)
+    if n < 0:
         return frame("EDGE %d %d %d %d" % (seq, ch, level, t))
-    return bytes(_EDGE_VIEW[: _edge_into(seq, hi << 6 | ch << 1 | level, lo)])
+    return bytes(_EDGE_VIEW[:n])
+
+
+@micropython.native
+def tick_frame(seq, t):
+    """The TICK frame protocol.frame would give, as bytes."""
+    n = frame_into(_EDGE, 0, seq, TICK_KIND, t)
+    if n < 0:
+        return frame("TICK %d %d" % (seq, t))
+    return bytes(_EDGE_VIEW[:n])

@@ -6,6 +6,7 @@ firmware/board-protocol.md.
 """
 
 MAX_LINE = 128  # bytes in a line, counting any "\r" and the "\n"
+TICK_KIND = 64  # a TICK's `kind` for fast.frame_into (an EDGE's: ch << 1 | level)
 U32 = 0xFFFFFFFF
 
 # ERR codes this board sends (the text after the code says more).

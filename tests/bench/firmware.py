@@ -37,7 +37,7 @@ from tests.firmware.emulator import PicoEmulator
 def spread(values: list[int]) -> str:
     v = sorted(values)
     p95 = v[min(len(v) - 1, round(0.95 * (len(v) - 1)))]
-    return f"p50 {statistics.median(v):.0f}  p95 {p95}  max {v[-1]}  (n={len(v)})"
+    return f"min {v[0]}  p50 {statistics.median(v):.0f}  p95 {p95}  max {v[-1]}  (n={len(v)})"
 
 
 def edge_latencies(emu: PicoEmulator, presses: int) -> list[int]:

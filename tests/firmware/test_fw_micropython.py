@@ -129,6 +129,8 @@ def test_the_pure_core_acts_alike_under_micropython_and_cpython(tmp_path: Path) 
 
 # padboard.fast (viper) must give the frames padboard.protocol gives.
 CASES = [
+    (5, 3, 0, 8_191_999_999_999),
+    (6, 4, 1, 8_192_000_000_000),
     (0, 0, 0, 0),
     (1, 2, 1, 5),
     (999_999_999, 9, 0, 1_000_000_000),
@@ -141,7 +143,11 @@ FAST = """
 from padboard import fast
 cases = %r
 frames = [fast.edge_frame(*c) for c in cases]
-frames += [fast.frame("TICK %%d %%d" %% (c[0], c[3])) for c in cases]
+frames += [fast.tick_frame(c[0], c[3]) for c in cases]
+buf = bytearray(200)
+seq, ch, level, t = cases[4]
+end = fast.frame_into(buf, 70, seq, ch << 1 | level, t)  # one after another in one buffer
+frames.append(bytes(buf[70:fast.frame_into(buf, end, 7, fast.TICK_KIND, 999) if end > 0 else 0]))
 print(repr(frames))
 for c in cases:
     print(fast.count_changes(__import__("array").array("I", [c[0] & 0x3FFFFFFF, 0] * 2), 0, 3, 2, 0x3FFFFFFF, 0))
@@ -165,6 +171,7 @@ def test_the_viper_frames_are_the_protocol_frames(tmp_path: Path) -> None:
     protocol = importlib.import_module("padboard.protocol")
     want = [protocol.frame("EDGE %d %d %d %d" % c) for c in CASES]
     want += [protocol.frame(f"TICK {c[0]} {c[3]}") for c in CASES]
+    want.append(want[4] + protocol.frame("TICK 7 999"))
     assert ast.literal_eval(first) == want
     # the pad changes in two equal pairs after all-low pins: one per set bit
     assert [int(n) for n in counts] == [bin(c[0] & 0x3FFFFFFF).count("1") for c in CASES]
