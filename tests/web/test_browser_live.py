@@ -48,8 +48,8 @@ def test_a_quiet_box_is_reconnecting_after_two_missed_keepalives(
     served: Served, browser: Browser
 ) -> None:
     watch = Watch(served.url)
-    # bypass_csp: for axe's injected script, at the end (the page's own run under it)
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
+    # the page's real CSP: axe (at the end) is evaluated over the DevTools protocol
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         page = watch.page(context)
         page.clock.install()

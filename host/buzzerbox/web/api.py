@@ -17,10 +17,10 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
-from buzzerbox.pads.phonetime import press_time
 from buzzerbox.stats import player_stats
 from buzzerbox.web.auth import Auth, refuse
 from buzzerbox.web.bodies import BadBody, read_json
+from buzzerbox.web.phonetime import press_time
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
 
@@ -166,7 +166,7 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
         return response
 
     def phone_edge(released: bool) -> ResponseReturnValue:
-        """A phone's press or release, timed at the touch (pads/phonetime.py): the reply
+        """A phone's press or release, timed at the touch (web/phonetime.py): the reply
         is the state, and under "press_time" how the time was taken."""
         arrived = box.now_us()
         body = body_object(

@@ -3,7 +3,7 @@
 // (performance.now(): the clock of an event's timeStamp); the box read its clock in
 // between. The exchange with the shortest round trip says the most: the offset is
 // box − the midpoint, give or take half the round trip (plus the drift since). The box
-// checks what a press says against the press's arrival (pads/phonetime.py).
+// checks what a press says against the press's arrival (web/phonetime.py).
 import { get } from "./api.js";
 
 /** How far a phone's clock may run from the box's (grows an old exchange's error). */

@@ -1,11 +1,11 @@
-"""A phone press's time on the box timeline (pads/phonetime.py), with explicit numbers:
+"""A phone press's time on the box timeline (web/phonetime.py), with explicit numbers:
 the touch mapped by the phone where it can be true, else the arrival minus the touch's
 age, and why."""
 
 from __future__ import annotations
 
 import pytest
-from buzzerbox.pads.phonetime import MAX_ERROR_US, PhoneTimeError, PressTime, press_time
+from buzzerbox.web.phonetime import MAX_ERROR_US, PhoneTimeError, PressTime, press_time
 
 ARRIVED = 50_000_000  # the request reached the box 50 s into its timeline
 
