@@ -18,7 +18,8 @@ import pytest
 
 from .fwbench import fw
 
-pioemu = pytest.importorskip("pioemu", reason="pip install rp2040-pio-emulator")
+import pioemu  # type: ignore[import-untyped]  # rp2040-pio-emulator (dev extras): no skip
+
 State = pioemu.State
 
 config = fw("config")

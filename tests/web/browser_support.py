@@ -3,8 +3,8 @@ Playwright, phones, screenshots, and the steps every game takes.
 
 Test modules import the fixtures by binding them at module level (`served = ...`), so
 each module gets its own box (module scope). Chromium is Debian's (/usr/bin/chromium);
-`playwright install` is never needed. Import this module after
-`pytest.importorskip("playwright.sync_api")`.
+`playwright install` is never needed. Playwright is in the dev extras `bash
+tests/check` installs: without it these tests fail at import, they never skip.
 
 Set BUZZERBOX_SHOTS to a folder to keep screenshots: each page in light and dark, on a
 390×844 phone and on a 1280×800 TV, once its animations have ended.

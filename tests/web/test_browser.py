@@ -14,10 +14,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, Error, Page, expect
 
 from . import browser_support as support

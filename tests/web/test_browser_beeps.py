@@ -7,10 +7,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, expect
 
 from . import browser_support as support

@@ -15,10 +15,6 @@ import time
 import urllib.request
 from typing import Any
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, Page, Response, Route, expect
 
 from . import browser_support as support

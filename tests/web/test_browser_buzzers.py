@@ -7,10 +7,6 @@ that seat's big stop button. The host frees a seat; a phone with no seat is refu
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, expect
 
 from . import browser_support as support

@@ -13,10 +13,6 @@ import struct
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from . import browser_support as support

@@ -7,9 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, Page, expect
 
 from . import browser_support as support

@@ -14,9 +14,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, Error, Page, expect
 
 from . import browser_support as support

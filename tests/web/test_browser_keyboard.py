@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, Page, expect
 
 from . import browser_support as support

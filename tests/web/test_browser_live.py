@@ -13,10 +13,6 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, Page, expect
 
 from . import browser_support as support

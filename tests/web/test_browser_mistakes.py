@@ -7,10 +7,6 @@ and a stray Twin It! slap are taken back (`void`) from "Presses this round".
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("playwright.sync_api")
-
 from playwright.sync_api import Browser, expect
 
 from . import browser_support as support
