@@ -51,6 +51,7 @@ def test_the_pure_modules_import_only_each_other(name: str) -> None:
 def test_the_glue_is_where_the_hardware_is() -> None:
     assert {"machine", "rp2", "select", "sys"} <= imports(FIRMWARE / "padboard" / "app.py")
     assert imports(FIRMWARE / "padboard" / "pio.py") == {"rp2"}
+    assert {"machine", "rp2", "uctypes"} <= imports(FIRMWARE / "padboard" / "ring.py")
 
 
 # One scenario, run by both interpreters: frames must come out byte for byte alike.
