@@ -51,16 +51,18 @@ def test_the_tv_beeps_each_second_of_the_countdown(served: Served, browser: Brow
 
         table.get_by_test_id("start-round").click()
         expect(tv.get_by_test_id("countdown")).to_be_visible()
-        tv.wait_for_function("() => window.__beeps.length >= 4")
+        tv.wait_for_function("() => window.__beeps.some((b) => b.hz === 880)")  # the go's
         beeps = tv.evaluate("window.__beeps")
         assert [b["hz"] for b in beeps] == [440, 440, 440, 880], beeps
         when = [b["when"] for b in beeps]
         # 3 at once (the audio clock moves in steps: it may read a bit behind), the go
         # about 3 s on (the count reached the TV some ms after it began), each second
         now = beeps[0]["now"]
-        assert when[0] - now < 0.05 and 2.5 < when[3] - now < 3.05, beeps
+        assert when[0] - now < 0.05 and 2.0 < when[3] - now < 3.05, beeps
         gaps = [round(b - a, 6) for a, b in itertools.pairwise(when)]
-        assert 0.9 < gaps[0] <= 1 and gaps[1:] == [1, 1], when  # "3": now, not in the past
+        # "3": now, not in the past; up to half a second shorter when the count reached
+        # the TV late (a busy machine), for the 3 showing then still has its beep
+        assert 0.5 < gaps[0] <= 1 and gaps[1:] == [1, 1], when
         # the go's beep and nothing more
         expect(tv.get_by_test_id("countdown-big")).to_have_text(
             "Ligretto!", timeout=support.GO_TIMEOUT_MS

@@ -60,13 +60,15 @@ export function cancelBeeps() {
   pending = [];
 }
 
-/** The go is `ms` away: a beep at each second still to show, and the go's. */
+/** The go is `ms` away: a beep at each second still to show, and the go's. A number
+ * already showing for under half a second (the count reached this screen late) has
+ * its beep at once. */
 export function countdownBeeps(ms) {
   cancelBeeps();
   if (!soundOn()) return;
   const from = context().currentTime; // one instant for all: exactly a second apart
   for (let n = 3; n >= 1; n -= 1) {
-    if (ms - n * 1000 > -100) pending.push(tone(440, 140, Math.max(0, ms - n * 1000), from));
+    if (ms - n * 1000 > -500) pending.push(tone(440, 140, Math.max(0, ms - n * 1000), from));
   }
   pending.push(tone(880, 300, Math.max(0, ms), from));
 }
