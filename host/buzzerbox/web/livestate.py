@@ -113,10 +113,15 @@ class Hub(Clients):
         """The delta messages from `version` to `latest` (the same for the admin and
         every viewer), or None when the ring no longer holds them all."""
         with self._cond:
-            ring = self._ring
-            if not ring or not ring[0][0] <= version + 1 <= latest <= ring[-1][0]:
-                return None
-            return b"".join(m for v, m in ring if version < v <= latest)
+            return self._since(version, latest)
+
+    def _since(self, version: int, latest: int) -> bytes | None:
+        """The deltas after `version` up to `latest`, or None when the ring no longer
+        holds them all (the caller holds the lock)."""
+        ring = self._ring
+        if not ring or not ring[0][0] <= version + 1 <= latest <= ring[-1][0]:
+            return None
+        return b"".join(m for v, m in ring if version < v <= latest)
 
     def catch_up(self, version: int | None, is_admin: bool) -> tuple[int, bytes]:
         """(the latest version, what a stream at `version` needs to reach it): nothing,
@@ -125,9 +130,8 @@ class Hub(Clients):
             latest, view, seq = self._version, self._view, self._seq
             if view is None or version == latest:
                 return latest, b""
-            ring = self._ring
-            if version is not None and ring and ring[0][0] <= version + 1 <= latest:
-                return latest, b"".join(m for v, m in ring if v > version)
+            if version is not None and (data := self._since(version, latest)) is not None:
+                return latest, data
         return latest, frame(self.event_id(seq, latest), self.full(view, is_admin))
 
 
