@@ -29,13 +29,15 @@ from padboard import config
 from padboard.core import PadBoard
 from padboard.pio import LOOP_CYCLES, edge_timer
 from padboard.ring import POLL_US, SM_ID, EdgeRing
+from padboard.state import RING_MASK
 
 try:
-    from padboard.fast import frame, frame_into
+    from padboard.fast import frame, frame_into, look
+    from padboard.fastedge import write_records
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
 
-    frame_into = None
+    frame_into = write_records = look = None
 
 _PADS_BANK0 = 0x4001C000  # RP2040 pad control registers
 _PAD_IE = 1 << 6  # a pad's input enable bit
@@ -50,6 +52,7 @@ _LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
 # (FULL set, then a new DATA0/1 when the USB stack takes it and re-arms).
 _CDC_OUT_CONTROL = 0x50100000 + 0x80 + 8 * 2 + 4
 _FULL = 1 << 15
+_TIMERAWL = 0x40054028  # the RP2040's microsecond timer, its raw low word
 # A packet heard after a step of the loop landed during it; stamped this long
 # before the look that heard it, never before the look before: a stamp is early
 # by this at most, and late only when a step takes longer.
@@ -101,7 +104,7 @@ class HostLink:
     sent with one write when the host can take bytes.
     """
 
-    def __init__(self, pins):
+    def __init__(self, pins, poll_us, tick_us):
         self._pins = pins
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
@@ -113,28 +116,24 @@ class HostLink:
         self._sent = 0  # bytes of _buf written
         self._end = 0  # bytes of _buf filled
         self._closed = False
-        self._seen_us = None  # when the bytes not read yet were first seen
-        self._control = machine.mem32[_CDC_OUT_CONTROL]  # as last seen
         self.polled_us = time.ticks_us()  # when the USB stack was last asked
-        self._look_us = self.polled_us  # when heard() last looked
+        # what heard() keeps (fast.look): the endpoint's control word as last
+        # seen, 1 while bytes heard are unread, their stamp, when it last looked,
+        # and the two addresses it reads
+        now = self.polled_us
+        words = [machine.mem32[_CDC_OUT_CONTROL], 0, 0, now, _CDC_OUT_CONTROL, _TIMERAWL]
+        words += [now, poll_us, time.ticks_add(now, tick_us)]
+        self._tick_us = tick_us
+        # the loop calls look(hs) between its steps: viper on a Pico (it reads the
+        # RP2040's addresses), else heard(), with a list (the unix port's ticks
+        # outgrow 32 bits)
+        on_pico = look is not None and sys.platform == "rp2" and is_rp2040()
+        self.hs = array.array("I", words) if on_pico else words
+        self.look = look if on_pico else heard
 
-    @micropython.native
     def heard(self):
-        """Did a packet from the host land (or bytes wait unread)? Cheap: the
-        first look that sees the endpoint's control word change stamps them."""
-        t = _ticks_us()
-        word = _mem32[_CDC_OUT_CONTROL]
-        if word != self._control or word & _FULL:
-            self._control = word
-            if self._seen_us is None:
-                # It landed since the last look: stamped _EARLY_US before this
-                # look, never before the last one (off by -_EARLY_US at most).
-                early = time.ticks_add(t, -_EARLY_US)
-                if time.ticks_diff(early, self._look_us) < 0:
-                    early = self._look_us
-                self._seen_us = early
-        self._look_us = t
-        return self._seen_us is not None
+        """Did a packet from the host land (or bytes wait unread)?"""
+        return self.look(self.hs)
 
     @micropython.native
     def readable(self):
@@ -144,11 +143,14 @@ class HostLink:
         if self._closed:
             return False
         t = self.polled_us = _ticks_us()
+        hs = self.hs
+        hs[6] = t
         for _ in self._rd.ipoll(0):
-            if self._seen_us is None:
-                self._seen_us = t
+            if not hs[1]:
+                hs[1] = 1
+                hs[2] = t
             return True
-        self._look_us = t  # nothing had landed then
+        hs[3] = t  # nothing had landed then
         return False
 
     @micropython.native
@@ -160,11 +162,12 @@ class HostLink:
     @micropython.native
     def read(self, board, room):
         """Give `board` the bytes the host sent, while it has `room` frames free."""
+        hs = self.hs
         if not self.readable():
-            self._seen_us = None  # heard a packet that brought no bytes
+            hs[1] = 0  # heard a packet that brought no bytes
             return 0
-        self._pins.arrived_us = self._seen_us
-        self._seen_us = None
+        self._pins.arrived_us = hs[2]
+        hs[1] = 0
         n = 0
         while board.pending() < room:
             try:
@@ -179,38 +182,72 @@ class HostLink:
             if not self._more():
                 word = machine.mem32[_CDC_OUT_CONTROL]
                 if not word & _FULL:  # the USB stack took every packet: all read
-                    self._control = word
+                    hs[0] = word
                 break
         return n
 
     @micropython.native
     def write(self, board):
         """Send the next frames (a few at once) if the host can take bytes; returns
-        1 if some went."""
+        1 if some went, 2 if more may wait."""
         buf = self._buf
+        more = 1
         if self._sent >= self._end:
-            end = 0
-            for _ in range(_FRAMES_PER_WRITE):
-                more = board.next_frame_into(buf, end)
-                if more == end:
-                    break
-                end = more
+            end = board.next_frames_into(buf, 0, len(buf))
             if not end:
                 return 0
+            if end + _LINE > len(buf):
+                more = 2
             self._sent = 0
             self._end = end
-            self.heard()
+            self.look(self.hs)
         for _ in self._wr.ipoll(0):
             n = self._out.write(buf, self._sent, self._end - self._sent)
             self._sent = self._end if n is None or n <= 0 else self._sent + n
-            return 1
+            return more
         return 0
+
+    def next_tick(self):
+        """A TICK was asked for: the next one is due tick_us later (or from now,
+        when the loop fell behind: skipped, never a burst)."""
+        hs = self.hs
+        due = time.ticks_add(hs[8], self._tick_us)
+        now = _ticks_us()
+        if time.ticks_diff(due, now) <= 0:
+            due = time.ticks_add(now, self._tick_us)
+        hs[8] = due
 
     def wait(self, ms):
         if self._closed:
             time.sleep_ms(ms)
         else:
             self._rd.poll(ms)
+
+
+@micropython.native
+def heard(hs):
+    """fast.look in Python (the unix port under test): did a packet from the
+    host land since the last look? The first look that sees the endpoint's
+    control word change stamps it."""
+    t = _ticks_us()
+    word = _mem32[_CDC_OUT_CONTROL]
+    if word != hs[0] or word & _FULL:
+        hs[0] = word
+        if not hs[1]:
+            # It landed since the last look: stamped _EARLY_US before this look,
+            # never before the last one (off by -_EARLY_US at most).
+            early = time.ticks_add(t, -_EARLY_US)
+            if time.ticks_diff(early, hs[3]) < 0:
+                early = hs[3]
+            hs[1] = 1
+            hs[2] = early
+    hs[3] = t
+    flags = hs[1]
+    if time.ticks_diff(t, hs[6]) >= hs[7]:
+        flags |= 2
+    if time.ticks_diff(t, hs[8]) >= 0:
+        flags |= 4
+    return flags
 
 
 def board_id():
@@ -243,21 +280,23 @@ def run():
         sync_ch=len(layout["pads"]) - 1,
         frame=frame,
         frame_into=frame_into,
+        records_into=write_records,
         queue_max=config.QUEUE_FRAMES,
         max_probes=config.MAX_PENDING_PROBES,
     )
-    link = HostLink(pins)
-    sm.active(1)
-
-    room = config.QUEUE_FRAMES
+    board.state[RING_MASK] = config.RING_WORDS - 1  # for fastedge.feed_pairs
     # On the Pico the loop never sleeps: a sleep would delay the next edge and
     # the next SYNC by up to its length. The unix port under test naps.
     idle_ms = 1 if sys.platform == "linux" else 0
     # There the USB RAM is not to be heard: the host is asked on every pass.
-    poll_us = 0 if idle_ms else POLL_US
+    link = HostLink(pins, 0 if idle_ms else POLL_US, config.TICK_MS * 1000)
+    look = link.look
+    hs = link.hs
+    sm.active(1)
+
+    room = config.QUEUE_FRAMES
     ms = 0
     last = time.ticks_ms()
-    next_tick = config.TICK_MS
     fault_ms = -1000
     gc.collect()  # start clean: the loop allocates little, so a collection is rare
     while True:
@@ -269,22 +308,23 @@ def run():
             # heard, and every POLL_US in any case.
             # Edges first: a pair is fed, its EDGE written, then the host read.
             busy += ring.drain(board, 8, link)
-            link.heard()
-            if link.write(board):  # up to 2 x 6 frames: output keeps up with 8 pairs
+            look(hs)
+            wrote = link.write(board)  # a dozen frames: output keeps up with 8 pairs
+            if wrote:
                 busy += 1
-                link.heard()
-                link.write(board)
-            if link.heard() or time.ticks_diff(_ticks_us(), link.polled_us) >= poll_us:
+                if wrote == 2:  # the buffer was full: more may wait
+                    look(hs)
+                    link.write(board)
+            due = look(hs)
+            if due & 3:  # heard from the host, or time to ask the USB stack
                 busy += link.read(board, room)
-            now = time.ticks_ms()
-            ms += time.ticks_diff(now, last)
-            last = now
-            if ms >= next_tick:
+            if due & 4:
+                now = time.ticks_ms()
+                ms += time.ticks_diff(now, last)
+                last = now
                 board.tick(ms)
-                link.heard()
-                next_tick += config.TICK_MS
-                if next_tick <= ms:  # fell behind: skip, do not burst
-                    next_tick = ms + config.TICK_MS
+                link.next_tick()
+                look(hs)
                 busy = 1
         except Exception as e:  # a fault of ours: report it (once a second), carry on
             if sys.platform == "linux":  # the unix port, under test: stderr is free

@@ -11,16 +11,29 @@ they stay small ints (MicroPython's are 31-bit), which costs no allocation.
 """
 
 from padboard.native import micropython
+from padboard.state import LOW30, NOW_LO, get_time, new_state, set_time
 
 MASK30 = 0x3FFFFFFF
 
 
 class CounterClock:
-    """Turns counter readings, fed in order, into ticks since the counter started."""
+    """Turns counter readings, fed in order, into ticks since the counter started.
 
-    def __init__(self):
-        self.now = 0  # the latest time seen, in ticks
-        self.low = 0  # its low 30 bits (PadBoard.feed_ticks advances it inline)
+    Its time is kept in the board's state (state.py), which the fast path
+    (fast.py) advances too."""
+
+    def __init__(self, state=None):
+        self._state = new_state() if state is None else state
+
+    @property
+    def now(self):
+        """The latest time seen, in ticks."""
+        return get_time(self._state, NOW_LO)
+
+    @property
+    def low(self):
+        """Its low 30 bits."""
+        return self._state[LOW30]
 
     def unwrap(self, counter):
         """The 64-bit time of a counter reading not older than the last one fed."""
@@ -29,6 +42,8 @@ class CounterClock:
     @micropython.native
     def advance(self, low):
         """The 64-bit time of a reading given as ticks mod 2**30 (`fast.copy_pairs`)."""
-        self.now += (low - self.low) & MASK30
-        self.low = low
-        return self.now
+        state = self._state
+        now = get_time(state, NOW_LO) + ((low - state[LOW30]) & MASK30)
+        set_time(state, NOW_LO, now)
+        state[LOW30] = low
+        return now

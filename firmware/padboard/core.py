@@ -24,10 +24,24 @@ from padboard.clock import CounterClock
 from padboard.config import DEBOUNCE_MAX_US, FW_VERSION, SYNC_DEBOUNCE_US
 from padboard.debounce import Debouncer
 from padboard.native import micropython
+from padboard.outbox import RESERVE, Outbox
+from padboard.state import (
+    CH_OF,
+    LOW30,
+    NOW_LO,
+    PAD_MASK,
+    PINS,
+    PROBE_MASK,
+    READY,
+    ROOM,
+    get_time,
+    new_state,
+    push_tick,
+    queued,
+    set_time,
+)
 
-RESERVE = 4  # queue places kept for answers
 STALE_MS = 50  # a TICK probe unanswered this long is given up
-MASK32 = 0xFFFFFFFF
 MASK30 = 0x3FFFFFFF
 
 _TICK = 0
@@ -35,7 +49,7 @@ _SYNC = 1
 _NONE = 2
 
 
-class PadBoard:
+class PadBoard(Outbox):
     """One pad board. `pad_bits[ch]` is the bit of input channel `ch` in a pins word."""
 
     def __init__(
@@ -55,16 +69,22 @@ class PadBoard:
         sync_window_us=SYNC_DEBOUNCE_US,
         frame=protocol.frame,
         frame_into=None,
+        records_into=None,
     ):
         self.board_id = board_id
         self.tick_hz = tick_hz
         self._pad_bits = tuple(pad_bits)
         self._pad_mask = 0
         self._ch_of = {}  # a pad's bit (1 << gpio) -> its channel
+        # the hot state, shared with the fast path (state.py, fast.py)
+        self.state = state = new_state()
         for ch, bit in enumerate(self._pad_bits):
             self._pad_mask |= 1 << bit
             self._ch_of[1 << bit] = ch
+            state[CH_OF + bit] = ch
         self._probe_mask = 1 << probe_bit
+        state[PAD_MASK] = self._pad_mask
+        state[PROBE_MASK] = self._probe_mask
         self._probe = probe
         self._set_led = set_led
         self.led_count = led_count
@@ -76,17 +96,20 @@ class PadBoard:
         # The sync channel keeps its own short window: DEBOUNCE never swallows a pulse.
         fixed = {} if sync_ch is None else {sync_ch: self._ticks(sync_window_us)}
         self._debouncer = Debouncer(
-            len(self._pad_bits), self._ticks(debounce_us), self._edge, fixed
+            len(self._pad_bits), self._ticks(debounce_us), self._edge, fixed, state
         )
         self._frame = frame
         # (buf, at, seq, kind, t): writes an EDGE (kind: ch << 1 | level) or a
         # TICK (kind: protocol.TICK_KIND) frame into buf, faster; -1 leaves it to `frame`
         self._into = frame_into
+        # (buf, state, at << 16 | stop, seq): writes the EDGE frames of the fast
+        # path's records (state.py) into buf from `at`, as many as fit before `stop`
+        self._records = records_into
         self._scratch = bytearray(protocol.MAX_LINE)  # next_frame's
         self._gap = False  # the PIO's words since the last pair fed were lost
-        self._clock = CounterClock()
+        self._clock = CounterClock(state)
         self._reader = protocol.LineReader()
-        self._pins = None  # the last pins word; None until the first pair
+        self._started = False  # a first pair was fed (its pins are state[PINS])
         self._out = []  # [(type, fields)], oldest first; EDGE: (type, ch, level, t)
         self._seq = 0
         self.lost = 0  # edges dropped since the last LOST frame
@@ -109,28 +132,31 @@ class PadBoard:
     def feed_ticks(self, pins, low):
         """One pair from the edge timer, its counter given as ticks mod 2**30.
 
-        The hot path of the board (every input change): kept to few calls
-        (CounterClock.advance, inline)."""
-        clock = self._clock
-        t = clock.now + ((low - clock.low) & MASK30)
-        clock.now = t
-        clock.low = low
-        last = self._pins
-        self._pins = pins
-        if last is not None and not self._gap:
+        On the Pico most pairs are decided by fast.feed_pairs; this is the way
+        for the rest (clock probes, locks, a full queue) and the reference."""
+        state = self.state
+        t = get_time(state, NOW_LO) + ((low - state[LOW30]) & MASK30)  # CounterClock.advance
+        set_time(state, NOW_LO, t)
+        state[LOW30] = low
+        last = state[PINS]
+        state[PINS] = pins
+        if self._started and not self._gap:
             changed = pins ^ last
             pads = changed & self._pad_mask
             if pads:
                 self._debouncer.change_bits(pads, pins, t, self._ch_of)
             if changed & self._probe_mask:
                 self._probe_seen(t)
-        elif last is None:
+        elif not self._started:
             self._debouncer.start([self._pressed(pins, bit) for bit in self._pad_bits])
+            self._started = True
+            state[READY] = 1
         else:
             # Pairs were lost: this one is the new start. Each pad now at another
             # level lost at least one edge; the probes in flight may have been
             # among them, so they are made again, in order: every SYNC is answered.
             self._gap = False
+            state[READY] = 1
             levels = [self._pressed(pins, bit) for bit in self._pad_bits]
             self.lost += max(1, self._debouncer.rebase(levels))
             self._probe_again()
@@ -143,14 +169,14 @@ class PadBoard:
     @property
     def pins(self):
         """The last pins word fed (0 before the first)."""
-        return self._pins or 0
+        return self.state[PINS]
 
     def skipped(self, pins, edges):
         """The board skipped pairs unread (it was flooded): `edges` pad changes
         were among them, and `pins` is the last of them. They are LOST; the
         probes in flight may have been among them: they are made again."""
         self.lost += edges
-        self._pins = pins
+        self.state[PINS] = pins
         self._debouncer.rebase([self._pressed(pins, bit) for bit in self._pad_bits])
         self._probe_again()
 
@@ -161,6 +187,7 @@ class PadBoard:
         not words: at least one per pad whose level changed meanwhile).
         """
         self._gap = True
+        self.state[READY] = 0
 
     def _probe_again(self):
         """Make every probe in flight again, in order (its pair went missing)."""
@@ -177,10 +204,11 @@ class PadBoard:
     @micropython.native
     def _edge(self, ch, level, t):
         out = self._out
-        if len(out) >= self._edge_room:
+        if len(out) + queued(self.state) >= self._edge_room:
             self.lost += 1
         else:
             out.append(("EDGE", ch, level, t))  # formatted when sent
+            self.state[ROOM] = 0  # the fast path waits until the list is sent
 
     def _probe_seen(self, t):
         if not self._probes:
@@ -188,7 +216,9 @@ class PadBoard:
         kind, tokens, _, age = self._probes.pop(0)
         if kind == _TICK:
             self._debouncer.settle(t)
-            self._queue("TICK", t)
+            # after the ring's records, when nothing waits in the list
+            if self._out or not push_tick(self.state, t):
+                self._queue("TICK", t)
         elif kind == _SYNC:
             # stamped when its bytes arrived: `age` ticks before the probe
             for token in tokens:
@@ -291,70 +321,3 @@ class PadBoard:
 
     def _error(self, code, text):
         self._queue("ERR", "%d %s" % (code, text) if text else "%d" % code)
-
-    # -- frames out -----------------------------------------------------------
-
-    def _queue(self, kind, fields, edge=False):
-        out = self._out
-        if kind == "TICK" and out and out[-1][0] == "TICK":
-            out[-1] = (kind, fields)  # a later TICK says all the earlier one did
-            return
-        if edge:
-            limit = self._queue_max - RESERVE
-        elif kind == "SYNC":
-            limit = self._queue_max + self._max_probes  # every SYNC is answered
-        else:
-            limit = self._queue_max
-        if len(out) >= limit:
-            if edge:
-                self.lost += 1
-            return
-        out.append((kind, fields))
-
-    @micropython.native
-    def pending(self):
-        """The number of frames waiting to be sent."""
-        return len(self._out) + (1 if self.lost else 0)
-
-    @micropython.native
-    def next_frame(self):
-        """The next frame to send, as bytes, numbered now; None when there is none."""
-        end = self.next_frame_into(self._scratch, 0)
-        return bytes(self._scratch[:end]) if end else None
-
-    @micropython.native
-    def next_frame_into(self, buf, at):
-        """Write the next frame, numbered now, into the bytearray `buf` at `at`
-        (MAX_LINE bytes free); returns its end (`at` when there is none)."""
-        if self.lost:
-            kind, fields = "LOST", self.lost
-            self.lost = 0
-        elif self._out:
-            entry = self._out.pop(0)
-            kind = entry[0]
-            fields = entry[1]
-        else:
-            return at
-        seq = self._seq
-        self._seq = seq + 1 if seq < MASK32 else 0
-        end = -1
-        if kind == "EDGE":
-            if self._into is not None:
-                end = self._into(buf, at, seq, fields << 1 | entry[2], entry[3])
-            if end < 0:
-                data = "EDGE %d %d %d %d" % (seq, fields, entry[2], entry[3])
-        elif kind == "TICK":
-            if self._into is not None:
-                end = self._into(buf, at, seq, protocol.TICK_KIND, fields)
-            if end < 0:
-                data = "TICK %d %d" % (seq, fields)
-        elif kind == "LOST":
-            data = "LOST %d %d" % (seq, fields)
-        else:
-            data = "%s %d %s" % (kind, seq, fields)
-        if end >= 0:
-            return end
-        data = self._frame(data)
-        end = at + len(data)
-        buf[at:end] = data
-        return end

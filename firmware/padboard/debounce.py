@@ -15,6 +15,7 @@ edge is reported as soon as the board knows the time has passed the lock's end
 
 
 from padboard.native import micropython
+from padboard.state import DUE_LO, HAS_DUE, RAW, REP, UNTIL, WIN, get_time, new_state, set_time
 
 
 class Debouncer:
@@ -23,15 +24,35 @@ class Debouncer:
     `level` is 1 for a pressed pad, 0 for a released one.
     """
 
-    def __init__(self, channels, window, emit, fixed=None):
+    def __init__(self, channels, window, emit, fixed=None, state=None):
         self._fixed = fixed or {}  # channel -> its own window, whatever `window` is
-        self._windows = [0] * channels  # each channel's window
+        # its levels, windows and locks live in the board's state (state.py), where
+        # the fast path (fast.py) reads and writes them too
+        self._state = new_state() if state is None else state
+        words = memoryview(self._state)
+        self._windows = words[WIN : WIN + channels]  # each channel's window
         self.window = window
         self._emit = emit
-        self._raw = [0] * channels  # the level the PIO saw last
-        self._rep = [0] * channels  # the level last reported
-        self._until = [0] * channels  # the end of each channel's lock
+        self._raw = words[RAW : RAW + channels]  # the level the PIO saw last
+        self._rep = words[REP : REP + channels]  # the level last reported
         self._waiting = []  # channels whose raw level differs from rep inside a lock
+
+    def _until(self, ch):
+        """The end of channel `ch`'s lock."""
+        return get_time(self._state, UNTIL + 2 * ch)
+
+    def _lock(self, ch, t):
+        """Lock channel `ch` for its window from `t`."""
+        set_time(self._state, UNTIL + 2 * ch, t + self._windows[ch])
+
+    def _due(self):
+        """Tell the fast path the earliest lock end among the waiting channels."""
+        state = self._state
+        if not self._waiting:
+            state[HAS_DUE] = 0
+            return
+        set_time(state, DUE_LO, min(self._until(ch) for ch in self._waiting))
+        state[HAS_DUE] = 1
 
     def rebase(self, levels):
         """Take `levels` as reported without reporting them (after a gap in the
@@ -43,6 +64,7 @@ class Debouncer:
             self._raw[ch] = level
             self._rep[ch] = level
         self._waiting = []
+        self._due()
         return changed
 
     def start(self, levels):
@@ -50,8 +72,9 @@ class Debouncer:
         for ch, level in enumerate(levels):
             self._raw[ch] = level
             self._rep[ch] = level
-            self._until[ch] = 0
+            set_time(self._state, UNTIL + 2 * ch, 0)
         self._waiting = []
+        self._due()
 
     @property
     def window(self):
@@ -82,7 +105,6 @@ class Debouncer:
             self.settle(t)
         raw = self._raw
         rep = self._rep
-        until = self._until
         while bits:
             low = bits & -bits
             bits ^= low
@@ -91,28 +113,29 @@ class Debouncer:
             raw[ch] = level
             if level == rep[ch]:
                 continue
-            if t >= until[ch]:
+            if t >= self._until(ch):
                 rep[ch] = level
-                until[ch] = t + self._windows[ch]
+                self._lock(ch, t)
                 self._emit(ch, level, t)
             elif ch not in waiting:
                 waiting.append(ch)
+                self._due()
 
     def settle(self, t):
         """Report every edge whose lock ended at or before `t`, oldest first."""
         waiting = self._waiting
         if not waiting:
             return
-        until = self._until
-        due = [ch for ch in waiting if until[ch] <= t]
+        ends = [(self._until(ch), ch) for ch in waiting]
+        due = [end_ch for end_ch in ends if end_ch[0] <= t]
         if not due:
             return
-        due.sort(key=lambda ch: (until[ch], ch))
-        for ch in due:
+        due.sort()
+        for end, ch in due:
             waiting.remove(ch)
             level = self._raw[ch]
             if level != self._rep[ch]:
-                end = until[ch]
                 self._rep[ch] = level
-                until[ch] = end + self._windows[ch]
+                self._lock(ch, end)
                 self._emit(ch, level, end)
+        self._due()

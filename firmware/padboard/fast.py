@@ -190,3 +190,34 @@ def tick_frame(seq, t):
     if n < 0:
         return frame("TICK %d %d" % (seq, t))
     return bytes(_EDGE_VIEW[:n])
+
+
+@micropython.viper
+def look(hs) -> int:
+    """app.HostLink's look at the USB RAM and the clock, in one cheap call: 1 if
+    a packet from the host landed (and waits unread), | 2 if the USB stack is
+    due to be asked, | 4 if a TICK is due. `hs` (array "I"): the endpoint's
+    control word as last seen, 1 while bytes heard are unread, when they were
+    stamped, when the last look was, the addresses of that control word and of
+    the timer's raw low word (ticks_us is its count mod 2**30), when the USB
+    stack was last asked, how often it is, and when the next TICK is due. A
+    packet first seen now is stamped EARLY_US before this look, never before
+    the last one."""
+    h = ptr32(hs)  # noqa: F821
+    t = int(ptr32(h[5])[0]) & 0x3FFFFFFF  # noqa: F821
+    word = int(ptr32(h[4])[0])  # noqa: F821
+    if word != int(h[0]) or (word & 0x8000):  # changed, or FULL
+        h[0] = word
+        if h[1] == 0:
+            early = (t - 30) & 0x3FFFFFFF  # EARLY_US
+            if ((early - int(h[3])) & 0x3FFFFFFF) >= 0x20000000:  # before the last look
+                early = int(h[3])
+            h[2] = early
+            h[1] = 1
+    h[3] = t
+    flags = int(h[1])
+    if ((t - int(h[6])) & 0x3FFFFFFF) >= int(h[7]):
+        flags |= 2
+    if ((t - int(h[8])) & 0x3FFFFFFF) < 0x20000000:
+        flags |= 4
+    return flags

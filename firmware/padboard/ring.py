@@ -14,7 +14,9 @@ import uctypes
 
 try:
     from padboard.fast import copy_pairs, count_changes
+    from padboard.fastedge import feed_pairs
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
+    feed_pairs = None
 
     def count_changes(ring, at, mask, count, pads, pins):
         n = 0
@@ -133,18 +135,43 @@ class EdgeRing:
         if n > most:
             n = most
         pairs = self._pairs
-        copy_pairs(self._ring, start % self._words, self._words - 1, n, pairs)
-        # the DMA may have lapped the words being read, if it was close behind
         words = self._words
-        if behind > words - 4 * _BATCH and (self.written() - start) & _WORDS_MASK > words:
-            self._lose(board)
-            return 0
+        mask = words - 1
+        if behind > words - 4 * _BATCH:
+            # close behind the DMA: copied out first, then checked it did not lap them
+            copy_pairs(self._ring, start & mask, mask, n, pairs)
+            if (self.written() - start) & _WORDS_MASK > words:
+                self._lose(board)
+                return 0
+            return self._feed_copied(board, n, link)
         feed = board.feed_ticks
-        heard = link.heard
-        for i in range(0, 2 * n, 2):
-            heard()
-            feed(pairs[i], pairs[i + 1])
+        heard = link.look
+        hs = link.hs
+        fast = feed_pairs
+        state = board.state
+        i = 0
+        while i < n:
+            heard(hs)
+            if fast is not None:
+                # the common pairs, all in one call, straight from the ring
+                i += fast(self._ring, state, (start + 2 * i) & mask, n - i)
+                if i == n:
+                    break
+                heard(hs)
+            copy_pairs(self._ring, (start + 2 * i) & mask, mask, 1, pairs)
+            feed(pairs[0], pairs[1])  # a pair the fast path leaves
+            i += 1
         self._read = (start + 2 * n) & _WORDS_MASK
+        return n
+
+    @micropython.native
+    def _feed_copied(self, board, n, link):
+        """Feed the `n` pairs copied out, the host's link heard before each."""
+        pairs = self._pairs
+        for i in range(0, 2 * n, 2):
+            link.look(link.hs)
+            board.feed_ticks(pairs[i], pairs[i + 1])
+        self._read = (self._read + 2 * n) & _WORDS_MASK
         return n
 
     @micropython.native
@@ -154,13 +181,17 @@ class EdgeRing:
         (SYNC stamps). It looks at the USB RAM (a few us) and asks the USB stack
         itself (tens of us) only every POLL_US."""
         count = machine.mem16
+        look = link.look
+        hs = link.hs
         at = self._count_at
         seen = self._low  # as drain last saw it: words since then are waiting
         start = _ticks_us()
-        while count[at] == seen and not link.heard():
-            now = _ticks_us()
-            if time.ticks_diff(now, link.polled_us) >= POLL_US:
-                if link.readable() or time.ticks_diff(now, start) >= most_us:
+        while count[at] == seen:
+            due = look(hs)
+            if due & 5:  # heard from the host, or a TICK is due
+                return
+            if due & 2:  # time to ask the USB stack itself
+                if link.readable() or time.ticks_diff(_ticks_us(), start) >= most_us:
                     return
 
     def _lose(self, board):

@@ -1,0 +1,119 @@
+"""The board's frames out: one queue, numbered as they leave.
+
+PURE: no machine, rp2, sys or time. core.PadBoard is an Outbox: it queues
+answers, TICKs and EDGEs here; the glue (app.py) takes them as bytes. The
+fast path's records (state.py) leave first: they were decided before every
+frame in the list.
+"""
+
+from padboard import protocol
+from padboard.native import micropython
+from padboard.state import Q_HEAD, Q_TAIL, ROOM, TICK, pop_record, queued
+
+RESERVE = 4  # queue places kept for answers
+MASK32 = 0xFFFFFFFF
+_FAST_SEQ = 1 << 29  # the fast path numbers frames below this (small ints)
+
+
+class Outbox:
+    """The frame queue of a PadBoard (its `_out`, `_seq`, `lost`, `state`, ...)."""
+
+    def _queue(self, kind, fields, edge=False):
+        out = self._out
+        if kind == "TICK" and out and out[-1][0] == "TICK":
+            out[-1] = (kind, fields)  # a later TICK says all the earlier one did
+            return
+        if edge:
+            limit = self._queue_max - RESERVE
+        elif kind == "SYNC":
+            limit = self._queue_max + self._max_probes  # every SYNC is answered
+        else:
+            limit = self._queue_max
+        if len(out) + queued(self.state) >= limit:
+            if edge:
+                self.lost += 1
+            return
+        out.append((kind, fields))
+        self.state[ROOM] = 0  # the fast path waits until the list is sent
+
+    @micropython.native
+    def pending(self):
+        """The number of frames waiting to be sent."""
+        return len(self._out) + queued(self.state) + (1 if self.lost else 0)
+
+    @micropython.native
+    def next_frame(self):
+        """The next frame to send, as bytes, numbered now; None when there is none."""
+        end = self.next_frame_into(self._scratch, 0)
+        return bytes(self._scratch[:end]) if end else None
+
+    @micropython.native
+    def next_frames_into(self, buf, at, stop):
+        """Write the frames waiting, numbered now, into the bytearray `buf` from
+        `at` while one fits before `stop` (at most 65,535); returns the end. The
+        edges the fast path decided go in one call."""
+        state = self.state
+        records = self._records
+        out = self._out
+        while at + protocol.MAX_LINE <= stop:
+            if state[10] != state[11]:  # Q_HEAD, Q_TAIL: records of the fast path
+                seq = self._seq
+                if records is not None and not self.lost and seq < _FAST_SEQ:
+                    done = records(buf, state, at << 16 | stop, seq)
+                    self._seq = seq + (done >> 16)
+                    at = done & 0xFFFF
+                    continue
+            elif not out and not self.lost:
+                break
+            end = self.next_frame_into(buf, at)
+            if end == at:
+                break
+            at = end
+        return at
+
+    @micropython.native
+    def next_frame_into(self, buf, at):
+        """Write the next frame, numbered now, into the bytearray `buf` at `at`
+        (MAX_LINE bytes free); returns its end (`at` when there is none)."""
+        state = self.state
+        if self.lost:
+            kind, fields = "LOST", self.lost
+            self.lost = 0
+        elif state[Q_HEAD] != state[Q_TAIL]:  # the fast path's records come first
+            kind, t = pop_record(state)
+            if kind == TICK:
+                kind, fields = "TICK", t
+            else:
+                entry = ("EDGE", kind >> 1, kind & 1, t)
+                kind, fields = "EDGE", entry[1]
+        elif self._out:
+            entry = self._out.pop(0)
+            kind = entry[0]
+            fields = entry[1]
+            if not self._out:
+                state[ROOM] = self._edge_room  # the fast path may go on
+        else:
+            return at
+        seq = self._seq
+        self._seq = seq + 1 if seq < MASK32 else 0
+        end = -1
+        if kind == "EDGE":
+            if self._into is not None:
+                end = self._into(buf, at, seq, fields << 1 | entry[2], entry[3])
+            if end < 0:
+                data = "EDGE %d %d %d %d" % (seq, fields, entry[2], entry[3])
+        elif kind == "TICK":
+            if self._into is not None:
+                end = self._into(buf, at, seq, protocol.TICK_KIND, fields)
+            if end < 0:
+                data = "TICK %d %d" % (seq, fields)
+        elif kind == "LOST":
+            data = "LOST %d %d" % (seq, fields)
+        else:
+            data = "%s %d %s" % (kind, seq, fields)
+        if end >= 0:
+            return end
+        data = self._frame(data)
+        end = at + len(data)
+        buf[at:end] = data
+        return end

@@ -1,0 +1,151 @@
+"""padboard.fastedge (viper) decides pad edges as the plain path does: the same
+pair streams through both give the same frames, byte for byte, under the
+MicroPython unix port (whose viper words are 64-bit, the Pico's 32: the code
+must not lean on either)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+from pathlib import Path
+
+from .fwbench import FIRMWARE, fw, micropython_path
+
+# Two boards, one fed pair by pair through PadBoard.feed_ticks, the other the
+# way ring.py feeds it (fastedge.feed_pairs, the plain path for what it leaves);
+# both drained now and then, the fast one in batches. A probe the board asks
+# for shows up as the probe bit toggled in a later pair. The clock starts
+# `START` ticks before 2**32, so the times cross a word's wrap.
+SCRIPT = """
+import array
+from padboard import core, fastedge, state
+SEED, PAIRS, START, WINDOW_US, CLEAN = %d, %d, %d, %d, %d
+PADS = tuple(range(0, 23)) + (26,)
+PROBE = 25
+asks = [0, 0]
+
+def board(i, fast):
+    def probe():
+        asks[i] += 1
+    b = core.PadBoard("pico-x", PADS, PROBE, probe, debounce_us=WINDOW_US,
+                      records_into=fastedge.write_records if fast else None)
+    for s in (b.state,):
+        s[state.NOW_LO] = (1 << 32) - START
+        s[state.LOW30] = ((1 << 32) - START) & 0x3FFFFFFF
+    return b
+
+plain, quick = board(0, False), board(1, True)
+x = SEED
+def rand(n):
+    global x
+    x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+    return (x >> 8) %% n
+
+out = [bytearray(), bytearray()]
+buf = bytearray(800)
+def drain(b, i, fast):
+    while True:
+        end = b.next_frames_into(buf, 0, len(buf)) if fast else b.next_frame_into(buf, 0)
+        if not end:
+            return
+        out[i].extend(buf[:end])
+
+drain(plain, 0, False)  # the HELLO: the fast path waits while a frame is queued
+drain(quick, 1, True)
+pins = 0x3FFFFFFF
+low = ((1 << 32) - START) & 0x3FFFFFFF
+ring = array.array("I", bytes(4 * 32))  # (pins, counter) words, as the DMA writes them
+quick.state[state.RING_MASK] = 31
+pos = 0
+n = 0
+ms = 0
+probes = 0
+while n < PAIRS:
+    size = 1 + rand(16)
+    for k in range(size):
+        r = rand(100)
+        if CLEAN:  # every change outside every lock: the fast path decides them all
+            step = WINDOW_US + 1 + rand(3000)
+        else:  # bounces, taps inside a lock, long pauses
+            step = rand(40) if r < 50 else rand(3000) if r < 90 else 20000 + rand(200000)
+        low = (low + step) & 0x3FFFFFFF
+        for _ in range(1 + rand(2)):
+            pins ^= 1 << PADS[rand(len(PADS))]
+        if asks[0] > probes and rand(3) == 0:
+            pins ^= 1 << PROBE
+            probes += 1
+        ring[(pos + 2 * k) & 31] = pins
+        ring[(pos + 2 * k + 1) & 31] = -low & 0xFFFFFFFF  # the PIO counts down
+        plain.feed_ticks(pins, low)
+    i = 0
+    while i < size:
+        i += fastedge.feed_pairs(ring, quick.state, (pos + 2 * i) & 31, size - i)
+        if i < size:
+            w = (pos + 2 * i) & 31
+            quick.feed(ring[w], ring[w + 1])
+            i += 1
+    pos = (pos + 2 * size) & 31
+    n += size
+    if rand(8) == 0:
+        ms += 10
+        plain.tick(ms)
+        quick.tick(ms)
+    if rand(4) != 0:
+        drain(plain, 0, False)
+        drain(quick, 1, True)
+drain(plain, 0, False)
+drain(quick, 1, True)
+print(repr(bytes(out[0])))
+print(repr(bytes(out[1])))
+print(asks[0], asks[1], state.queued(quick.state))
+"""
+
+
+def run(tmp_path: Path, seed: int, pairs: int, start: int, window_us: int, clean: bool) -> list[str]:
+    script = tmp_path / "fastedge_check.py"
+    script.write_text(SCRIPT % (seed, pairs, start, window_us, clean))
+    done = subprocess.run(
+        [micropython_path(), "-X", "heapsize=32M", str(script)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MICROPYPATH=str(FIRMWARE)),
+        cwd=tmp_path,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_the_fast_path_sends_what_the_plain_path_sends(tmp_path: Path) -> None:
+    # (seed, ticks before 2**32 at the start, window, clean): the last crosses the
+    # wrap inside the fast path itself
+    runs = [(1, 1_000_000, 5000, 0), (2, 3_000_000, 5000, 0), (3, 200_000, 200, 0)]
+    runs.append((4, 5000, 200, 1))
+    for seed, start, window, clean in runs:
+        plain_text, quick_text, asks = run(tmp_path, seed, 6000, start, window, bool(clean))
+        plain, quick = ast.literal_eval(plain_text), ast.literal_eval(quick_text)
+        assert plain == quick, f"seed {seed}: the frames differ"
+        frames = plain.split(b"\n")
+        edges = [f for f in frames if f.startswith(b"EDGE ")]
+        assert len(edges) > 1000, f"seed {seed}: too few edges to tell: {len(edges)}"
+        assert b"LOST" in plain or seed != 1, "no queue overflow was tried"
+        times = [int(f.split(b"*")[0].split(b" ")[4]) for f in edges]
+        assert min(times) < 2**32 < max(times), "the times did not cross a word's wrap"
+        assert asks.split()[0] == asks.split()[1] != "0"
+        assert asks.split()[2] == "0"
+
+
+def test_the_offsets_fastedge_uses_are_state_py_s() -> None:
+    state = fw("state")
+    text = (FIRMWARE / "padboard" / "fastedge.py").read_text()
+    for name, want in (
+        ("READY", 6), ("PINS", 0), ("NOW_LO", 1), ("NOW_HI", 2), ("LOW30", 3),
+        ("PAD_MASK", 4), ("PROBE_MASK", 5), ("HAS_DUE", 7), ("DUE_LO", 8),
+        ("DUE_HI", 9), ("Q_HEAD", 10), ("Q_TAIL", 11), ("ROOM", 12), ("SCRATCH", 14),
+        ("CH_OF", 16), ("RAW", 48), ("REP", 80), ("WIN", 112), ("UNTIL", 144),
+        ("QUEUE", 208), ("QUEUE_RECORDS", 64),
+    ):
+        assert getattr(state, name) == want, name
+        assert name in text, f"fastedge.py does not say where it uses {name}"
