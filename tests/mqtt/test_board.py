@@ -114,7 +114,7 @@ def test_photo_finishes_keyed_and_bounded() -> None:
     assert finishes[0]["margin_us"] == 12
 
 
-def frames(chunk: bytes) -> list[tuple[str, dict[str, Any] | list[Any]]]:
+def frames(chunk: bytes) -> list[tuple[str, Any]]:
     out = []
     for block in chunk.decode().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
