@@ -69,10 +69,11 @@ class Live(Clients):
     A stream starts with the whole board (`event: board`), then gets each update as
     it comes (`event: table`, `race` or `tournament`; each replaces the thing it
     names). A keepalive (`keepalive_frame`) comes with the board, and again whenever
-    nothing else was sent for `keepalive_s`. The last `ring` updates are kept; a screen that fell further behind gets
-    the whole board again instead, never a queue that grows. Each frame's id is
-    `<version>.<boot>`: a screen that reconnects with it as Last-Event-ID gets the
-    updates since, while the ring still holds them, not the whole board.
+    nothing else was sent for `keepalive_s`. The last `ring` updates are kept; a screen
+    that fell further behind gets the whole board again instead, never a queue that
+    grows. Each frame's id is `<version>.<boot>`: a screen that reconnects with it as
+    Last-Event-ID gets the updates since, while the ring still holds them, not the
+    whole board.
     """
 
     def __init__(
