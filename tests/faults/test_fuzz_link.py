@@ -19,8 +19,8 @@ from buzzerbox.pads import protocol as p
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
 from buzzerbox.pads.fakeboard import FakeBoard
 from buzzerbox.pads.fakeserve import FakeBoardPort
-from buzzerbox.pads.session import SYNC_TIMEOUT_US
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.syncrounds import SYNC_TIMEOUT_US
 from buzzerbox.pads.testing import Clock, Wire, collect, edges, make_wire, presses, run_wires
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

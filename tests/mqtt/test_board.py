@@ -114,7 +114,7 @@ def test_photo_finishes_keyed_and_bounded() -> None:
     assert finishes[0]["margin_us"] == 12
 
 
-def frames(chunk: bytes) -> list[tuple[str, dict[str, Any] | list[Any]]]:
+def frames(chunk: bytes) -> list[tuple[str, Any]]:
     out = []
     for block in chunk.decode().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
@@ -128,7 +128,8 @@ def test_live_stream_board_then_updates_then_board_when_behind() -> None:
     live = Live(board.snapshot, ring=4)
     board.apply("buzzerbox/t1/state", state(1))
     stream = live.stream(keepalive_s=0.01, max_stream_s=30)
-    ((kind, first),) = frames(next(stream))
+    ((tick, every), (kind, first)) = frames(next(stream))
+    assert (tick, every) == ("keepalive", 10)  # at once, saying how often (ms)
     assert kind == "board" and isinstance(first, dict) and first["tables"][0]["box"] == "t1"
     live.publish(board.apply("buzzerbox/t1/state", state(2)))
     live.publish(board.apply("buzzerbox/t2/state", state(3)))
@@ -136,7 +137,7 @@ def test_live_stream_board_then_updates_then_board_when_behind() -> None:
         ("table", "t1"),
         ("table", "t2"),
     ]
-    assert next(stream) == b": keepalive\n\n"
+    assert next(stream) == b"event: keepalive\ndata: 10\n\n"  # an event the page watches
     for seq in range(4, 10):  # more than the ring holds: the whole board again
         live.publish(board.apply("buzzerbox/t1/state", state(seq)))
     ((kind, again),) = frames(next(stream))
@@ -171,5 +172,5 @@ def test_a_screen_that_comes_back_gets_the_updates_since_its_last_event_id() -> 
     assert [live.version_of(f"{v}.{live.boot}") for v in odd] == [None, None, None]
     for unknown in ("1", f"1.{live.boot}x", "99." + live.boot):  # another hub's, or later
         again = live.stream(max_stream_s=30, last_version=live.version_of(unknown))
-        assert [k for k, _ in frames(next(again))] == ["board"]
+        assert [k for k, _ in frames(next(again))] == ["keepalive", "board"]
         again.close()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.cli import main
-from buzzerbox.hub.app import create_app
+from buzzerbox.hub.app import BOX_STATIC, create_app
 from buzzerbox.hub.board import Board
 from buzzerbox.mqtt import attach
 from buzzerbox.web.sse import Live
@@ -57,6 +57,14 @@ def test_the_page_and_its_assets_come_from_the_hub(client: FlaskClient) -> None:
         assert not re.search(r"https?://", reply.get_data(as_text=True)), path  # offline
         reply.close()
     assert not re.search(r"https?://", html)
+    # the keepalives' watchdog is the box pages' own file, served by the hub (its CSP)
+    script = client.get("/hub-assets/hub.js")
+    assert 'from "./keepalive.js"' in script.get_data(as_text=True)
+    script.close()
+    watchdog = client.get("/hub-assets/keepalive.js")
+    assert watchdog.status_code == 200 and watchdog.mimetype == "text/javascript"
+    assert watchdog.get_data() == (BOX_STATIC / "keepalive.js").read_bytes()
+    watchdog.close()
 
 
 def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
@@ -133,6 +141,8 @@ def test_buzzerbox_hub_shows_a_table_live(
         response = conn.getresponse()
         frames: queue.Queue[Any] = queue.Queue()
         threading.Thread(target=read_frames, args=(response, frames), daemon=True).start()
+        # a keepalive first, saying how often it comes (2 s: the page's watchdog), then the board
+        assert frames.get(timeout=TIMEOUT_S) == ("keepalive", 2000)
         kind, _ = frames.get(timeout=TIMEOUT_S)
         assert kind == "board"
 

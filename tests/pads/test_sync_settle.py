@@ -7,13 +7,8 @@ from __future__ import annotations
 
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
-from buzzerbox.pads.session import (
-    SYNC_FAST_US,
-    SYNC_GOOD_RTT_US,
-    SYNC_SETTLE,
-    SYNC_STEADY_US,
-    BoardSession,
-)
+from buzzerbox.pads.session import BoardSession
+from buzzerbox.pads.syncrounds import SYNC_FAST_US, SYNC_GOOD_RTT_US, SYNC_SETTLE, SYNC_STEADY_US
 from buzzerbox.pads.testing import Clock, edges
 
 

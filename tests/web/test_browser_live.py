@@ -3,41 +3,19 @@ missed keepalives, in words and not only in colour, and live again once it answe
 
 The box is frozen (SIGSTOP: its sockets stay open, as when its power or wifi is gone,
 so no error reaches the page) and the page's time is driven by Playwright's clock:
-nothing here waits for the keepalives' seconds to pass.
+nothing here waits for the keepalives' seconds to pass (quiet.py; the hub's page is
+checked the same way: tests/mqtt/test_hub_browser_live.py).
 """
 
 from __future__ import annotations
 
-import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from . import browser_support as support
-from .browser_support import PHONE, Served, Watch, audit, fits, phone
+from .browser_support import PHONE, Served, Watch, phone
+from .quiet import EVERY_MS, frozen, live, reconnecting_after_two_missed
 
 playwright, browser, served = support.playwright, support.browser, support.served
-
-#: the box's keepalive (SSE_KEEPALIVE_S, web/__init__.py) and the page's grace after two
-EVERY_MS = 2000
-GRACE_MS = 500
-
-
-@contextmanager
-def frozen(served: Served) -> Iterator[None]:
-    """The box stops answering, its connections open, until the block ends."""
-    os.kill(served.process.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(served.process.pid, signal.SIGCONT)
-
-
-def live(page: Page) -> None:
-    expect(page.get_by_test_id("live")).to_have_attribute("data-status", "live")
-    expect(page.get_by_test_id("link-note")).to_be_hidden()
 
 
 def test_a_quiet_box_is_reconnecting_after_two_missed_keepalives(
@@ -62,21 +40,8 @@ def test_a_quiet_box_is_reconnecting_after_two_missed_keepalives(
         )
         assert made.ok, made.text()
         expect(page.get_by_test_id("main")).to_contain_text("Quiet")
-        with frozen(served):
-            page.clock.run_for(2 * EVERY_MS + GRACE_MS - 200)
-            live(page)  # two keepalives are not yet missed
-            page.clock.run_for(400)
-            expect(page.get_by_test_id("live")).to_have_attribute("data-status", "reconnecting")
-            note = page.get_by_test_id("link-note")
-            expect(note).to_be_visible()
-            expect(note).to_have_text("reconnecting to the box…")
-            expect(note).to_have_attribute("role", "status")
-            fits(page, "live-reconnecting")
-            # still quiet: the page keeps asking, and keeps saying so
-            page.clock.run_for(2 * EVERY_MS + GRACE_MS)
-            expect(note).to_have_text("reconnecting to the box…")
-            page.clock.resume()  # axe keeps time with timers: let the page's run again
-            assert audit(page) == []
+        with frozen(served.process):
+            reconnecting_after_two_missed(page, "reconnecting to the box…", "live-reconnecting")
         live(page)  # the box answers the stream the page opened last: live again
         watch.check()
     finally:

@@ -10,8 +10,10 @@
 - subscriber.py  the hub's MQTT client
 - commands.py    `buzzerbox hub --broker URL`: subscribe, serve, print the address
 - app.py         create_app: GET / (the page, for a TV or a phone), GET /api/board
-                 (JSON), GET /api/events (the live stream), /hub-assets/* (its JS, CSS),
-                 the admin's login and DELETE /api/tables/<box>
+                 (JSON), GET /api/events (the live stream, a keepalive every 2 s: the
+                 page says "reconnecting to the hub…" after two missed), /hub-assets/*
+                 (its JS, CSS, and the box's keepalive.js), the admin's login and
+                 DELETE /api/tables/<box>
 
 Everything is served by the hub itself (a venue may be offline): no CDN, no build
 step. Nothing lives in request globals: the app is built around its board and live

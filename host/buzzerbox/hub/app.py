@@ -1,6 +1,9 @@
 """The hub's web app: `create_app(board, live)`: GET / (the page, for a TV or a phone),
-GET /api/board (JSON), GET /api/events (the live stream), /hub-assets/* (its JS and
-CSS), and the hub's admin: POST /api/login, /api/logout, GET /api/session (the box's
+GET /api/board (JSON), GET /api/events (the live stream, with a keepalive every
+SSE_KEEPALIVE_S: the page says "reconnecting to the hub…" after two missed),
+/hub-assets/* (its JS and CSS, and the box's own watchdog of those keepalives,
+web/static/keepalive.js, served from here: the page's CSP takes scripts from the hub
+only), and the hub's admin: POST /api/login, /api/logout, GET /api/session (the box's
 own admin session, web/auth.py: the PIN the hub prints at start, a session cookie,
 CSRF tokens, rate-limited tries) and DELETE /api/tables/<box> (an offline table off
 the board). Everything is served by the hub itself (a venue may be offline): no CDN,
@@ -15,11 +18,21 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+)
 from flask.typing import ResponseReturnValue
 
+from buzzerbox import web
 from buzzerbox.hub.board import Board, NotRemovable
 from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.web.errors import register_errors
@@ -27,8 +40,11 @@ from buzzerbox.web.guard import Guard, Slotted
 from buzzerbox.web.security import security_headers
 from buzzerbox.web.sse import Live, Stream
 
+#: the box's pages' static folder: the one watchdog of the keepalives, for both
+BOX_STATIC = Path(web.__file__).parent / "static"
+
 DEFAULTS: dict[str, Any] = {
-    "SSE_KEEPALIVE_S": 15.0,
+    "SSE_KEEPALIVE_S": 2.0,  # the page says "reconnecting" after two missed
     "SSE_MAX_STREAM_S": 600.0,
     "SSE_RETRY_MS": 2000,
     "SESSION_COOKIE_SAMESITE": "Strict",
@@ -62,6 +78,10 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     @bp.get("/")
     def page() -> str:
         return render_template("hub.html")
+
+    @bp.get("/hub-assets/keepalive.js")  # a fixed path: it wins over the folder's route
+    def keepalive_js() -> ResponseReturnValue:
+        return send_from_directory(BOX_STATIC, "keepalive.js")
 
     @bp.get("/api/board")
     def snapshot() -> ResponseReturnValue:

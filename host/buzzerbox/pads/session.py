@@ -4,7 +4,7 @@ A `BoardSession` follows protocol v1 for one port (one URL): it says ``HELLO?``
 when the port opens and ignores frames until a HELLO; it tracks `seq` (gaps and
 LOST become `FramesLost`), asks for SYNC quickly after HELLO and then steadily,
 maps the board clock (`ClockMap`), holds edges until the map is trusted (a short
-round trip, or enough of them: `is_mapped`) and
+round trip, or enough of them: `is_mapped`; the round trips are syncrounds.py's) and
 hands edges and TICK watermarks, on the host timeline, to the `Arbiter`. A HELLO
 with seq 0 after other frames is a reboot: new clock map, new seq tracking.
 An EDGE on the board's sync channel is no pad's: it goes to the `SyncGroup` (the
@@ -39,20 +39,9 @@ from buzzerbox.pads.arbiter import (
 )
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.debounce import Debouncer
+from buzzerbox.pads.syncrounds import SyncRounds, is_trusted
 from buzzerbox.pads.syncwire import SyncGroup
 
-SYNC_FAST: Final = 8
-"""SYNC round trips taken quickly after a HELLO, `SYNC_FAST_US` apart (more until
-the map is trusted)."""
-SYNC_FAST_US: Final = 20_000
-SYNC_GOOD_RTT_US: Final = 2_000
-"""A round trip this short makes the map trusted: a mapped time is then good to half
-of it (USB full speed: the SYNC waits for an OUT frame, its answer for an IN poll)."""
-SYNC_SETTLE: Final = 16
-"""On a link never that quick, the map is trusted after this many round trips (the
-best of them is all it can do)."""
-SYNC_STEADY_US: Final = 500_000
-SYNC_TIMEOUT_US: Final = 2_000_000
 HELLO_RETRY_US: Final = 1_000_000
 CLOCK_JUMP_US: Final = 50_000
 """A SYNC reply this far from the map means the board clock restarted."""
@@ -113,11 +102,7 @@ class BoardSession:
         self._floor = -(1 << 62)  # mapped times never go back (refits jitter by µs)
         self._held: deque[p.EdgeFrame | p.Tick] = deque()
         self._leds: dict[int, bool] = {}
-        self._token = 0
-        self._syncs: dict[int, int] = {}  # token -> host send time
-        self._sync_due: int | None = None
-        self._synced = 0
-        self._unanswered_since: int | None = None
+        self.syncs = SyncRounds()
         self._hello_due: int | None = None
         self._left_out = False
         self._awaiting_hello = True
@@ -139,17 +124,9 @@ class BoardSession:
 
     @property
     def is_mapped(self) -> bool:
-        """Whether the board's times are mapped onto the host timeline (its edges pass).
-
-        Not on the first round trip, but on a short one (`SYNC_GOOD_RTT_US`) or after
-        `SYNC_SETTLE` of them: right after a (re)connect a busy host answers late, and
-        a time mapped from such a round trip can be off by half of it, milliseconds.
-        """
-        clock = self.clock
-        if clock is None or not clock.is_mapped:
-            return False
-        best = clock.best_rtt_us
-        return (best is not None and best <= SYNC_GOOD_RTT_US) or clock.samples >= SYNC_SETTLE
+        """Whether the board's times are mapped onto the host timeline (its edges pass):
+        once its clock map is trusted (syncrounds.py `is_trusted`)."""
+        return is_trusted(self.clock)
 
     # Driven by the owner -----------------------------------------------------
 
@@ -160,14 +137,14 @@ class BoardSession:
         self._awaiting_hello = True
         self._out += p.hello_request()
         self._hello_due = now_us + HELLO_RETRY_US
-        self._syncs.clear()
-        self._sync_due = None
+        self.syncs.forget()
+        self.syncs.due = None
 
     def gone(self, now_us: int) -> None:
         """The port went away; its board is not waited for until it is back."""
         self._is_open = False
-        self._hello_due = self._sync_due = None
-        self._unanswered_since = None
+        self._hello_due = self.syncs.due = None
+        self.syncs.unanswered_since = None
         self.release_held(now_us)
         if self.is_usable:
             self.arbiter.drop_source(self.board)
@@ -187,12 +164,11 @@ class BoardSession:
             self._hello_due = now_us + HELLO_RETRY_US
         if not self.is_usable:
             return
-        if self._sync_due is not None and now_us >= self._sync_due:
+        if self.syncs.due is not None and now_us >= self.syncs.due:
             self._send_sync(now_us)
         if self.status == "online":
             self._set_status("online", now_us)
-        since = self._unanswered_since
-        if since is not None and now_us - since > SYNC_TIMEOUT_US and not self._left_out:
+        if self.syncs.is_silent(now_us) and not self._left_out:
             self._left_out = True
             self.arbiter.drop_source(self.board)
             self._set_status("silent")
@@ -269,15 +245,15 @@ class BoardSession:
             self._next_seq = (hello.seq + 1) % p.U32
         else:
             self._check_seq(hello.seq)
-        since = self._unanswered_since  # a board rebooting over and over without answering
-        if since is None or now_us - since <= SYNC_TIMEOUT_US:  # SYNC stays left out
+        # a board rebooting over and over without answering SYNC stays left out
+        if not self.syncs.is_silent(now_us):
             self._left_out = False
             self.arbiter.add_source(hello.board_id, now_us)
         if self.debounce_us is not None:
             self._out += p.debounce_set(self.debounce_us)
         for ch, on in self._leds.items():
             self._out += p.led_set(ch, on)
-        self._syncs.clear()
+        self.syncs.forget()
         self._send_sync(now_us)
         if self.is_mapped:
             self._set_status("online", now_us)
@@ -291,7 +267,7 @@ class BoardSession:
                 self.wire.leave(self.hello.board_id)
             else:
                 self.wire.join(self.hello.board_id, tick_hz, now_us)
-        self._synced = 0
+        self.syncs.answered = 0
         self._floor = -(1 << 62)  # a new clock: its times owe nothing to the old one's
         lost = sum(1 for f in self._held if isinstance(f, p.EdgeFrame))
         self._held.clear()
@@ -360,18 +336,10 @@ class BoardSession:
     # SYNC ----------------------------------------------------------------------
 
     def _send_sync(self, now_us: int) -> None:
-        self._token = (self._token + 1) % p.U32
-        self._syncs[self._token] = now_us
-        if len(self._syncs) > 64:
-            del self._syncs[next(iter(self._syncs))]
-        if self._unanswered_since is None:
-            self._unanswered_since = now_us
-        self._out += p.sync_request(self._token)
-        gap = SYNC_FAST_US if self._synced < SYNC_FAST or not self.is_mapped else SYNC_STEADY_US
-        self._sync_due = now_us + gap
+        self._out += self.syncs.request(now_us, trusted=self.is_mapped)
 
     def _on_sync(self, reply: p.SyncReply, now_us: int) -> None:
-        sent = self._syncs.pop(reply.token, None)
+        sent = self.syncs.sent_at(reply.token)
         if sent is None or self.clock is None or self.hello is None:
             return
         clock = self.clock
@@ -381,8 +349,7 @@ class BoardSession:
             # The board clock is not where the map says (it restarted unseen): map anew.
             clock = self._restart_clock(self.hello.tick_hz, now_us)
         clock.add(sent, reply.t, now_us)
-        self._synced += 1
-        self._unanswered_since = None
+        self.syncs.took()
         if self._left_out:
             self._left_out = False
             self.arbiter.add_source(self.board, now_us)

@@ -25,7 +25,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from buzzerbox.web.livestate import Hub, keepalive_frame
+from buzzerbox.web.livestate import Hub
+from buzzerbox.web.sse import keepalive_frame
 
 #: how often the fanout looks for phones that hung up (s)
 HANGUP_CHECK_S = 0.5

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from buzzerbox.web.delta import diff
-from buzzerbox.web.sse import Clients, frame, is_number
+from buzzerbox.web.sse import Clients, frame, is_number, keepalive_frame
 
 #: view(state) -> the public state a viewer gets (a new dict: the Hub keeps it)
 View = Callable[[dict[str, Any]], dict[str, Any]]
@@ -150,11 +150,6 @@ class StreamSettings:
     def head(self) -> bytes:
         """What a stream starts with: the browser's retry delay, and a keepalive."""
         return f"retry: {self.retry_ms}\n\n".encode() + self.keepalive
-
-
-def keepalive_frame(keepalive_s: float) -> bytes:
-    """`event: keepalive` (no id: the browser's Last-Event-ID stays), every `keepalive_s`."""
-    return f"event: keepalive\ndata: {round(keepalive_s * 1000)}\n\n".encode()
 
 
 def stream(

@@ -11,6 +11,7 @@ scripts, styles, images and connections come from the box only.
 static/, one module per concern (a page imports what it needs):
     api.js        fetch + CSRF, the admin session, the live state (EventSource)
     keepalive.js  the live stream's watch: "reconnecting" after two missed keepalives
+                  (the hub's page loads it too, from the hub: hub/app.py)
     common.js     every page: the live dot (and its words), the 3 – 2 – 1 countdown,
                   the addresses
     dom.js        h()/s() element builders (text only, never HTML), formats

@@ -4,7 +4,8 @@ screen) share, and `Live` itself.
 
 Both count their open streams against `max_clients` (`Clients.join`/`leave`; the
 endpoint refuses with 503 beyond it, so the server's threads never run out), and
-both hand the server a `Stream` whose `close` gives the place back, once.
+both hand the server a `Stream` whose `close` gives the place back, once. Both send
+the same keepalive (`keepalive_frame`), an event the page watches for.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ def is_number(text: str) -> bool:
 
 def frame(event_id: int | str, data: str, event: str = "state") -> bytes:
     return f"id: {event_id}\nevent: {event}\ndata: {data}\n\n".encode()
+
+
+def keepalive_frame(keepalive_s: float) -> bytes:
+    """`event: keepalive` (no id: the browser's Last-Event-ID stays), every `keepalive_s`:
+    its data is how often it comes, in ms (the page's watchdog, static/keepalive.js, says
+    "reconnecting" after two missed)."""
+    return f"event: keepalive\ndata: {round(keepalive_s * 1000)}\n\n".encode()
 
 
 class Clients:
@@ -60,10 +68,12 @@ class Live(Clients):
 
     A stream starts with the whole board (`event: board`), then gets each update as
     it comes (`event: table`, `race` or `tournament`; each replaces the thing it
-    names). The last `ring` updates are kept; a screen that fell further behind gets
-    the whole board again instead, never a queue that grows. Each frame's id is
-    `<version>.<boot>`: a screen that reconnects with it as Last-Event-ID gets the
-    updates since, while the ring still holds them, not the whole board.
+    names). A keepalive (`keepalive_frame`) comes with the board, and again whenever
+    nothing else was sent for `keepalive_s`. The last `ring` updates are kept; a screen
+    that fell further behind gets the whole board again instead, never a queue that
+    grows. Each frame's id is `<version>.<boot>`: a screen that reconnects with it as
+    Last-Event-ID gets the updates since, while the ring still holds them, not the
+    whole board.
     """
 
     def __init__(
@@ -118,7 +128,7 @@ class Live(Clients):
 
     def stream(
         self,
-        keepalive_s: float = 15.0,
+        keepalive_s: float = 2.0,
         max_stream_s: float = 600.0,
         retry_ms: int = 2000,
         clock: Callable[[], float] = time.monotonic,
@@ -126,7 +136,8 @@ class Live(Clients):
     ) -> Generator[bytes, None, None]:
         """The frames of one screen's stream, until `max_stream_s` has passed: the whole
         board, or the updates since `last_version` (its Last-Event-ID) if still held."""
-        head = f"retry: {retry_ms}\n\n".encode()
+        keepalive = keepalive_frame(keepalive_s)
+        head = f"retry: {retry_ms}\n\n".encode() + keepalive
         version, frames, resend = self._next(-1 if last_version is None else last_version, 0)
         if last_version is None or resend:
             yield head + self._board(version)
@@ -138,7 +149,7 @@ class Live(Clients):
             if resend:
                 yield self._board(version)
             elif frames is None:
-                yield b": keepalive\n\n"
+                yield keepalive
             else:
                 yield frames
 

@@ -1,7 +1,10 @@
 // The event leaderboard: draws the board from the hub's live stream (/api/events).
 // Every update replaces the thing it names (a table, a photo finish, the tournament),
 // so a redelivered or repeated update changes nothing. Text only: names are the
-// players', never parsed as HTML.
+// players', never parsed as HTML. A stream that went quiet for two of the hub's
+// keepalives (a hub frozen, a TV out of the wifi: no error comes) is dropped and opened
+// again, and the page says so (keepalive.js, the box's own watchdog, served by the hub).
+import { Watchdog } from "./keepalive.js";
 
 const state = { tables: new Map(), finishes: [], tournament: [], broker: null, stream: "connecting" };
 // the hub's admin session: its CSRF token while logged in (the PIN is on the hub's console)
@@ -178,24 +181,37 @@ function addFinish(f) {
   state.finishes = [f, ...state.finishes.filter((x) => x.key !== f.key)].slice(0, MAX_FINISHES);
 }
 
+// The link to the hub in words, whenever the page does not hear it.
+const LINK_TEXT = {
+  connecting: "connecting to the hub…",
+  reconnecting: "reconnecting to the hub…",
+};
+
 // The dot is green only when the page hears the hub AND the hub hears the broker;
-// otherwise the reason is written next to it ("broker unreachable: ...").
+// otherwise the reason is written: the broker's next to the dot ("broker unreachable:
+// ..."), the page's own link to the hub in a note (what the hub said last is stale then).
 function drawStatus() {
   const dot = document.getElementById("live");
   const text = document.getElementById("broker");
+  const note = document.getElementById("link-note");
   const broker = state.broker;
+  const hearing = state.stream === "live";
   let status = state.stream;
-  let reason = state.stream === "live" ? "" : "the hub cannot be reached: reconnecting";
-  if (state.stream === "live" && broker && broker.state !== "connected") {
+  let reason = "";
+  if (hearing && broker && broker.state !== "connected") {
     status = "down";
     reason = broker.text || `broker ${broker.state}`;
   }
   dot.dataset.status = status;
-  dot.title = reason || "live";
+  dot.title = hearing ? reason || "live" : LINK_TEXT[status] || status;
   text.textContent = reason;
+  note.hidden = hearing;
+  note.textContent = hearing ? "" : dot.title;
   document.getElementById("no-tables").textContent = status === "live"
     ? "No table has reached the broker yet."
-    : "No tables: the hub is not connected to the broker (see above).";
+    : hearing
+      ? "No tables: the hub is not connected to the broker (see above)."
+      : "No tables yet: the page is not connected to the hub (see below).";
 }
 
 function setLive(status) {
@@ -203,11 +219,28 @@ function setLive(status) {
   drawStatus();
 }
 
+let every; // how often the hub sends keepalives (ms), once it said
+
 function connect() {
   const source = new EventSource("/api/events");
-  source.addEventListener("open", () => setLive("live"));
+  // EventSource reconnects by itself after an error; a stream that went quiet (no error
+  // comes) or that the hub refused (closed for good) is opened again when this fires
+  const watchdog = new Watchdog(() => {
+    source.close();
+    setLive("reconnecting");
+    connect();
+  }, every);
+  // anything the hub sends says it lives; a keepalive also says how often it comes
+  const heard = (e) => {
+    watchdog.heard(e && e.type === "keepalive" ? e.data : null);
+    every = watchdog.every;
+    if (state.stream !== "live") setLive("live");
+  };
+  source.addEventListener("open", heard);
+  source.addEventListener("keepalive", heard);
   source.addEventListener("error", () => setLive("reconnecting"));
   source.addEventListener("board", (e) => {
+    heard();
     const board = JSON.parse(e.data);
     state.tables = new Map(board.tables.map((t) => [t.box, t]));
     state.tournament = board.tournament;
@@ -215,18 +248,21 @@ function connect() {
     state.broker = board.broker || null;
     drawTables(); drawTournament(); drawFinishes(); drawStatus();
   });
-  source.addEventListener("broker", (e) => { state.broker = JSON.parse(e.data); drawStatus(); });
+  source.addEventListener("broker", (e) => { heard(); state.broker = JSON.parse(e.data); drawStatus(); });
   source.addEventListener("gone", (e) => {
+    heard();
     state.tables.delete(JSON.parse(e.data).box);
     drawTables();
   });
   source.addEventListener("table", (e) => {
+    heard();
     const t = JSON.parse(e.data);
     state.tables.set(t.box, t);
     drawTables();
   });
-  source.addEventListener("race", (e) => { addFinish(JSON.parse(e.data)); drawFinishes(); });
+  source.addEventListener("race", (e) => { heard(); addFinish(JSON.parse(e.data)); drawFinishes(); });
   source.addEventListener("tournament", (e) => {
+    heard();
     state.tournament = JSON.parse(e.data);
     drawTournament();
   });
