@@ -21,8 +21,8 @@ the seats phones took (phones.json). It locks the data folder (one box
 per folder), checks the log and repairs what can be rebuilt (store/check.py) before
 anything else. The config file is TOML with the
 same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
-max_phones, fanout_threads, countdown_s), options given on the command line win; and a `[pads]` table
-(see pads/feed.py) for a box with real pads: GPIO and pad boards.
+max_phones, fanout_threads, countdown_s), options given on the command line win; and a
+`[pads]` table (see pads/feed.py) for a box with real pads: GPIO and pad boards.
 """
 
 from __future__ import annotations

@@ -23,15 +23,15 @@ class Connection:
 
     __slots__ = (
         "channel",
-        "socket",
-        "sock_send",
-        "is_chunked",
+        "closed",
         "is_admin",
-        "version",
+        "is_chunked",
         "is_open",
         "lock",
-        "closed",
         "shard",
+        "sock_send",
+        "socket",
+        "version",
     )
 
     def __init__(self, channel: Any, chunked: bool, is_admin: bool, version: int) -> None:

@@ -89,6 +89,12 @@ class Fanout:
     def threads(self) -> int:
         return len(self._shards)
 
+    @property
+    def loads(self) -> list[int]:
+        """How many phones each sender thread has."""
+        with self._lock:
+            return [len(shard) for shard in self._shards]
+
     def add(self, connection: Connection) -> None:
         """Give the connection to the sender with the fewest (started with its first)."""
         with self._lock:
@@ -133,8 +139,9 @@ class Fanout:
             started = time.monotonic()
             self.send_all(connections, payloads, version, latest)
             if self._rounds >= 0:
-                line = f"{latest} {shard + 1} {started:.6f} {time.monotonic():.6f} {len(connections)}"
-                os.write(self._rounds, line.encode() + b"\n")
+                ended = time.monotonic()
+                line = f"{latest} {shard + 1} {started:.6f} {ended:.6f} {len(connections)}\n"
+                os.write(self._rounds, line.encode())
             version = latest
 
     def send_all(
