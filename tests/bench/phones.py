@@ -24,13 +24,17 @@ stime over the events, minus the same span of quiet, measured just before and ju
 after: keepalives and the boards' ticks are not counted) and the bytes each phone
 got per event. With 0 phones the CPU is the fixed cost of an event; the growth per
 phone is printed at the end. The server's own CPU per phone per event (P in the
-README's "Which Pi") is its fanout thread's (the one thread that writes every phone's
-socket, found by its name in /proc/<pid>/task), user and system time apart; the
-phones are read in this process, so none of their Python is counted. On loopback the
-kernel hands a segment to the receiving socket inside the sender's send(): the system
-time of a send holds the phone's end of TCP too (the phones' ACKs, in turn, are
-handled in their reader's time), so the user time is the part that is all the box's.
-Not collected by pytest. Loopback only, bounded in count and time (about --seconds
+README's "Which Pi") is its fanout threads' (those that write the phones' sockets,
+found by their names, bb-fanout-1 ..., in /proc/<pid>/task: their sum), user and
+system time apart; the phones are read in this process, so none of their Python is
+counted. On loopback the kernel hands a segment to the receiving socket inside the
+sender's send(): the system time of a send holds the phone's end of TCP too (the
+phones' ACKs, in turn, are handled in their reader's time), so the user time is the
+part that is all the box's.
+`round_ms` is the wall time of one fanout round, from its first send to its last (the
+box writes each round's times to the file BUZZERBOX_FANOUT_ROUNDS names), median and
+p95 over the events; `--threads` sets the box's fanout threads (serve's
+fanout_threads). Not collected by pytest. Loopback only, bounded in count and time (about --seconds
 plus set-up per phone count).
 """
 
@@ -340,13 +344,13 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 time.sleep(0.01)
             c2, f2, w1, b1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), time.monotonic(), phones.bytes
             rounds = Path(tmp) / "rounds.txt"
-            walls = round_walls(rounds, w0, w1) if n and rounds.exists() else [float("nan")]
+            walls = (round_walls(rounds, w0, w1) if n and rounds.exists() else []) or [float("nan")]
             time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
             c3, f3 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             if boards is not None:  # the log is read after the CPU is
                 sent = board_events(admin, boards, events, game["box"]["seq"])
             quiet_cpu = (c1 - c0 + c3 - c2) / (2 * quiet_s) * (w1 - w0)
-            fanout = [  # (user, system) of the fanout thread over the events, quiet subtracted
+            fanout = [  # (user, system) of the fanout threads over the events, quiet subtracted
                 f2[k] - f1[k] - (f1[k] - f0[k] + f3[k] - f2[k]) / (2 * quiet_s) * (w1 - w0)
                 for k in (0, 1)
             ]
@@ -378,7 +382,7 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "max_ms": round(max(lat), 1),
         "missed": missed,
         "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
-        # the server's own CPU per phone per event: its fanout thread's, user and system
+        # the server's own CPU per phone per event: its fanout threads', user and system
         # (on loopback the system time holds the phone's end of TCP too, see --help)
         "fanout_us_per_phone_event": round(sum(fanout) * 1e6 / len(sent) / n, 2) if n else None,
         "fanout_user_us": round(fanout[0] * 1e6 / len(sent) / n, 2) if n else None,
@@ -420,7 +424,7 @@ def main() -> int:
         if zero is not None and r["phones"]:
             per = (r["cpu_ms_per_event"] - zero["cpu_ms_per_event"]) / r["phones"] * 1000
             print(f"# {r['phones']} phones: {per:.1f} µs of server CPU per phone per event "
-                  f"(the process's growth over 0 phones); the fanout thread's: "
+                  f"(the process's growth over 0 phones); the fanout threads': "
                   f"{r['fanout_us_per_phone_event']} µs ({r['fanout_user_us']} user, "
                   f"{r['fanout_system_us']} system)")  # fmt: skip
     return 0
