@@ -5,7 +5,9 @@ streams at each version need, worked out once per round.
 The fanout's common case is one non-blocking send() of bytes framed once for every
 phone (fanout.py, `send_all`); what it needs of a stream is kept on the stream once, as
 plain attributes (`__slots__`) and the socket's bound `send`, so the loop over a
-thousand phones does no look-up it can avoid.
+thousand phones does no look-up it can avoid: it reads waitress's channel only while
+something of this stream may be queued there (`queued`), and it takes no lock per
+phone (a stream's `lock` is its sender's, held for a whole round; see fanout.py).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Connection:
         "is_chunked",
         "is_open",
         "lock",
+        "queued",
         "shard",
         "sock_send",
         "socket",
@@ -42,33 +45,34 @@ class Connection:
         self.is_admin = is_admin
         self.version = version
         self.is_open = True
+        #: held to write or close it: its sender's lock (Fanout.add), the same for its shard
         self.lock = threading.Lock()
         self.closed = threading.Event()
+        #: waitress may hold bytes of it not yet sent (the head, at first): look there
+        self.queued = True
         self.shard = 0  # which of the fanout's threads writes it (fanout.py)
 
     def catch_up(self, payloads: Payloads, backlog_limit: int) -> None:
         """Bring the phone to the hub's latest version (the deltas since its version, or
         the full state); a phone that has not read what it was sent is left behind for
-        now (the next change or keepalive brings it up to date, never a queue)."""
-        with self.lock:
-            if not self.is_open or self.channel.total_outbufs_len > backlog_limit:
-                return
-            version, data = payloads.get(self.version, self.is_admin, self.is_chunked)
-            if version > self.version:
-                self.version = version
-                self.write(data)
+        now (the next change or keepalive brings it up to date, never a queue). The
+        caller holds the lock, as for every method here but `close`."""
+        if not self.is_open or self.channel.total_outbufs_len > backlog_limit:
+            return
+        version, data = payloads.get(self.version, self.is_admin, self.is_chunked)
+        if version > self.version:
+            self.version = version
+            self.write(data)
 
     def keepalive(self, payloads: Payloads, backlog_limit: int, message: bytes) -> None:
         """The keepalive (livestate.py), or what the phone missed."""
         if self.version < payloads.hub.version:
             self.catch_up(payloads, backlog_limit)
-            return
-        with self.lock:
-            if self.is_open and self.channel.total_outbufs_len <= backlog_limit:
-                self.write(chunk(message) if self.is_chunked else message)
+        elif self.is_open and self.channel.total_outbufs_len <= backlog_limit:
+            self.write(chunk(message) if self.is_chunked else message)
 
     def write(self, data: bytes) -> bool:
-        """Write stream bytes, framed (caller holds the lock); False when the phone is gone.
+        """Write stream bytes, framed; False when the phone is gone.
 
         Straight to the socket when waitress has nothing queued for it (no buffer
         copies, and the server's loop is not woken); what the socket does not take
@@ -85,6 +89,7 @@ class Connection:
                         return True
                     data = data[sent:]
             channel.write_soon(data)
+            self.queued = True
         except Exception:  # ClientDisconnected, or a socket error: the phone is gone
             self.gone()
             return False

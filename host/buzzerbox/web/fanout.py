@@ -80,6 +80,8 @@ class Fanout:
         self.keepalive = keepalive_frame(keepalive_s)
         self.backlog_limit = backlog_limit
         self._shards: list[set[Connection]] = [set() for _ in range(threads)]
+        #: each sender's lock, held for a round: its connections' `lock`
+        self._shard_locks = [threading.Lock() for _ in range(threads)]
         self._lock = threading.Lock()
         self._threads: list[threading.Thread | None] = [None] * threads
         rounds = os.environ.get(ROUNDS_ENV)
@@ -100,6 +102,7 @@ class Fanout:
         with self._lock:
             shard = min(range(len(self._shards)), key=lambda n: len(self._shards[n]))
             connection.shard = shard
+            connection.lock = self._shard_locks[shard]
             self._shards[shard].add(connection)
             if self._threads[shard] is None:  # started by a phone, not at start-up
                 thread = threading.Thread(
@@ -115,7 +118,7 @@ class Fanout:
 
     def _run(self, shard: int) -> None:
         name_thread(f"{THREAD_NAME}-{shard + 1}")
-        mine = self._shards[shard]
+        mine, lock = self._shards[shard], self._shard_locks[shard]
         version = self.hub.version
         keepalive_at = time.monotonic() + self.keepalive_s
         check_at = time.monotonic() + HANGUP_CHECK_S
@@ -123,21 +126,22 @@ class Fanout:
             latest = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
             with self._lock:
                 connections = list(mine)
-            if time.monotonic() >= check_at:  # not on every change: a syscall per phone
-                check_at = time.monotonic() + HANGUP_CHECK_S
-                for connection in connections:  # a phone that hung up gives its place back
-                    if connection.is_hung_up():
-                        connection.close()
-            payloads = Payloads(self.hub)
-            if latest == version:
-                if time.monotonic() < keepalive_at:
+            with lock:  # its connections' lock: no stream thread writes or ends them now
+                if time.monotonic() >= check_at:  # not on every change: a syscall per phone
+                    check_at = time.monotonic() + HANGUP_CHECK_S
+                    for connection in connections:  # a phone that hung up gives its place
+                        if connection.is_hung_up():
+                            connection.gone()
+                payloads = Payloads(self.hub)
+                if latest == version:
+                    if time.monotonic() < keepalive_at:
+                        continue
+                    keepalive_at = time.monotonic() + self.keepalive_s
+                    for connection in connections:
+                        connection.keepalive(payloads, self.backlog_limit, self.keepalive)
                     continue
-                keepalive_at = time.monotonic() + self.keepalive_s
-                for connection in connections:
-                    connection.keepalive(payloads, self.backlog_limit, self.keepalive)
-                continue
-            started = time.monotonic()
-            self.send_all(connections, payloads, version, latest)
+                started = time.monotonic()
+                self.send_all(connections, payloads, version, latest)
             if self._rounds >= 0:
                 ended = time.monotonic()
                 line = f"{latest} {shard + 1} {started:.6f} {ended:.6f} {len(connections)}\n"
@@ -148,36 +152,40 @@ class Fanout:
         self, connections: list[Connection], payloads: Payloads, before: int, latest: int
     ) -> None:
         """Bring every connection to `latest`: those at `before` (nearly all of them)
-        get the deltas since, framed once, by one non-blocking send() each (the loop is
-        kept tight: it runs a thousand times per change); the others catch up."""
+        get the deltas since, framed once, by one non-blocking send() each; the others
+        catch up. The caller holds the connections' lock. The loop is kept tight (it
+        runs a thousand times per change): a stream's own attributes, and waitress's
+        channel only while it may hold some of the stream's bytes."""
         limit = self.backlog_limit
         data = self.hub.deltas(before, latest)
         framings = (b"", b"") if data is None else (data, chunk(data))  # [is_chunked]
         for c in connections:
-            with c.lock:
-                if c.version == before and c.is_open and data is not None:
-                    channel = c.channel
-                    payload = framings[c.is_chunked]
-                    if not channel.total_outbufs_len and channel.connected:
-                        # nothing queued in waitress: straight to the socket (nothing
-                        # else writes it while the fanout has it; `remove` takes the
-                        # lock before the stream's thread ends the response)
-                        try:
-                            sent = c.sock_send(payload)
-                        except BlockingIOError:
-                            sent = 0
-                        except OSError:  # reset, or closed by waitress: the phone is gone
-                            c.gone()
-                            continue
-                        c.version = latest
-                        if sent != len(payload):
-                            c.write(payload[sent:])
-                    elif channel.total_outbufs_len <= limit:
+            if c.version != before or not c.is_open or data is None:
+                if c.version < latest:
+                    c.catch_up(payloads, limit)
+                continue
+            payload = framings[c.is_chunked]
+            if c.queued:  # waitress may still hold some: after them, or skipped
+                channel = c.channel
+                if channel.total_outbufs_len or not channel.connected:
+                    if channel.total_outbufs_len <= limit:  # else not reading: left behind
                         c.version = latest
                         c.write(payload)
-                    continue  # beyond the limit: not reading, left behind for now
-            if c.version < latest:
-                c.catch_up(payloads, limit)
+                    continue
+                c.queued = False
+            # nothing queued in waitress: straight to the socket (nothing else writes
+            # it while the fanout has it; `remove` takes the lock before the stream's
+            # thread ends the response)
+            try:
+                sent = c.sock_send(payload)
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # reset, or closed by waitress: the phone is gone
+                c.gone()
+                continue
+            c.version = latest
+            if sent != len(payload):
+                c.write(payload[sent:])
 
 
 def waitress_channel(environ: dict[str, Any]) -> Any | None:
@@ -205,7 +213,8 @@ def handed_over(
     connection = Connection(channel, chunked, is_admin, version)
     fanout.add(connection)
     try:
-        connection.catch_up(Payloads(fanout.hub), 1 << 62)  # what came since the head
+        with connection.lock:  # its sender's: not in the middle of a round
+            connection.catch_up(Payloads(fanout.hub), 1 << 62)  # what came since the head
         connection.closed.wait(max_stream_s)
     finally:
         fanout.remove(connection)
