@@ -59,6 +59,7 @@ class Phone:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.rcvbuf)
         self.sock.settimeout(10)
         self.sock.connect(("127.0.0.1", self.port))
+        self.address = self.sock.getsockname()
         self.sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: box\r\n\r\n")
         self.reader = self.sock.makefile("rb")
 
@@ -142,14 +143,20 @@ def test_two_senders_give_every_phone_every_delta_once_and_in_order(
 def test_a_phone_that_stops_reading_holds_back_none_of_the_others(
     served: Served, clock: ManualClock
 ) -> None:
+    served.fanout.backlog_limit = 16 * 1024  # beyond this unsent, a phone is skipped
     admin = Admin(served.port, PIN)
     twist_round(admin, clock)
     asleep = Phone(served.port, rcvbuf=4096)  # the first phone: the first thread's
+    press(admin, clock, 1)  # a delta: it comes by the fanout, so the fanout has the phone
     asleep.read_until(served.hub.version)
+    [its] = [
+        c for c in served.fanout.connections() if c.socket.getpeername() == asleep.address
+    ]
+    its.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)  # a slow link's room
     phones = [Phone(served.port) for _ in range(5)]  # with it and on the other thread
     done = threading.Event()
     readers = follow(phones, lambda: (done.wait(30), served.hub.version)[1])
-    press(admin, clock, 200)  # more than its socket holds: the fanout goes on without it
+    press(admin, clock, 200)  # more than its socket and the limit hold: skipped from then
     done.set()
     for reader in readers:
         reader.join(30)
@@ -163,6 +170,9 @@ def test_a_phone_that_stops_reading_holds_back_none_of_the_others(
     asleep.read_until(served.hub.version)  # awake: brought up to date
     versions = [v for _, v in asleep.messages]
     assert versions == sorted(set(versions))  # nothing twice, nothing out of order
+    # it missed more deltas than the box keeps: the full state again, not a flood
+    assert [event for event, _ in asleep.messages].count("state") == 2
+    assert len(versions) < served.hub.version - versions[0]
     same_game(asleep, admin)
     asleep.close()
     admin.close()

@@ -97,6 +97,11 @@ class Fanout:
         with self._lock:
             return [len(shard) for shard in self._shards]
 
+    def connections(self) -> list[Connection]:
+        """The streams the fanout writes now."""
+        with self._lock:
+            return [connection for shard in self._shards for connection in shard]
+
     def add(self, connection: Connection) -> None:
         """Give the connection to the sender with the fewest (started with its first)."""
         with self._lock:
