@@ -149,9 +149,7 @@ def test_a_phone_that_stops_reading_holds_back_none_of_the_others(
     asleep = Phone(served.port, rcvbuf=4096)  # the first phone: the first thread's
     press(admin, clock, 1)  # a delta: it comes by the fanout, so the fanout has the phone
     asleep.read_until(served.hub.version)
-    [its] = [
-        c for c in served.fanout.connections() if c.socket.getpeername() == asleep.address
-    ]
+    [its] = [c for c in served.fanout.connections() if c.socket.getpeername() == asleep.address]
     its.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)  # a slow link's room
     phones = [Phone(served.port) for _ in range(5)]  # with it and on the other thread
     done = threading.Event()
