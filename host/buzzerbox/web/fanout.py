@@ -16,8 +16,9 @@ deltas it missed, or the full state). A sender starts with the first phone of it
 shard, not at start-up.
 
 One sender is the default: socket.send() lets go of the GIL, so more senders could
-run the kernel's part of their sends on other cores, but on the 2 cores measured
-(README, "Which Pi") the GIL's hand-overs between them cost more than that gains.
+run the kernel's part of their sends on other cores, but on the 2 shared cores
+measured (README, "Which Pi") two gave no gain that stands out of the noise, for a
+little more CPU; on a Pi's 4 cores it is not measured yet (`fanout_threads`).
 
 With BUZZERBOX_FANOUT_ROUNDS naming a file, each sender appends a line per round
 for tests/bench/phones.py: the version, the sender, the monotonic times of its first
