@@ -174,3 +174,26 @@ def test_a_phone_that_stops_reading_holds_back_none_of_the_others(
     same_game(asleep, admin)
     asleep.close()
     admin.close()
+
+
+def test_a_phone_that_hangs_up_is_let_go_with_nothing_to_send(
+    served: Served, clock: ManualClock
+) -> None:
+    admin = Admin(served.port, PIN)
+    twist_round(admin, clock)
+    phones = [Phone(served.port) for _ in range(3)]
+    press(admin, clock, 1)  # a delta by the fanout: it has every phone now
+    for phone in phones:
+        phone.read_until(served.hub.version)
+    ends = {c.socket.getpeername(): c for c in served.fanout.connections()}
+    gone = ends[phones[1].address]
+    phones[1].close()
+    assert gone.closed.wait(5)  # its sender looks for hang-ups; the stream's thread ends
+    assert not gone.is_open
+    assert all(ends[p.address].is_open for p in (phones[0], phones[2]))
+    press(admin, clock, 1)
+    for phone in (phones[0], phones[2]):
+        phone.read_until(served.hub.version)
+        same_game(phone, admin)
+        phone.close()
+    admin.close()
