@@ -12,6 +12,7 @@ server, the feed and the box when it ends.
 
     buzzerbox serve [--config FILE] [--host H] [--port P] [--data DIR] [--pin PIN]
                     [--open-pads] [--wifi-ssid S --wifi-password P] [--max-phones N]
+                    [--fanout-threads K]
 
 With no config and no hardware it starts a simulated box (virtual pads on the phones).
 It prints the addresses to open and the admin PIN (kept in the data folder: a restart
@@ -20,8 +21,8 @@ the seats phones took (phones.json). It locks the data folder (one box
 per folder), checks the log and repairs what can be rebuilt (store/check.py) before
 anything else. The config file is TOML with the
 same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
-max_phones, countdown_s), options given on the command line win; and a `[pads]` table
-(see pads/feed.py) for a box with real pads: GPIO and pad boards.
+max_phones, fanout_threads, countdown_s), options given on the command line win; and a
+`[pads]` table (see pads/feed.py) for a box with real pads: GPIO and pad boards.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "wifi_ssid": None,
     "wifi_password": None,
     "max_phones": 1000,
+    "fanout_threads": 1,
     "countdown_s": 3.0,
     **SERVE_DEFAULTS,  # mqtt, box_name, mqtt_ca, mqtt_password, ... (buzzerbox.mqtt)
 }
@@ -69,6 +71,7 @@ TYPES: dict[str, tuple[type, ...]] = {
     "wifi_ssid": (str,),
     "wifi_password": (str,),
     "max_phones": (int,),
+    "fanout_threads": (int,),
     "countdown_s": (int, float),
     **SERVE_TYPES,
 }
@@ -97,6 +100,11 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     serve.add_argument("--wifi-ssid", help="the table's Wi-Fi, for its QR code")
     serve.add_argument("--wifi-password", help="the Wi-Fi's password, for its QR code")
     serve.add_argument("--max-phones", type=int, help="live streams served at once (1000)")
+    serve.add_argument(
+        "--fanout-threads",
+        type=int,
+        help="threads writing the live streams (default 1: see the README, Which Pi)",
+    )
     add_serve_options(serve)
     serve.set_defaults(func=run_serve)
 
@@ -137,6 +145,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.store.log import EventLog
     from buzzerbox.web import create_app
     from buzzerbox.web.auth import PIN_DIGITS, new_pin
+    from buzzerbox.web.fanout import check_threads
     from buzzerbox.web.guard import Guard
     from buzzerbox.web.server import bind, make_server, urls
     from buzzerbox.web.sessions import Sessions
@@ -146,6 +155,7 @@ def run_serve(args: argparse.Namespace) -> int:
     lock: DataLock | None = None
     try:
         cfg = settings(args)
+        check_threads(int(cfg["fanout_threads"]))
         folder = data_dir(cfg["data"])
         lock = DataLock(folder)
         pin, _ = admin_pin(folder, cfg["pin"], new_pin)
@@ -205,6 +215,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "WIFI_PASSWORD": cfg["wifi_password"],
             "SSE_MAX_CLIENTS": max_phones,
             "SSE_FANOUT": True,
+            "SSE_FANOUT_THREADS": int(cfg["fanout_threads"]),
             "GUARD": guard,
         },
     )

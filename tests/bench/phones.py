@@ -24,13 +24,17 @@ stime over the events, minus the same span of quiet, measured just before and ju
 after: keepalives and the boards' ticks are not counted) and the bytes each phone
 got per event. With 0 phones the CPU is the fixed cost of an event; the growth per
 phone is printed at the end. The server's own CPU per phone per event (P in the
-README's "Which Pi") is its fanout thread's (the one thread that writes every phone's
-socket, found by its name in /proc/<pid>/task), user and system time apart; the
-phones are read in this process, so none of their Python is counted. On loopback the
-kernel hands a segment to the receiving socket inside the sender's send(): the system
-time of a send holds the phone's end of TCP too (the phones' ACKs, in turn, are
-handled in their reader's time), so the user time is the part that is all the box's.
-Not collected by pytest. Loopback only, bounded in count and time (about --seconds
+README's "Which Pi") is its fanout threads' (those that write the phones' sockets,
+found by their names, bb-fanout-1 ..., in /proc/<pid>/task: their sum), user and
+system time apart; the phones are read in this process, so none of their Python is
+counted. On loopback the kernel hands a segment to the receiving socket inside the
+sender's send(): the system time of a send holds the phone's end of TCP too (the
+phones' ACKs, in turn, are handled in their reader's time), so the user time is the
+part that is all the box's.
+`round_ms` is the wall time of one fanout round, from its first send to its last (the
+box writes each round's times to the file BUZZERBOX_FANOUT_ROUNDS names), median and
+p95 over the events; `--threads` sets the box's fanout threads (serve's
+fanout_threads). Not collected by pytest. Loopback only, bounded in count and time (about --seconds
 plus set-up per phone count).
 """
 
@@ -59,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.faults.boardproc import BoardProcess
 
 PLAYERS = ["Ann", "Ben", "Cem", "Dan"]
-FANOUT = "bb-fanout"  # web/fanout.py's THREAD_NAME
+FANOUT = "bb-fanout"  # web/fanout.py's THREAD_NAME: its threads are bb-fanout-1, ...
 PIN = "2468"
 #: board mode: seats 0-1 on pico-a, 2-3 on pico-b; channel = 4 * (seat % 2) + pile
 # No release hold on the piles (the pad map's [release_ms], 120 ms by default): it holds
@@ -193,15 +197,21 @@ class Admin:
         return dict(state)
 
 
-def start_server(folder: Path, max_phones: int, pads: str | None) -> tuple[Any, int]:
+def start_server(
+    folder: Path, max_phones: int, pads: str | None, threads: int = 1
+) -> tuple[Any, int]:
     config = folder / "box.toml"
-    config.write_text("countdown_s = 0.2\n" + ('[pads]\nmap = "pads.toml"\n' if pads else ""))
+    head = f"countdown_s = 0.2\nfanout_threads = {threads}\n"
+    config.write_text(head + ('[pads]\nmap = "pads.toml"\n' if pads else ""))
     if pads:
         (folder / "pads.toml").write_text(pads)
     cmd = [sys.executable, "-m", "buzzerbox", "serve", "--config", str(config),
            "--host", "127.0.0.1", "--port", "0", "--data", str(folder / "data"), "--pin", PIN,
            "--max-phones", str(max_phones)]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    env = {**os.environ, "BUZZERBOX_FANOUT_ROUNDS": str(folder / "rounds.txt")}
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
     assert proc.stdout is not None
     for line in proc.stdout:
         if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
@@ -217,18 +227,34 @@ def cpu_s(pid: int) -> float:
 
 
 def fanout_cpu_s(pid: int) -> tuple[float, float]:
-    """(user, system) CPU time so far of the server's fanout thread (the one that writes
-    every phone's socket: web/fanout.py names it), in seconds; (0, 0) before it runs."""
+    """(user, system) CPU time so far of the server's fanout threads (those that write
+    the phones' sockets: web/fanout.py names them bb-fanout-1, ...), summed, in seconds;
+    (0, 0) before they run."""
+    user = system = 0
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            if (task / "comm").read_text().strip() != FANOUT:
+            if not (task / "comm").read_text().startswith(FANOUT):
                 continue
             fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        tick = os.sysconf("SC_CLK_TCK")
-        return int(fields[11]) / tick, int(fields[12]) / tick
-    return 0.0, 0.0
+        user, system = user + int(fields[11]), system + int(fields[12])
+    tick = os.sysconf("SC_CLK_TCK")
+    return user / tick, system / tick
+
+
+def round_walls(rounds: Path, since: float, until: float) -> list[float]:
+    """The wall time of each fanout round between `since` and `until` (monotonic): from
+    its first send to its last, over all the fanout's threads (web/fanout.py writes
+    each thread's round to the file BUZZERBOX_FANOUT_ROUNDS names), in ms."""
+    spans: dict[int, tuple[float, float]] = {}
+    for line in rounds.read_text().splitlines():
+        version, _, first, last, _ = line.split()
+        t0, t1 = float(first), float(last)
+        if since <= t0 <= until:
+            was = spans.get(int(version), (t0, t1))
+            spans[int(version)] = (min(was[0], t0), max(was[1], t1))
+    return [(t1 - t0) * 1000 for t0, t1 in spans.values()]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -288,7 +314,7 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
     boards = BoardProcess("pico-a:pty", "pico-b:pty") if args.mode == "board" else None
     with tempfile.TemporaryDirectory() as tmp:
         pads = PAD_MAP.format(**{b: boards.urls[f"pico-{b}"] for b in "ab"}) if boards else None
-        proc, port = start_server(Path(tmp), max(n, 10), pads)
+        proc, port = start_server(Path(tmp), max(n, 10), pads, args.threads)
         phones = Phones(port)
         phones.nap = args.nap
         reader = threading.Thread(target=phones.run, daemon=True)
@@ -317,12 +343,14 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
                 time.sleep(0.01)
             c2, f2, w1, b1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), time.monotonic(), phones.bytes
+            rounds = Path(tmp) / "rounds.txt"
+            walls = (round_walls(rounds, w0, w1) if n and rounds.exists() else []) or [float("nan")]
             time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
             c3, f3 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             if boards is not None:  # the log is read after the CPU is
                 sent = board_events(admin, boards, events, game["box"]["seq"])
             quiet_cpu = (c1 - c0 + c3 - c2) / (2 * quiet_s) * (w1 - w0)
-            fanout = [  # (user, system) of the fanout thread over the events, quiet subtracted
+            fanout = [  # (user, system) of the fanout threads over the events, quiet subtracted
                 f2[k] - f1[k] - (f1[k] - f0[k] + f3[k] - f2[k]) / (2 * quiet_s) * (w1 - w0)
                 for k in (0, 1)
             ]
@@ -354,12 +382,17 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "max_ms": round(max(lat), 1),
         "missed": missed,
         "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
-        # the server's own CPU per phone per event: its fanout thread's, user and system
+        # the server's own CPU per phone per event: its fanout threads', user and system
         # (on loopback the system time holds the phone's end of TCP too, see --help)
         "fanout_us_per_phone_event": round(sum(fanout) * 1e6 / len(sent) / n, 2) if n else None,
         "fanout_user_us": round(fanout[0] * 1e6 / len(sent) / n, 2) if n else None,
         "fanout_system_us": round(fanout[1] * 1e6 / len(sent) / n, 2) if n else None,
         "bytes_per_event_per_phone": round((b1 - b0) / len(sent) / n) if n else None,
+        "fanout_threads": args.threads,
+        # one fanout round (a change to every phone), first send to last: median, p95
+        "round_ms": round(statistics.median(walls), 2),
+        "round_p95_ms": round(percentile(walls, 0.95), 2),
+        "load": Path("/proc/loadavg").read_text().split()[0],
     }
 
 
@@ -369,6 +402,9 @@ def main() -> int:
     parser.add_argument("--mode", choices=["http", "board"], default="http")
     parser.add_argument("--rate", type=float, default=10.0, help="pad events per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="of events per count")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="the box's fanout threads (serve's fanout_threads)"
+    )
     parser.add_argument(
         "--nap", type=float, default=0.001,
         help="the phones' reader naps this long between reads (s): on 2 shared cores a "
@@ -388,7 +424,7 @@ def main() -> int:
         if zero is not None and r["phones"]:
             per = (r["cpu_ms_per_event"] - zero["cpu_ms_per_event"]) / r["phones"] * 1000
             print(f"# {r['phones']} phones: {per:.1f} µs of server CPU per phone per event "
-                  f"(the process's growth over 0 phones); the fanout thread's: "
+                  f"(the process's growth over 0 phones); the fanout threads': "
                   f"{r['fanout_us_per_phone_event']} µs ({r['fanout_user_us']} user, "
                   f"{r['fanout_system_us']} system)")  # fmt: skip
     return 0

@@ -12,7 +12,8 @@ Nothing lives in request globals: each blueprint is built around the box and the
 settings it is given. Config keys (all optional): SECRET_KEY, ADMIN_PIN (random if
 absent; read it back from app.config), URLS, OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (one thread
-writes the stream to every phone, under waitress: `buzzerbox serve` sets it), LOGIN_LIMITER,
+writes the stream to every phone, under waitress: `buzzerbox serve` sets it),
+SSE_FANOUT_THREADS (how many such threads share the phones, 1 by default), LOGIN_LIMITER,
 SESSIONS (a sessions.Sessions: the admin sessions, in memory if absent),
 GUARD (the server's guard.Guard: per-address stream slots, the admin's lane).
 """
@@ -117,7 +118,11 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
             box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]
         )
     )
-    fanout = Fanout(hub, stream_settings.keepalive_s) if cfg.get("SSE_FANOUT") else None
+    fanout = (
+        Fanout(hub, stream_settings.keepalive_s, threads=int(cfg.get("SSE_FANOUT_THREADS", 1)))
+        if cfg.get("SSE_FANOUT")
+        else None
+    )
     guard: Guard = cfg.get("GUARD") or Guard()
     app.register_blueprint(live_blueprint(hub, auth, stream_settings, fanout, guard))
 

@@ -1,16 +1,28 @@
-"""One thread writes each live-stream change to every phone (on waitress).
+"""Threads that write each live-stream change to every phone (on waitress).
 
 Waking a thousand stream threads for every pad press costs a thousand GIL hand-overs:
 ~300 ms until the last phone has it on two cores (tests/bench/phones.py). So under
 waitress a stream's thread only writes the response head and the first state, then
-hands its connection to the `Fanout`: one thread that writes each new message to
-every connection (and the keepalives), while the stream threads sleep until
+hands its connection (connection.py) to the `Fanout`: `threads` sender threads
+(named bb-fanout-1, bb-fanout-2, ... in the system's lists), each writing every new
+message to its share of the connections (a shard: each phone stays in one, so its
+messages stay in order) and their keepalives, while the stream threads sleep until
 their phone is gone or their time is up. Each change is one delta, framed once for
-all (livestate.py): for every phone that had the one before, the fanout's whole work
-is one non-blocking send() of the same bytes (`Fanout.send_all`), a few µs of CPU.
-A connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
+all (livestate.py): for every phone that had the one before, a sender's whole work
+is one non-blocking send() of the same bytes (`send_all`), a few µs of CPU. A
+connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
 is skipped, never waited for; the next change or keepalive brings it up to date (the
-deltas it missed, or the full state).
+deltas it missed, or the full state). A sender starts with the first phone of its
+shard, not at start-up.
+
+One sender is the default: socket.send() lets go of the GIL, so more senders could
+run the kernel's part of their sends on other cores, but on the 2 shared cores
+measured (README, "Which Pi") two gave no gain that stands out of the noise, for a
+little more CPU; on a Pi's 4 cores it is not measured yet (`fanout_threads`).
+
+With BUZZERBOX_FANOUT_ROUNDS naming a file, each sender appends a line per round
+for tests/bench/phones.py: the version, the sender, the monotonic times of its first
+and last send, and the phones it sent to.
 
 This uses waitress internals (pinned in pyproject): the channel behind
 environ["waitress.client_disconnected"], its write_soon() and total_outbufs_len. On
@@ -19,19 +31,24 @@ any other server (or without the fanout) sse.py's one-thread-per-stream path run
 
 from __future__ import annotations
 
-import socket
+import os
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from buzzerbox.web.connection import Connection, Payloads, chunk
 from buzzerbox.web.livestate import Hub
 from buzzerbox.web.sse import keepalive_frame
 
-#: how often the fanout looks for phones that hung up (s)
+#: how often a sender looks for phones that hung up (s)
 HANGUP_CHECK_S = 0.5
-#: the fanout thread's name in the system (`top -H`, /proc/<pid>/task/*/comm)
+#: the senders' names in the system (`top -H`, /proc/<pid>/task/*/comm): bb-fanout-<n>
 THREAD_NAME = "bb-fanout"
+#: the most sender threads
+MAX_THREADS = 8
+#: a file each round's times are appended to (for the bench), if set
+ROUNDS_ENV = "BUZZERBOX_FANOUT_ROUNDS"
 
 
 def name_thread(name: str) -> None:
@@ -43,194 +60,139 @@ def name_thread(name: str) -> None:
         pass
 
 
-class Connection:
-    """One phone's stream as the fanout writes to it: framing, backlog, the version sent."""
-
-    def __init__(self, channel: Any, chunked: bool, is_admin: bool, version: int) -> None:
-        self.channel = channel
-        self.socket = channel.socket
-        self.is_chunked = chunked
-        self.is_admin = is_admin
-        self.version = version
-        self.is_open = True
-        self.lock = threading.Lock()
-        self.closed = threading.Event()
-
-    def catch_up(self, payloads: Payloads, backlog_limit: int) -> None:
-        """Bring the phone to the hub's latest version (the deltas since its version, or
-        the full state); a phone that has not read what it was sent is left behind for
-        now (the next change or keepalive brings it up to date, never a queue)."""
-        with self.lock:
-            if not self.is_open or self.channel.total_outbufs_len > backlog_limit:
-                return
-            version, data = payloads.get(self.version, self.is_admin, self.is_chunked)
-            if version > self.version:
-                self.version = version
-                self.write(data)
-
-    def keepalive(self, payloads: Payloads, backlog_limit: int, message: bytes) -> None:
-        """The keepalive (livestate.py), or what the phone missed."""
-        if self.version < payloads.hub.version:
-            self.catch_up(payloads, backlog_limit)
-            return
-        with self.lock:
-            if self.is_open and self.channel.total_outbufs_len <= backlog_limit:
-                self.write(chunk(message) if self.is_chunked else message)
-
-    def send(self, data: bytes, version: int) -> None:
-        """The fanout's fast path: `data` (framed) brings this phone from the version it
-        has to `version`. One non-blocking send() when waitress has nothing queued for
-        it (nothing else writes a stream's socket while the fanout has it; `remove`
-        takes the lock before the stream's thread ends the response); else `write`."""
-        with self.lock:
-            if not self.is_open:
-                return
-            self.version = version
-            if self.channel.total_outbufs_len or not self.channel.connected:
-                self.write(data)
-                return
-            try:
-                sent = self.socket.send(data)
-            except BlockingIOError:
-                sent = 0
-            except OSError:  # reset, or closed by waitress: the phone is gone
-                self.gone()
-                return
-            if sent != len(data):
-                self.write(data[sent:])
-
-    def write(self, data: bytes) -> bool:
-        """Write stream bytes, framed (caller holds the lock); False when the phone is gone.
-
-        Straight to the socket when waitress has nothing queued for it (no buffer
-        copies, and the server's loop is not woken); what the socket does not take
-        now is queued in waitress, which sends it when the phone reads."""
-        channel = self.channel
-        try:
-            with channel.outbuf_lock:
-                if not channel.total_outbufs_len and channel.connected:
-                    try:
-                        sent = self.socket.send(data)
-                    except BlockingIOError:
-                        sent = 0
-                    if sent == len(data):
-                        return True
-                    data = data[sent:]
-            channel.write_soon(data)
-        except Exception:  # ClientDisconnected, or a socket error: the phone is gone
-            self.gone()
-            return False
-        return True
-
-    def gone(self) -> None:
-        self.is_open = False
-        self.closed.set()
-
-    def close(self) -> None:
-        with self.lock:
-            self.is_open = False
-        self.closed.set()
-
-    def is_hung_up(self) -> bool:
-        """The phone closed its end (waitress reads nothing while the stream runs)."""
-        sock = getattr(self.channel, "socket", None)
-        if sock is None or not self.channel.connected:
-            return True
-        try:
-            return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
-        except (BlockingIOError, InterruptedError):
-            return False
-        except OSError:
-            return True
-
-
-def chunk(data: bytes) -> bytes:
-    """One chunk of an HTTP/1.1 chunked body."""
-    return b"%X\r\n%s\r\n" % (len(data), data)
-
-
-class Payloads:
-    """What the streams at each version need, worked out once per round of the fanout
-    (most phones are at the same version: one delta, framed once, for all of them)."""
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self._made: dict[tuple[int, bool, bool], tuple[int, bytes]] = {}
-
-    def get(self, version: int, is_admin: bool, chunked: bool) -> tuple[int, bytes]:
-        key = (version, is_admin, chunked)
-        made = self._made.get(key)
-        if made is None:
-            latest, data = self.hub.catch_up(version, is_admin)
-            made = self._made[key] = (latest, chunk(data) if chunked and data else data)
-        return made
+def check_threads(threads: int) -> None:
+    """Refuse a count of sender threads out of range (ValueError, saying what is allowed)."""
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"fanout_threads {threads} is not allowed: it is 1 to {MAX_THREADS}")
 
 
 class Fanout:
-    """The thread that writes every change of the hub to every connection."""
+    """The threads that write every change of the hub to every connection."""
 
-    def __init__(self, hub: Hub, keepalive_s: float = 2.0, backlog_limit: int = 64 * 1024) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        keepalive_s: float = 2.0,
+        backlog_limit: int = 64 * 1024,
+        threads: int = 1,
+    ) -> None:
+        check_threads(threads)
         self.hub = hub
         self.keepalive_s = keepalive_s
         self.keepalive = keepalive_frame(keepalive_s)
         self.backlog_limit = backlog_limit
-        self._connections: set[Connection] = set()
+        self._shards: list[set[Connection]] = [set() for _ in range(threads)]
+        #: each sender's lock, held for a round: its connections' `lock`
+        self._shard_locks = [threading.Lock() for _ in range(threads)]
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread | None] = [None] * threads
+        rounds = os.environ.get(ROUNDS_ENV)
+        self._rounds = os.open(rounds, os.O_WRONLY | os.O_APPEND | os.O_CREAT) if rounds else -1
+
+    @property
+    def threads(self) -> int:
+        return len(self._shards)
+
+    @property
+    def loads(self) -> list[int]:
+        """How many phones each sender thread has."""
+        with self._lock:
+            return [len(shard) for shard in self._shards]
+
+    def connections(self) -> list[Connection]:
+        """The streams the fanout writes now."""
+        with self._lock:
+            return [connection for shard in self._shards for connection in shard]
 
     def add(self, connection: Connection) -> None:
+        """Give the connection to the sender with the fewest (started with its first)."""
         with self._lock:
-            self._connections.add(connection)
-            if self._thread is None:  # started by the first phone, not at start-up
-                self._thread = threading.Thread(target=self._run, name="sse-fanout", daemon=True)
-                self._thread.start()
+            shard = min(range(len(self._shards)), key=lambda n: len(self._shards[n]))
+            connection.shard = shard
+            connection.lock = self._shard_locks[shard]
+            self._shards[shard].add(connection)
+            if self._threads[shard] is None:  # started by a phone, not at start-up
+                thread = threading.Thread(
+                    target=self._run, args=(shard,), name=f"sse-fanout-{shard + 1}", daemon=True
+                )
+                self._threads[shard] = thread
+                thread.start()
 
     def remove(self, connection: Connection) -> None:
         connection.close()
         with self._lock:
-            self._connections.discard(connection)
+            self._shards[connection.shard].discard(connection)
 
-    def _run(self) -> None:
-        name_thread(THREAD_NAME)
+    def _run(self, shard: int) -> None:
+        name_thread(f"{THREAD_NAME}-{shard + 1}")
+        mine, lock = self._shards[shard], self._shard_locks[shard]
         version = self.hub.version
         keepalive_at = time.monotonic() + self.keepalive_s
         check_at = time.monotonic() + HANGUP_CHECK_S
         while True:  # a daemon thread, for the life of the server
             latest = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
             with self._lock:
-                connections = list(self._connections)
-            if time.monotonic() >= check_at:  # not on every change: a syscall per phone
-                check_at = time.monotonic() + HANGUP_CHECK_S
-                for connection in connections:  # a phone that hung up gives its place back
-                    if connection.is_hung_up():
-                        connection.close()
-            payloads = Payloads(self.hub)
-            if latest == version:
-                if time.monotonic() < keepalive_at:
+                connections = list(mine)
+            with lock:  # its connections' lock: no stream thread writes or ends them now
+                if time.monotonic() >= check_at:  # not on every change: a syscall per phone
+                    check_at = time.monotonic() + HANGUP_CHECK_S
+                    for connection in connections:  # a phone that hung up gives its place
+                        if connection.is_hung_up():
+                            connection.gone()
+                payloads = Payloads(self.hub)
+                if latest == version:
+                    if time.monotonic() < keepalive_at:
+                        continue
+                    keepalive_at = time.monotonic() + self.keepalive_s
+                    for connection in connections:
+                        connection.keepalive(payloads, self.backlog_limit, self.keepalive)
                     continue
-                keepalive_at = time.monotonic() + self.keepalive_s
-                for connection in connections:
-                    connection.keepalive(payloads, self.backlog_limit, self.keepalive)
-                continue
-            self.send_all(connections, payloads, version, latest)
+                started = time.monotonic()
+                self.send_all(connections, payloads, version, latest)
+            if self._rounds >= 0:
+                ended = time.monotonic()
+                line = f"{latest} {shard + 1} {started:.6f} {ended:.6f} {len(connections)}\n"
+                os.write(self._rounds, line.encode())
             version = latest
 
     def send_all(
         self, connections: list[Connection], payloads: Payloads, before: int, latest: int
     ) -> None:
         """Bring every connection to `latest`: those at `before` (nearly all of them)
-        get the deltas since, framed once, by one send() each; the others catch up."""
+        get the deltas since, framed once, by one non-blocking send() each; the others
+        catch up. The caller holds the connections' lock. The loop is kept tight (it
+        runs a thousand times per change): a stream's own attributes, and waitress's
+        channel only while it may hold some of the stream's bytes."""
         limit = self.backlog_limit
         data = self.hub.deltas(before, latest)
-        framed = b"" if data is None else chunk(data)
-        for connection in connections:
-            if connection.version != before or data is None:
-                if connection.version < latest:
-                    connection.catch_up(payloads, limit)
-            elif connection.channel.total_outbufs_len > limit:
-                continue  # not reading: left behind for now, as catch_up leaves it
-            else:
-                connection.send(framed if connection.is_chunked else data, latest)
+        framings = (b"", b"") if data is None else (data, chunk(data))  # [is_chunked]
+        for c in connections:
+            if c.version != before or not c.is_open or data is None:
+                if c.version < latest:
+                    c.catch_up(payloads, limit)
+                continue
+            payload = framings[c.is_chunked]
+            if c.queued:  # waitress may still hold some: after them, or skipped
+                channel = c.channel
+                if channel.total_outbufs_len or not channel.connected:
+                    if channel.total_outbufs_len <= limit:  # else not reading: left behind
+                        c.version = latest
+                        c.write(payload)
+                    continue
+                c.queued = False
+            # nothing queued in waitress: straight to the socket (nothing else writes
+            # it while the fanout has it; `remove` takes the lock before the stream's
+            # thread ends the response)
+            try:
+                sent = c.sock_send(payload)
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # reset, or closed by waitress: the phone is gone
+                c.gone()
+                continue
+            c.version = latest
+            if sent != len(payload):
+                c.write(payload[sent:])
 
 
 def waitress_channel(environ: dict[str, Any]) -> Any | None:
@@ -258,7 +220,8 @@ def handed_over(
     connection = Connection(channel, chunked, is_admin, version)
     fanout.add(connection)
     try:
-        connection.catch_up(Payloads(fanout.hub), 1 << 62)  # what came since the head
+        with connection.lock:  # its sender's: not in the middle of a round
+            connection.catch_up(Payloads(fanout.hub), 1 << 62)  # what came since the head
         connection.closed.wait(max_stream_s)
     finally:
         fanout.remove(connection)
