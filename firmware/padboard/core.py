@@ -27,11 +27,13 @@ from padboard.native import micropython
 from padboard.outbox import RESERVE, Outbox
 from padboard.state import (
     CH_OF,
+    EDGES,
     LOW30,
     NOW_LO,
     PAD_MASK,
     PINS,
     PROBE_MASK,
+    PROBE_TICKS,
     READY,
     ROOM,
     get_time,
@@ -39,9 +41,15 @@ from padboard.state import (
     push_tick,
     queued,
     set_time,
+    TICKS_DONE,
 )
 
 STALE_MS = 50  # a TICK probe unanswered this long is given up
+# While EDGEs flow (BUSY_EDGES or more since the last tick(), 500/s at TICK_MS 10)
+# they are the host's watermarks: a TICK's probe costs an edge's time then, and
+# is made only every BUSY_TICK_MS (the spec wants one at least every 100 ms).
+BUSY_EDGES = 5
+BUSY_TICK_MS = 50
 MASK30 = 0x3FFFFFFF
 
 _TICK = 0
@@ -115,6 +123,8 @@ class PadBoard(Outbox):
         self.lost = 0  # edges dropped since the last LOST frame
         self._probes = []  # [kind, tokens, ms, age], oldest first
         self._ms = 0
+        self._tick_ms = 0  # when a TICK was last asked for
+        self._edges_seen = 0  # state[EDGES] at the last tick()
         self._queue("HELLO", self._hello_fields())
 
     # -- from the PIO ---------------------------------------------------------
@@ -189,13 +199,33 @@ class PadBoard(Outbox):
         self._gap = True
         self.state[READY] = 0
 
+    def _probes_now(self):
+        """The probes in flight, oldest first: the TICK probes the fast path
+        answered (state.py's TICKS_DONE) leave the list first."""
+        probes = self._probes
+        state = self.state
+        for _ in range(state[TICKS_DONE]):
+            probes.pop(0)
+        state[TICKS_DONE] = 0
+        return probes
+
+    def _lead_ticks(self):
+        """Tell the fast path how many TICK probes lead the list (it may answer those)."""
+        n = 0
+        for probe in self._probes:
+            if probe[0] != _TICK:
+                break
+            n += 1
+        self.state[PROBE_TICKS] = n
+
     def _probe_again(self):
         """Make every probe in flight again, in order (its pair went missing)."""
-        again = self._probes
+        again = self._probes_now()
         self._probes = []
         for kind, tokens, _, age in again:
             self._probe()
             self._probes.append([kind, tokens, self._ms, age])
+        self._lead_ticks()
 
     @staticmethod
     def _pressed(pins, bit):
@@ -208,12 +238,15 @@ class PadBoard(Outbox):
             self.lost += 1
         else:
             out.append(("EDGE", ch, level, t))  # formatted when sent
+            self.state[EDGES] = (self.state[EDGES] + 1) & 0xFFFF
             self.state[ROOM] = 0  # the fast path waits until the list is sent
 
     def _probe_seen(self, t):
-        if not self._probes:
+        probes = self._probes_now()
+        if not probes:
             return  # a probe given up on, arriving after all
-        kind, tokens, _, age = self._probes.pop(0)
+        kind, tokens, _, age = probes.pop(0)
+        self._lead_ticks()
         if kind == _TICK:
             self._debouncer.settle(t)
             # after the ring's records, when nothing waits in the list
@@ -227,7 +260,7 @@ class PadBoard(Outbox):
     # -- clock probes ---------------------------------------------------------
 
     def _ask_time(self, kind):
-        if len(self._probes) >= self._max_probes:
+        if len(self._probes_now()) >= self._max_probes:
             return False
         age = self._probe() or 0  # us since the host bytes being read arrived
         if kind == _TICK:
@@ -235,18 +268,25 @@ class PadBoard(Outbox):
         elif self.tick_hz != 1000000:
             age = self._ticks(age)
         self._probes.append([kind, [], self._ms, age])
+        self._lead_ticks()
         return True
 
     @micropython.native
     def tick(self, ms):
         """Called every TICK_MS with a millisecond count: asks for the next TICK."""
         self._ms = ms
-        for probe in self._probes:
+        edges = self.state[EDGES]
+        busy = (edges - self._edges_seen) & 0xFFFF >= BUSY_EDGES
+        self._edges_seen = edges
+        if busy and ms - self._tick_ms < BUSY_TICK_MS:
+            return  # the EDGEs say it: no probe in their way
+        for probe in self._probes_now():
             if probe[0] == _TICK:
                 if ms - probe[2] < STALE_MS:
                     return  # the last TICK is still on its way
                 self._probe_again()  # a probe's pair went missing: ask again
                 return
+        self._tick_ms = ms
         self._ask_time(_TICK)
 
     # -- from the host --------------------------------------------------------

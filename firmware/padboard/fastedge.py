@@ -44,8 +44,6 @@ def feed_pairs(ring, state, at: int, count: int) -> int:
         pins = int(p[at])
         low = (0 - int(p[at + 1])) & 0x3FFFFFFF
         changed = pins ^ s[0]  # PINS
-        if changed & s[5]:  # PROBE_MASK: the plain path answers probes
-            return i
         lo = uint(s[1])  # NOW_LO, NOW_HI advanced by the ticks since
         s[14] = lo + ((low - s[3]) & 0x3FFFFFFF)  # SCRATCH, LOW30
         nlo = uint(s[14])
@@ -53,7 +51,28 @@ def feed_pairs(ring, state, at: int, count: int) -> int:
         if nlo < lo:
             hi += 1
         pads = changed & s[4]  # PAD_MASK
-        if pads:
+        if changed & s[5]:  # PROBE_MASK
+            # A TICK's probe, alone in its pair, with nothing in core's list and
+            # no lock end due (HAS_DUE, DUE_HI, DUE_LO): its TICK joins the ring.
+            # Any other probe (a SYNC's) is the plain path's.
+            if pads or s[16] == 0 or s[12] == 0:  # PROBE_TICKS, ROOM
+                return i
+            if s[7] and (hi > int(s[9]) or (hi == int(s[9]) and nlo >= uint(s[8]))):
+                return i
+            head = int(s[10])
+            tail = int(s[11])
+            rec = 224 + 3 * ((tail - 1) & 63)
+            if tail == head or s[rec] != 64:  # no TICK at the tail to replace
+                if ((tail - head) & 0xFFFF) >= 64:
+                    return i  # the ring is full
+                rec = 224 + 3 * (tail & 63)
+                s[rec] = 64  # TICK
+                s[11] = (tail + 1) & 0xFFFF
+            s[rec + 1] = nlo
+            s[rec + 2] = hi
+            s[16] = s[16] - 1
+            s[17] = s[17] + 1  # TICKS_DONE
+        elif pads:
             # a lock end due first: the plain path reports the waiting edge
             # HAS_DUE, DUE_HI, DUE_LO
             if s[7] and (hi > int(s[9]) or (hi == int(s[9]) and nlo >= uint(s[8]))):
@@ -61,11 +80,11 @@ def feed_pairs(ring, state, at: int, count: int) -> int:
             emits = 0
             for bit in range(30):  # first look: can every change be decided here?
                 if (pads >> bit) & 1:
-                    ch = s[16 + bit]  # CH_OF
+                    ch = s[32 + bit]  # CH_OF
                     level = 1 - ((pins >> bit) & 1)
-                    if level != s[80 + ch]:  # REP
-                        uhi = int(s[145 + 2 * ch])  # UNTIL
-                        if hi < uhi or (hi == uhi and nlo < uint(s[144 + 2 * ch])):
+                    if level != s[96 + ch]:  # REP
+                        uhi = int(s[161 + 2 * ch])  # UNTIL
+                        if hi < uhi or (hi == uhi and nlo < uint(s[160 + 2 * ch])):
                             return i  # inside its lock
                         emits += 1
             tail = s[11]  # Q_TAIL
@@ -73,18 +92,19 @@ def feed_pairs(ring, state, at: int, count: int) -> int:
                 return i
             for bit in range(30):
                 if (pads >> bit) & 1:
-                    ch = s[16 + bit]
+                    ch = s[32 + bit]
                     level = 1 - ((pins >> bit) & 1)
-                    s[48 + ch] = level  # RAW
-                    if level != s[80 + ch]:
-                        s[80 + ch] = level
-                        s[144 + 2 * ch] = nlo + s[112 + ch]  # WIN
-                        s[145 + 2 * ch] = hi + (1 if uint(s[144 + 2 * ch]) < nlo else 0)
-                        rec = 208 + 3 * (tail & 63)  # QUEUE, QUEUE_RECORDS
+                    s[64 + ch] = level  # RAW
+                    if level != s[96 + ch]:
+                        s[96 + ch] = level
+                        s[160 + 2 * ch] = nlo + s[128 + ch]  # WIN
+                        s[161 + 2 * ch] = hi + (1 if uint(s[160 + 2 * ch]) < nlo else 0)
+                        rec = 224 + 3 * (tail & 63)  # QUEUE, QUEUE_RECORDS
                         s[rec] = ch << 1 | level
                         s[rec + 1] = nlo
                         s[rec + 2] = hi
                         tail = (tail + 1) & 0xFFFF
+            s[13] = (s[13] + emits) & 0xFFFF  # EDGES
             s[11] = tail
         s[0] = pins
         s[1] = nlo
@@ -113,7 +133,7 @@ def write_records(buf, state, at_stop: int, seq: int) -> int:
     head = s[10]  # Q_HEAD
     written = 0
     while head != s[11] and at + 64 <= stop:  # Q_TAIL; a frame takes 47 bytes at most
-        rec = 208 + 3 * (head & 63)  # QUEUE
+        rec = 224 + 3 * (head & 63)  # QUEUE
         kind = s[rec]
         tick = kind == 64  # TICK
         start = at

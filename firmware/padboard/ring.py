@@ -144,7 +144,6 @@ class EdgeRing:
                 self._lose(board)
                 return 0
             return self._feed_copied(board, n, link)
-        feed = board.feed_ticks
         heard = link.look
         hs = link.hs
         fast = feed_pairs
@@ -159,7 +158,7 @@ class EdgeRing:
                     break
                 heard(hs)
             copy_pairs(self._ring, (start + 2 * i) & mask, mask, 1, pairs)
-            feed(pairs[0], pairs[1])  # a pair the fast path leaves
+            board.feed_ticks(pairs[0], pairs[1])  # a pair the fast path leaves
             i += 1
         self._read = (start + 2 * n) & _WORDS_MASK
         return n

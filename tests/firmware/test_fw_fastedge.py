@@ -94,9 +94,11 @@ while n < PAIRS:
         else:  # bounces, taps inside a lock, long pauses
             step = rand(40) if r < 50 else rand(3000) if r < 90 else 20000 + rand(200000)
         low = (low + step) & 0x3FFFFFFF
-        for _ in range(1 + rand(2)):
-            pins ^= 1 << PADS[rand(len(PADS))]
-        if asks[0] > probes and rand(3) == 0:
+        probe = asks[0] > probes and rand(3) == 0
+        if not probe or rand(2):  # a probe's pair, half the time alone
+            for _ in range(1 + rand(2)):
+                pins ^= 1 << PADS[rand(len(PADS))]
+        if probe:
             pins ^= 1 << PROBE
             probes += 1
         ring[(pos + 2 * k) & 31] = pins
@@ -206,13 +208,17 @@ def test_the_offsets_fastedge_uses_are_state_py_s() -> None:
         ("Q_HEAD", 10),
         ("Q_TAIL", 11),
         ("ROOM", 12),
+        ("EDGES", 13),
         ("SCRATCH", 14),
-        ("CH_OF", 16),
-        ("RAW", 48),
-        ("REP", 80),
-        ("WIN", 112),
-        ("UNTIL", 144),
-        ("QUEUE", 208),
+        ("RING_MASK", 15),
+        ("PROBE_TICKS", 16),
+        ("TICKS_DONE", 17),
+        ("CH_OF", 32),
+        ("RAW", 64),
+        ("REP", 96),
+        ("WIN", 128),
+        ("UNTIL", 160),
+        ("QUEUE", 224),
         ("QUEUE_RECORDS", 64),
     ):
         assert getattr(state, name) == want, name

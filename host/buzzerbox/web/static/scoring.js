@@ -11,22 +11,28 @@ const STACK = 10;
 const SET = 40;
 const KIDS_CARDS = 30;
 
-/** This phone's own entries in flight (a form it replaced itself is no news to it). */
-const mine = { pending: 0, until: -Infinity };
+/** This phone's own entries: how many are in flight, and the state the last one
+ * made (a form it replaced itself is no news to it). */
+const mine = { pending: 0, state: null };
 
-/** Run this phone's entry `work()`, known as its own until shortly after the answer. */
+/** Run this phone's entry `work()` (it answers with the state it made). */
 export async function own(work) {
   mine.pending += 1;
   try {
-    return await work();
+    const made = await work();
+    if (made && typeof made === "object" && made.box) mine.state = made;
+    return made;
   } finally {
     mine.pending -= 1;
-    mine.until = performance.now() + 300;
   }
 }
 
-/** Whether a change now is this phone's own doing. */
-export const isMine = () => mine.pending > 0 || performance.now() < mine.until;
+/** Whether a change to a stage keyed `keyOf(state)` is this phone's own doing: one
+ * of its entries is in flight, or it is the stage its last entry made (the live
+ * stream brings that state again). Another phone's change, however soon after,
+ * is not. */
+export const isMine = (key, keyOf) =>
+  mine.pending > 0 || (mine.state !== null && keyOf(mine.state) === key);
 
 const WHAT = { stacks: "the stacks", middle: "the middle", left: "the cards left" };
 

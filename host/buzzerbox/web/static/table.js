@@ -287,7 +287,7 @@ function stageOf(st) {
 function replacedForm(stage, key) {
   const open = stage.querySelector("form.counts[data-dirty]");
   if (!open || stage.dataset.key === key) return null;
-  return isMine() ? null : open.dataset.what;
+  return isMine(key, (st) => stageOf(st).key) ? null : open.dataset.what;
 }
 
 function renderStage(st) {
