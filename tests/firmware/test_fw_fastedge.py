@@ -5,13 +5,11 @@ must not lean on either)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 from .emulator import PicoEmulator
-from .fwbench import FIRMWARE, fw, micropython_path
+from .fwbench import FIRMWARE, fw, run_micropython
 
 # Two boards, one fed pair by pair through PadBoard.feed_ticks, the other the
 # way ring.py feeds it (fastedge.feed_pairs, the plain path for what it leaves);
@@ -153,19 +151,8 @@ def check(line: str, pairs: int, seed: int) -> None:
 
 def test_the_fast_path_sends_what_the_plain_path_sends(tmp_path: Path) -> None:
     for seed, start, window, clean in RUNS:
-        path = tmp_path / "fastedge_check.py"
-        path.write_text(script(seed, 6000, start, window, clean))
-        done = subprocess.run(
-            [micropython_path(), str(path)],
-            capture_output=True,
-            text=True,
-            env=dict(os.environ, MICROPYPATH=str(FIRMWARE)),
-            cwd=tmp_path,
-            check=False,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        check(done.stdout.splitlines()[-1], 6000, seed)
+        out = run_micropython(script(seed, 6000, start, window, clean), tmp_path, 120)
+        check(out.splitlines()[-1], 6000, seed)
 
 
 def test_on_the_pico_too(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .fwbench import FIRMWARE, micropython_path, mpy_cross_path
+from .fwbench import FIRMWARE, micropython_path, mpy_cross_path, run_micropython
 
 FILES = sorted(FIRMWARE.rglob("*.py"))
 PURE = ["protocol", "clock", "debounce", "core", "config", "native", "state", "outbox"]
@@ -157,19 +157,7 @@ for c in cases:
 
 
 def test_the_viper_frames_are_the_protocol_frames(tmp_path: Path) -> None:
-    script = tmp_path / "fast.py"
-    script.write_text(FAST % (CASES,))
-    done = subprocess.run(
-        [micropython_path(), str(script)],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, MICROPYPATH=str(FIRMWARE)),
-        cwd=tmp_path,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    first, *counts = done.stdout.splitlines()
+    first, *counts = run_micropython(FAST % (CASES,), tmp_path).splitlines()
     protocol = importlib.import_module("padboard.protocol")
     want = [protocol.frame("EDGE %d %d %d %d" % c) for c in CASES]
     want += [protocol.frame(f"TICK {c[0]} {c[3]}") for c in CASES]
