@@ -32,12 +32,12 @@ from padboard.ring import POLL_US, SM_ID, EdgeRing
 from padboard.state import RING_MASK
 
 try:
-    from padboard.fast import frame, frame_into, look
+    from padboard.fast import frame, frame_into, look, probe
     from padboard.fastedge import write_records
 except (ImportError, SyntaxError, ValueError):  # a port without the viper emitter
     from padboard.protocol import frame
 
-    frame_into = write_records = look = None
+    frame_into = write_records = look = probe = None
 
 _PADS_BANK0 = 0x4001C000  # RP2040 pad control registers
 _PAD_IE = 1 << 6  # a pad's input enable bit
@@ -53,6 +53,7 @@ _LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
 _CDC_OUT_CONTROL = 0x50100000 + 0x80 + 8 * 2 + 4
 _FULL = 1 << 15
 _TIMERAWL = 0x40054028  # the RP2040's microsecond timer, its raw low word
+_GPIO_OUT_XOR = 0xD000001C  # the RP2040's SIO: a 1 written here toggles that output
 # A packet heard after a step of the loop landed during it; stamped this long
 # before the look that heard it, never before the look before: a stamp is early
 # by this at most, and late only when a step takes longer.
@@ -71,6 +72,18 @@ class Pins:
         if is_rp2040():
             for n in config.QUIET_GPIOS:
                 machine.mem32[_PADS_BANK0 + 4 + 4 * n] &= ~_PAD_IE
+        if on_pico(probe):
+            # fast.probe: when it last toggled, when the bytes arrived, what it reads
+            now = self._probe_us
+            ps = self._ps = array.array("I", [now, now, _TIMERAWL, _GPIO_OUT_XOR])
+            ps.append(1 << config.PROBE_GPIO)
+            self.probe = lambda: probe(ps)
+
+    def arrived(self, us):
+        """The host bytes being read arrived at ticks_us `us` (a SYNC's stamp)."""
+        self.arrived_us = us
+        if on_pico(probe):
+            self._ps[1] = us
 
     def probe(self):
         """Toggle the probe; returns the us since the host bytes being read arrived."""
@@ -83,6 +96,11 @@ class Pins:
 
     def set_led(self, output, level):
         self.leds[output].value(level)
+
+
+def on_pico(fast):
+    """`fast` (a viper function reading the RP2040's registers) may run here."""
+    return fast is not None and sys.platform == "rp2" and is_rp2040()
 
 
 def is_rp2040():
@@ -127,9 +145,9 @@ class HostLink:
         # the loop calls look(hs) between its steps: viper on a Pico (it reads the
         # RP2040's addresses), else heard(), with a list (the unix port's ticks
         # outgrow 32 bits)
-        on_pico = look is not None and sys.platform == "rp2" and is_rp2040()
-        self.hs = array.array("I", words) if on_pico else words
-        self.look = look if on_pico else heard
+        pico = on_pico(look)
+        self.hs = array.array("I", words) if pico else words
+        self.look = look if pico else heard
 
     def heard(self):
         """Did a packet from the host land (or bytes wait unread)?"""
@@ -166,7 +184,7 @@ class HostLink:
         if not self.readable():
             hs[1] = 0  # heard a packet that brought no bytes
             return 0
-        self._pins.arrived_us = hs[2]
+        self._pins.arrived(hs[2])
         hs[1] = 0
         n = 0
         while board.pending() < room:

@@ -221,3 +221,24 @@ def look(hs) -> int:
     if ((t - int(h[8])) & 0x3FFFFFFF) < 0x20000000:
         flags |= 4
     return flags
+
+
+@micropython.viper
+def probe(ps) -> int:
+    """app.Pins's probe in one cheap call: toggle the clock probe, at least 4 us
+    after the last toggle (two closer than the PIO's two-tick pass could merge
+    into none); returns the us since the host bytes being read arrived. `ps`
+    (array "I"): when it last toggled, when those bytes arrived, the addresses
+    of the timer's raw low word and of the SIO's GPIO_OUT_XOR, the probe's bit."""
+    p = ptr32(ps)  # noqa: F821
+    timer = ptr32(p[2])  # noqa: F821
+    t = int(timer[0]) & 0x3FFFFFFF
+    while ((t - int(p[0])) & 0x3FFFFFFF) < 4:
+        t = int(timer[0]) & 0x3FFFFFFF
+    ptr32(p[3])[0] = p[4]  # noqa: F821
+    t = int(timer[0]) & 0x3FFFFFFF
+    p[0] = t
+    age = (t - int(p[1])) & 0x3FFFFFFF
+    if age >= 0x20000000:  # before: ticks_diff's negative
+        age = age - 0x3FFFFFFF - 1  # (2**30 is no small int: a literal would be an object)
+    return age
