@@ -23,6 +23,10 @@ import micropython
 from padboard.fast import _HEADS, _HEX, _TABLE
 
 _DIGITS = bytearray(24)  # the digits of one number, last first
+_PAIRS = bytearray(200)  # "00", "01", ... "99": two digits a division
+for _i in range(100):
+    _PAIRS[2 * _i] = 48 + _i // 10
+    _PAIRS[2 * _i + 1] = 48 + _i % 10
 
 
 @micropython.viper
@@ -128,6 +132,7 @@ def write_records(buf, state, at_stop: int, seq: int) -> int:
     table = ptr16(_TABLE)  # noqa: F821
     hexd = ptr8(_HEX)  # noqa: F821
     heads = ptr8(_HEADS)  # noqa: F821
+    pairs = ptr8(_PAIRS)  # noqa: F821
     at = at_stop >> 16
     stop = at_stop & 0xFFFF
     head = s[10]  # Q_HEAD
@@ -153,36 +158,51 @@ def write_records(buf, state, at_stop: int, seq: int) -> int:
             else:
                 lo = s[rec + 1]
                 hi = s[rec + 2]
-            n = 0
-            if hi == 0 and lo >= 0:
-                while True:
-                    q = lo // 10
-                    d[n] = 48 + lo - 10 * q
-                    n += 1
+            n = 0  # the digits go into d last first, two a division
+            if hi == 0 and lo >= 0:  # fits a signed word
+                while lo >= 100:
+                    q = lo // 100
+                    r = 2 * (lo - 100 * q)
+                    d[n] = pairs[r + 1]
+                    d[n + 1] = pairs[r]
+                    n += 2
                     lo = q
-                    if lo == 0:
-                        break
-            else:  # 16-bit limbs: a remainder times 65536 still fits a word
+                if lo >= 10:
+                    d[n] = pairs[2 * lo + 1]
+                    d[n + 1] = pairs[2 * lo]
+                    n += 2
+                else:
+                    d[n] = 48 + lo
+                    n += 1
+            else:  # 16-bit limbs divided by 10,000: a remainder times 65,536 fits a word
                 l3 = (hi >> 16) & 0xFFFF
                 l2 = hi & 0xFFFF
                 l1 = (lo >> 16) & 0xFFFF
                 l0 = lo & 0xFFFF
                 while True:
-                    q3 = l3 // 10
-                    x = (l3 - 10 * q3) << 16 | l2
-                    q2 = x // 10
-                    x = (x - 10 * q2) << 16 | l1
-                    q1 = x // 10
-                    x = (x - 10 * q1) << 16 | l0
-                    q0 = x // 10
-                    d[n] = 48 + x - 10 * q0
-                    n += 1
+                    q3 = l3 // 10000
+                    x = (l3 - 10000 * q3) << 16 | l2
+                    q2 = x // 10000
+                    x = (x - 10000 * q2) << 16 | l1
+                    q1 = x // 10000
+                    x = (x - 10000 * q1) << 16 | l0
+                    q0 = x // 10000
+                    x = x - 10000 * q0  # the next four digits
                     l3 = q3
                     l2 = q2
                     l1 = q1
                     l0 = q0
+                    q = x // 100
+                    r = 2 * (x - 100 * q)
+                    d[n] = pairs[r + 1]
+                    d[n + 1] = pairs[r]
+                    d[n + 2] = pairs[2 * q + 1]
+                    d[n + 3] = pairs[2 * q]
+                    n += 4
                     if (l3 | l2 | l1 | l0) == 0:
                         break
+                while n > 1 and d[n - 1] == 48:  # no leading zeros
+                    n -= 1
             while n > 0:
                 n -= 1
                 b[at] = d[n]
