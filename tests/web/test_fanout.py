@@ -83,11 +83,14 @@ class Phone:
         self.sock.close()
 
 
-def twist_round(admin: Admin, clock: ManualClock) -> None:
+def twist_round(served: Served, clock: ManualClock) -> Admin:
+    """The admin, in a round of Twist that has begun."""
+    admin = Admin(served.port, PIN)
     admin.post("/api/game", {"game": "twist", "players": PLAYERS})
     admin.post("/api/event", {"type": "round"})
     clock.advance(3_000_000)  # the countdown ends on the next change
     admin.post("/api/pads/press", {"seat": 0, "pad": "pile", "pile": 0})
+    return admin
 
 
 def press(admin: Admin, clock: ManualClock, presses: int) -> None:
@@ -118,8 +121,7 @@ def same_game(phone: Phone, admin: Admin) -> None:
 def test_two_senders_give_every_phone_every_delta_once_and_in_order(
     served: Served, clock: ManualClock
 ) -> None:
-    admin = Admin(served.port, PIN)
-    twist_round(admin, clock)
+    admin = twist_round(served, clock)
     phones = [Phone(served.port) for _ in range(6)]
     done = threading.Event()
     readers = follow(phones, lambda: (done.wait(30), served.hub.version)[1])
@@ -144,8 +146,7 @@ def test_a_phone_that_stops_reading_holds_back_none_of_the_others(
     served: Served, clock: ManualClock
 ) -> None:
     served.fanout.backlog_limit = 16 * 1024  # beyond this unsent, a phone is skipped
-    admin = Admin(served.port, PIN)
-    twist_round(admin, clock)
+    admin = twist_round(served, clock)
     asleep = Phone(served.port, rcvbuf=4096)  # the first phone: the first thread's
     press(admin, clock, 1)  # a delta: it comes by the fanout, so the fanout has the phone
     asleep.read_until(served.hub.version)
@@ -179,8 +180,7 @@ def test_a_phone_that_stops_reading_holds_back_none_of_the_others(
 def test_a_phone_that_hangs_up_is_let_go_with_nothing_to_send(
     served: Served, clock: ManualClock
 ) -> None:
-    admin = Admin(served.port, PIN)
-    twist_round(admin, clock)
+    admin = twist_round(served, clock)
     phones = [Phone(served.port) for _ in range(3)]
     press(admin, clock, 1)  # a delta by the fanout: it has every phone now
     for phone in phones:
