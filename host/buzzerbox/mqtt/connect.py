@@ -35,6 +35,8 @@ CONNECTING = "connecting"
 CONNECTED = "connected"
 UNREACHABLE = "unreachable"
 REFUSED = "refused"
+#: an accepted connection that ended sooner than this was thrown off (s)
+SHORT_LIVED_S = 2.0
 STOPPED = "stopped"
 
 
@@ -262,7 +264,11 @@ class Link:
         delay = 1.0
         while not self._closing.is_set():
             try:
-                if self._attempt():  # a connection that worked: try again at once
+                began = time.monotonic()
+                # a connection that worked a while: try again at once; one thrown off
+                # right away (a box with our name on the broker?) backs off as a
+                # failure does, or two such boxes would throw each other off non-stop
+                if self._attempt() and time.monotonic() - began >= SHORT_LIVED_S:
                     delay = 0.0
             except Exception as exc:  # a bug, or something a broker sent: start again
                 self.crashes += 1
