@@ -45,7 +45,7 @@ _CHIP_ID = 0x40000000  # SYSINFO CHIP_ID, the same address on RP2040 and RP2350
 _ticks_us = time.ticks_us
 _mem32 = machine.mem32
 _WATCH_US = 1000  # the idle loop looks at the clock (TICK) at least this often
-_FRAMES_PER_WRITE = 6  # frames joined into one write
+_FRAMES_PER_WRITE = 6  # the write buffer holds this many of the longest frames
 _LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
 # MicroPython's USB serial receives the host's bytes on endpoint 2 (OUT): the
 # buffer control word of that endpoint in the USB RAM changes when a packet lands
@@ -72,8 +72,9 @@ class Pins:
         if is_rp2040():
             for n in config.QUIET_GPIOS:
                 machine.mem32[_PADS_BANK0 + 4 + 4 * n] &= ~_PAD_IE
+        self._ps = None  # what fast.probe keeps, on a Pico
         if on_pico(probe):
-            # fast.probe: when it last toggled, when the bytes arrived, what it reads
+            # when it last toggled, when the bytes arrived, what it reads
             now = self._probe_us
             ps = self._ps = array.array("I", [now, now, _TIMERAWL, _GPIO_OUT_XOR])
             ps.append(1 << config.PROBE_GPIO)
@@ -82,7 +83,7 @@ class Pins:
     def arrived(self, us):
         """The host bytes being read arrived at ticks_us `us` (a SYNC's stamp)."""
         self.arrived_us = us
-        if on_pico(probe):
+        if self._ps is not None:
             self._ps[1] = us
 
     def probe(self):
@@ -116,7 +117,7 @@ class HostLink:
 
     Host bytes are read one at a time while select says one is there; the time
     the first of a burst was seen is its arrival (`Pins.arrived_us`), which a
-    SYNC answer is stamped with. `heard()` sees a packet land in the USB RAM
+    SYNC answer is stamped with. `look(hs)` sees a packet land in the USB RAM
     within a few microseconds, before the USB stack has taken it: the loop asks
     it between its steps. Frames are written into one buffer, a few at once, and
     sent with one write when the host can take bytes.
@@ -149,14 +150,10 @@ class HostLink:
         self.hs = array.array("I", words) if pico else words
         self.look = look if pico else heard
 
-    def heard(self):
-        """Did a packet from the host land (or bytes wait unread)?"""
-        return self.look(self.hs)
-
     @micropython.native
     def readable(self):
         """Did the host send bytes? Asks the USB stack (tens of us). The first
-        check that says so stamps them with the time it began, unless heard()
+        check that says so stamps them with the time it began, unless look()
         stamped them already."""
         if self._closed:
             return False

@@ -28,19 +28,15 @@ from padboard.outbox import RESERVE, Outbox
 from padboard.state import (
     CH_OF,
     EDGES,
-    LOW30,
-    NOW_LO,
     PAD_MASK,
     PINS,
     PROBE_MASK,
     PROBE_TICKS,
     READY,
     ROOM,
-    get_time,
     new_state,
     push_tick,
     queued,
-    set_time,
     TICKS_DONE,
 )
 
@@ -145,9 +141,7 @@ class PadBoard(Outbox):
         On the Pico most pairs are decided by fast.feed_pairs; this is the way
         for the rest (clock probes, locks, a full queue) and the reference."""
         state = self.state
-        t = get_time(state, NOW_LO) + ((low - state[LOW30]) & MASK30)  # CounterClock.advance
-        set_time(state, NOW_LO, t)
-        state[LOW30] = low
+        t = self._clock.advance(low)
         last = state[PINS]
         state[PINS] = pins
         if self._started and not self._gap:
