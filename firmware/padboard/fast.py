@@ -5,16 +5,22 @@ Python those take a few hundred microseconds of the Pico's time, in viper a
 few. `frame` gives byte for byte the frames protocol.frame gives (a test
 compares them). A port without viper fails to import this module, and app.py
 falls back to plain Python.
+
+The words of the arrays `look` and `probe` keep are named below by `const()`:
+the compiler puts a const's value in place of its name, so they cost nothing.
 """
 
 import array
 
 import micropython
+from micropython import const
 
 from padboard import protocol
 from padboard.protocol import TICK_KIND
 
 _TABLE = array.array("H", protocol._TABLE)  # the one CRC table, as 16-bit words
+_MASK30 = const(0x3FFFFFFF)  # ticks_us counts mod 2**30
+_HALF = const(0x20000000)  # a difference mod 2**30 this or more: negative
 
 
 @micropython.viper
@@ -62,7 +68,7 @@ def copy_pairs(ring, at: int, mask: int, count: int, out) -> int:
     dst = ptr32(out)  # noqa: F821
     for i in range(count):
         dst[2 * i] = src[at]
-        dst[2 * i + 1] = (0 - src[at + 1]) & 0x3FFFFFFF
+        dst[2 * i + 1] = (0 - src[at + 1]) & _MASK30
         at = (at + 2) & mask
     return count
 
@@ -88,7 +94,7 @@ _E9 = 1000000000
 _POW10 = array.array("i", [100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1])
 _EDGE = bytearray(80)  # one EDGE frame is at most 6+11+3+2+21+6 bytes
 _EDGE_VIEW = memoryview(_EDGE)
-_ROOM = 64  # bytes an EDGE or TICK frame may take, at most
+_FRAME_ROOM = const(64)  # bytes an EDGE or TICK frame may take, at most
 
 
 _HEADS = b"EDGE TICK "
@@ -158,7 +164,7 @@ def _write(buf, packed: int, seq: int, lo: int) -> int:
 @micropython.native
 def frame_into(buf, at, seq, kind, t):
     """Write the frame protocol.frame would give into `buf` at `at` (at least
-    _ROOM bytes free): "EDGE <seq> <ch> <level> <t>" for `kind` ch << 1 | level,
+    _FRAME_ROOM bytes free): "EDGE <seq> <ch> <level> <t>" for `kind` ch << 1 | level,
     "TICK <seq> <t>" for `kind` TICK_KIND. Returns its end, or -1 for a frame it
     leaves to protocol."""
     if t < _E9:
@@ -192,6 +198,26 @@ def tick_frame(seq, t):
     return bytes(_EDGE_VIEW[:n])
 
 
+# the words of app.HostLink's `hs`
+_H_WORD = const(0)  # the endpoint's control word as last seen
+_H_UNREAD = const(1)  # 1 while bytes heard are unread
+_H_STAMP = const(2)  # when they were stamped
+_H_LOOKED = const(3)  # when the last look was
+_H_CONTROL = const(4)  # the address of that control word
+_H_TIMER = const(5)  # the address of the timer's raw low word
+_H_ASKED = const(6)  # when the USB stack was last asked
+_H_EVERY = const(7)  # how often it is
+_H_TICK_DUE = const(8)  # when the next TICK is due
+_FULL = const(0x8000)  # the control word's FULL bit (app._FULL)
+_EARLY_US = const(30)  # app._EARLY_US
+# the words of app.Pins's `ps`
+_P_TOGGLED = const(0)  # when the probe last toggled
+_P_ARRIVED = const(1)  # when the host bytes being read arrived
+_P_TIMER = const(2)  # the address of the timer's raw low word
+_P_XOR = const(3)  # the address of the SIO's GPIO_OUT_XOR
+_P_BIT = const(4)  # the probe's bit
+
+
 @micropython.viper
 def look(hs) -> int:
     """app.HostLink's look at the USB RAM and the clock, in one cheap call: 1 if
@@ -204,21 +230,21 @@ def look(hs) -> int:
     packet first seen now is stamped EARLY_US before this look, never before
     the last one."""
     h = ptr32(hs)  # noqa: F821
-    t = int(ptr32(h[5])[0]) & 0x3FFFFFFF  # noqa: F821
-    word = int(ptr32(h[4])[0])  # noqa: F821
-    if word != int(h[0]) or (word & 0x8000):  # changed, or FULL
-        h[0] = word
-        if h[1] == 0:
-            early = (t - 30) & 0x3FFFFFFF  # EARLY_US
-            if ((early - int(h[3])) & 0x3FFFFFFF) >= 0x20000000:  # before the last look
-                early = int(h[3])
-            h[2] = early
-            h[1] = 1
-    h[3] = t
-    flags = int(h[1])
-    if ((t - int(h[6])) & 0x3FFFFFFF) >= int(h[7]):
+    t = int(ptr32(h[_H_TIMER])[0]) & _MASK30  # noqa: F821
+    word = int(ptr32(h[_H_CONTROL])[0])  # noqa: F821
+    if word != int(h[_H_WORD]) or (word & _FULL):  # changed, or FULL
+        h[_H_WORD] = word
+        if h[_H_UNREAD] == 0:
+            early = (t - _EARLY_US) & _MASK30
+            if ((early - int(h[_H_LOOKED])) & _MASK30) >= _HALF:  # before the last look
+                early = int(h[_H_LOOKED])
+            h[_H_STAMP] = early
+            h[_H_UNREAD] = 1
+    h[_H_LOOKED] = t
+    flags = int(h[_H_UNREAD])
+    if ((t - int(h[_H_ASKED])) & _MASK30) >= int(h[_H_EVERY]):
         flags |= 2
-    if ((t - int(h[8])) & 0x3FFFFFFF) < 0x20000000:
+    if ((t - int(h[_H_TICK_DUE])) & _MASK30) < _HALF:
         flags |= 4
     return flags
 
@@ -231,14 +257,14 @@ def probe(ps) -> int:
     (array "I"): when it last toggled, when those bytes arrived, the addresses
     of the timer's raw low word and of the SIO's GPIO_OUT_XOR, the probe's bit."""
     p = ptr32(ps)  # noqa: F821
-    timer = ptr32(p[2])  # noqa: F821
-    t = int(timer[0]) & 0x3FFFFFFF
-    while ((t - int(p[0])) & 0x3FFFFFFF) < 4:
-        t = int(timer[0]) & 0x3FFFFFFF
-    ptr32(p[3])[0] = p[4]  # noqa: F821
-    t = int(timer[0]) & 0x3FFFFFFF
-    p[0] = t
-    age = (t - int(p[1])) & 0x3FFFFFFF
-    if age >= 0x20000000:  # before: ticks_diff's negative
-        age = age - 0x3FFFFFFF - 1  # (2**30 is no small int: a literal would be an object)
+    timer = ptr32(p[_P_TIMER])  # noqa: F821
+    t = int(timer[0]) & _MASK30
+    while ((t - int(p[_P_TOGGLED])) & _MASK30) < 4:
+        t = int(timer[0]) & _MASK30
+    ptr32(p[_P_XOR])[0] = p[_P_BIT]  # noqa: F821
+    t = int(timer[0]) & _MASK30
+    p[_P_TOGGLED] = t
+    age = (t - int(p[_P_ARRIVED])) & _MASK30
+    if age >= _HALF:  # before: ticks_diff's negative
+        age = age - _MASK30 - 1  # (2**30 is no small int: a literal would be an object)
     return age

@@ -14,13 +14,53 @@ EDGE frames, byte for byte what protocol.frame gives (a test compares them).
 A port without viper fails to import this module: app.py then uses the plain
 path only.
 
-The word offsets are state.py's, repeated as literals (viper inlines no
-names from another module); tests/firmware checks they agree.
+The word offsets are state.py's, named again below by `const()`: the
+compiler puts a const's value in place of its name, so `s[_Q_TAIL]` is the
+same code as `s[11]` (a name imported from state.py would be looked up on
+every use); tests/firmware checks that they agree with state.py's.
 """
 
 import micropython
+from micropython import const
 
 from padboard.fast import _HEADS, _HEX, _TABLE
+
+# state.py's word offsets and sizes (the underscore keeps them out of the
+# module's globals: they exist only in the compiled code)
+_PINS = const(0)
+_NOW_LO = const(1)
+_NOW_HI = const(2)
+_LOW30 = const(3)
+_PAD_MASK = const(4)
+_PROBE_MASK = const(5)
+_READY = const(6)
+_HAS_DUE = const(7)
+_DUE_LO = const(8)
+_DUE_HI = const(9)
+_Q_HEAD = const(10)
+_Q_TAIL = const(11)
+_ROOM = const(12)
+_EDGES = const(13)
+_SCRATCH = const(14)
+_RING_MASK = const(15)
+_PROBE_TICKS = const(16)
+_TICKS_DONE = const(17)
+_CHANNELS = const(32)
+_CH_OF = const(32)
+_RAW = const(_CH_OF + _CHANNELS)
+_REP = const(_RAW + _CHANNELS)
+_WIN = const(_REP + _CHANNELS)
+_UNTIL = const(_WIN + _CHANNELS)  # + 2 ch: the lock's end, low word
+_UNTIL_HI = const(_UNTIL + 1)  # + 2 ch: its high word
+_QUEUE = const(_UNTIL + 2 * _CHANNELS)
+_QUEUE_RECORDS = const(64)
+_TICK = const(64)
+_MASK30 = const(0x3FFFFFFF)
+# and this module's own
+_RECORD_AT = const(_QUEUE_RECORDS - 1)  # a count & this: its record's index in the ring
+_COUNT = const(0xFFFF)  # Q_HEAD, Q_TAIL and EDGES count mod 2**16
+_PIN_BITS = const(30)  # the GPIOs of a pins word (the RP2040's bank 0)
+_FRAME_ROOM = const(64)  # bytes an EDGE or TICK frame may take, at most (47 and its tail)
 
 _DIGITS = bytearray(24)  # the digits of one number, last first
 _PAIRS = bytearray(200)  # "00", "01", ... "99": two digits a division
@@ -34,86 +74,89 @@ def feed_pairs(ring, state, at: int, count: int) -> int:
     """Decide up to `count` pairs of the DMA ring `ring` ((pins, counter) words,
     the counter counting down) from word `at` on, as PadBoard.feed_ticks would;
     returns how many it decided: the next is left to it. The ring's size - 1
-    is in word 15 (RING_MASK)."""
+    is in the state's RING_MASK."""
     p = ptr32(ring)  # noqa: F821  (viper's pointer types are built in)
     s = ptr32(state)  # noqa: F821
-    mask = int(s[15])
-    if s[6] == 0:  # READY
+    mask = int(s[_RING_MASK])
+    if s[_READY] == 0:
         return 0
     # Time words are compared as uint (unsigned 32-bit) and a sum's carry is seen
-    # by storing it and reading it back (word 14): the same on the Pico's 32-bit
+    # by storing it and reading it back (SCRATCH): the same on the Pico's 32-bit
     # words and the unix port's 64-bit ones, where the sum would not wrap.
     i = 0
     while i < count:
         pins = int(p[at])
-        low = (0 - int(p[at + 1])) & 0x3FFFFFFF
-        changed = pins ^ s[0]  # PINS
-        lo = uint(s[1])  # NOW_LO, NOW_HI advanced by the ticks since
-        s[14] = lo + ((low - s[3]) & 0x3FFFFFFF)  # SCRATCH, LOW30
-        nlo = uint(s[14])
-        hi = int(s[2])
+        low = (0 - int(p[at + 1])) & _MASK30
+        changed = pins ^ s[_PINS]
+        lo = uint(s[_NOW_LO])  # NOW_LO, NOW_HI advanced by the ticks since
+        s[_SCRATCH] = lo + ((low - s[_LOW30]) & _MASK30)
+        nlo = uint(s[_SCRATCH])
+        hi = int(s[_NOW_HI])
         if nlo < lo:
             hi += 1
-        pads = changed & s[4]  # PAD_MASK
-        if changed & s[5]:  # PROBE_MASK
+        pads = changed & s[_PAD_MASK]
+        if changed & s[_PROBE_MASK]:
             # A TICK's probe, alone in its pair, with nothing in core's list and
-            # no lock end due (HAS_DUE, DUE_HI, DUE_LO): its TICK joins the ring.
-            # Any other probe (a SYNC's) is the plain path's.
-            if pads or s[16] == 0 or s[12] == 0:  # PROBE_TICKS, ROOM
+            # no lock end due: its TICK joins the ring. Any other probe (a
+            # SYNC's) is the plain path's.
+            if pads or s[_PROBE_TICKS] == 0 or s[_ROOM] == 0:
                 return i
-            if s[7] and (hi > int(s[9]) or (hi == int(s[9]) and nlo >= uint(s[8]))):
+            if s[_HAS_DUE] and (
+                hi > int(s[_DUE_HI]) or (hi == int(s[_DUE_HI]) and nlo >= uint(s[_DUE_LO]))
+            ):
                 return i
-            head = int(s[10])
-            tail = int(s[11])
-            rec = 224 + 3 * ((tail - 1) & 63)
-            if tail == head or s[rec] != 64:  # no TICK at the tail to replace
-                if ((tail - head) & 0xFFFF) >= 64:
+            head = int(s[_Q_HEAD])
+            tail = int(s[_Q_TAIL])
+            rec = _QUEUE + 3 * ((tail - 1) & _RECORD_AT)
+            if tail == head or s[rec] != _TICK:  # no TICK at the tail to replace
+                if ((tail - head) & _COUNT) >= _QUEUE_RECORDS:
                     return i  # the ring is full
-                rec = 224 + 3 * (tail & 63)
-                s[rec] = 64  # TICK
-                s[11] = (tail + 1) & 0xFFFF
+                rec = _QUEUE + 3 * (tail & _RECORD_AT)
+                s[rec] = _TICK
+                s[_Q_TAIL] = (tail + 1) & _COUNT
             s[rec + 1] = nlo
             s[rec + 2] = hi
-            s[16] = s[16] - 1
-            s[17] = s[17] + 1  # TICKS_DONE
+            s[_PROBE_TICKS] = s[_PROBE_TICKS] - 1
+            s[_TICKS_DONE] = s[_TICKS_DONE] + 1
         elif pads:
             # a lock end due first: the plain path reports the waiting edge
-            # HAS_DUE, DUE_HI, DUE_LO
-            if s[7] and (hi > int(s[9]) or (hi == int(s[9]) and nlo >= uint(s[8]))):
+            if s[_HAS_DUE] and (
+                hi > int(s[_DUE_HI]) or (hi == int(s[_DUE_HI]) and nlo >= uint(s[_DUE_LO]))
+            ):
                 return i
             emits = 0
-            for bit in range(30):  # first look: can every change be decided here?
+            for bit in range(_PIN_BITS):  # first look: can every change be decided here?
                 if (pads >> bit) & 1:
-                    ch = s[32 + bit]  # CH_OF
+                    ch = s[_CH_OF + bit]
                     level = 1 - ((pins >> bit) & 1)
-                    if level != s[96 + ch]:  # REP
-                        uhi = int(s[161 + 2 * ch])  # UNTIL
-                        if hi < uhi or (hi == uhi and nlo < uint(s[160 + 2 * ch])):
+                    if level != s[_REP + ch]:
+                        uhi = int(s[_UNTIL_HI + 2 * ch])
+                        if hi < uhi or (hi == uhi and nlo < uint(s[_UNTIL + 2 * ch])):
                             return i  # inside its lock
                         emits += 1
-            tail = s[11]  # Q_TAIL
-            if emits and ((tail - s[10]) & 0xFFFF) + emits > s[12]:  # Q_HEAD, ROOM
+            tail = s[_Q_TAIL]
+            if emits and ((tail - s[_Q_HEAD]) & _COUNT) + emits > s[_ROOM]:
                 return i
-            for bit in range(30):
+            for bit in range(_PIN_BITS):
                 if (pads >> bit) & 1:
-                    ch = s[32 + bit]
+                    ch = s[_CH_OF + bit]
                     level = 1 - ((pins >> bit) & 1)
-                    s[64 + ch] = level  # RAW
-                    if level != s[96 + ch]:
-                        s[96 + ch] = level
-                        s[160 + 2 * ch] = nlo + s[128 + ch]  # WIN
-                        s[161 + 2 * ch] = hi + (1 if uint(s[160 + 2 * ch]) < nlo else 0)
-                        rec = 224 + 3 * (tail & 63)  # QUEUE, QUEUE_RECORDS
+                    s[_RAW + ch] = level
+                    if level != s[_REP + ch]:
+                        s[_REP + ch] = level
+                        s[_UNTIL + 2 * ch] = nlo + s[_WIN + ch]
+                        s[_UNTIL_HI + 2 * ch] = hi + (1 if uint(s[_UNTIL + 2 * ch]) < nlo else 0)
+                        rec = _QUEUE + 3 * (tail & _RECORD_AT)
                         s[rec] = ch << 1 | level
                         s[rec + 1] = nlo
                         s[rec + 2] = hi
-                        tail = (tail + 1) & 0xFFFF
-            s[13] = (s[13] + emits) & 0xFFFF  # EDGES
-            s[11] = tail
-        s[0] = pins
-        s[1] = nlo
-        s[2] = hi
-        s[3] = low
+                        tail = (tail + 1) & _COUNT
+            s[_EDGES] = (s[_EDGES] + emits) & _COUNT
+            s[_Q_TAIL] = tail
+        s[_PINS] = pins
+        s[_NOW_LO] = nlo
+        s[_NOW_HI] = hi
+        s[_LOW30] = low
         at = (at + 2) & mask
         i += 1
     return i
@@ -135,12 +178,12 @@ def write_records(buf, state, at_stop: int, seq: int) -> int:
     pairs = ptr8(_PAIRS)  # noqa: F821
     at = at_stop >> 16
     stop = at_stop & 0xFFFF
-    head = s[10]  # Q_HEAD
+    head = s[_Q_HEAD]
     written = 0
-    while head != s[11] and at + 64 <= stop:  # Q_TAIL; a frame takes 47 bytes at most
-        rec = 224 + 3 * (head & 63)  # QUEUE
+    while head != s[_Q_TAIL] and at + _FRAME_ROOM <= stop:
+        rec = _QUEUE + 3 * (head & _RECORD_AT)
         kind = s[rec]
-        tick = kind == 64  # TICK
+        tick = kind == _TICK
         start = at
         for i in range(5):  # "EDGE " or "TICK "
             b[at + i] = heads[5 * int(tick) + i]
@@ -224,6 +267,6 @@ def write_records(buf, state, at_stop: int, seq: int) -> int:
         at += 6
         seq += 1
         written += 1
-        head = (head + 1) & 0xFFFF
-    s[10] = head
+        head = (head + 1) & _COUNT
+    s[_Q_HEAD] = head
     return at | written << 16

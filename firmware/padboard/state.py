@@ -2,8 +2,9 @@
 code (core.py, debounce.py, clock.py) and the viper fast path (fast.py, which
 works on raw word pointers and cannot look up attributes cheaply).
 
-PURE: no machine, rp2, sys or time. fast.py repeats these offsets as literals
-(viper inlines them only so); tests/firmware checks the two agree.
+PURE: no machine, rp2, sys or time. fastedge.py names these offsets again by
+`const()` (viper inlines a const of its own module, not a name imported from
+this one); tests/firmware checks the two agree.
 
 Times are board ticks split into a low and a high word. A pad edge the fast
 path decides waits in a ring of records (kind, t low, t high), before every

@@ -5,7 +5,11 @@ must not lean on either)."""
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import operator
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from .emulator import PicoEmulator
@@ -178,35 +182,82 @@ def test_on_the_pico_too(tmp_path: Path) -> None:
         check(line, 700, seed)
 
 
+def constants(module: str) -> dict[str, int]:
+    """The names a firmware module defines by `const()` (or plainly, by a
+    number), as MicroPython's compiler folds them: NAME = const(expr), where
+    expr is numbers, names defined before, + - * << and |."""
+    tree = ast.parse((FIRMWARE / "padboard" / f"{module}.py").read_text())
+    names: dict[str, int] = {}
+
+    def value(node: ast.expr) -> int:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            return names[node.id]
+        if isinstance(node, ast.BinOp):
+            ops: dict[type[ast.operator], Callable[[int, int], int]] = {
+                ast.Add: operator.add,
+                ast.Sub: operator.sub,
+                ast.Mult: operator.mul,
+                ast.LShift: operator.lshift,
+                ast.BitOr: operator.or_,
+            }
+            return ops[type(node.op)](value(node.left), value(node.right))
+        raise ValueError(f"{module}.py: {ast.unparse(node)} is not a constant")
+
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            expr = node.value
+            if isinstance(expr, ast.Call) and ast.unparse(expr.func) == "const":
+                names[node.targets[0].id] = value(expr.args[0])
+            elif isinstance(expr, ast.Constant | ast.BinOp):
+                with contextlib.suppress(ValueError, KeyError):
+                    names[node.targets[0].id] = value(expr)
+    return names
+
+
+# state.py's words the fast path uses, each by its name in fastedge.py
+USED = "PINS NOW_LO NOW_HI LOW30 PAD_MASK PROBE_MASK READY HAS_DUE DUE_LO DUE_HI Q_HEAD"
+USED += " Q_TAIL ROOM EDGES SCRATCH RING_MASK PROBE_TICKS TICKS_DONE CH_OF RAW REP WIN"
+USED += " UNTIL QUEUE QUEUE_RECORDS TICK"
+
+
 def test_the_offsets_fastedge_uses_are_state_py_s() -> None:
     state = fw("state")
-    text = (FIRMWARE / "padboard" / "fastedge.py").read_text()
-    for name, want in (
-        ("READY", 6),
-        ("PINS", 0),
-        ("NOW_LO", 1),
-        ("NOW_HI", 2),
-        ("LOW30", 3),
-        ("PAD_MASK", 4),
-        ("PROBE_MASK", 5),
-        ("HAS_DUE", 7),
-        ("DUE_LO", 8),
-        ("DUE_HI", 9),
-        ("Q_HEAD", 10),
-        ("Q_TAIL", 11),
-        ("ROOM", 12),
-        ("EDGES", 13),
-        ("SCRATCH", 14),
-        ("RING_MASK", 15),
-        ("PROBE_TICKS", 16),
-        ("TICKS_DONE", 17),
-        ("CH_OF", 32),
-        ("RAW", 64),
-        ("REP", 96),
-        ("WIN", 128),
-        ("UNTIL", 160),
-        ("QUEUE", 224),
-        ("QUEUE_RECORDS", 64),
+    edge = constants("fastedge")
+    for name in USED.split():
+        assert f"_{name}" in edge, f"fastedge.py does not name {name} by const()"
+    for module, mine, theirs in (
+        ("fastedge", edge, vars(state)),
+        ("fast", constants("fast"), vars(state) | constants("app") | vars(fw("protocol"))),
     ):
-        assert getattr(state, name) == want, name
-        assert name in text, f"fastedge.py does not say where it uses {name}"
+        shared = [name for name in mine if name.lstrip("_") in theirs or name in theirs]
+        for name in shared:
+            want = theirs.get(name, theirs.get(name.lstrip("_")))
+            assert mine[name] == want, f"{module}.py's {name} is {mine[name]}, not {want}"
+    # the words fastedge.py names for itself, from state.py's
+    assert edge["_UNTIL_HI"] == state.UNTIL + 1
+    assert edge["_RECORD_AT"] == state.QUEUE_RECORDS - 1
+    assert edge["_CHANNELS"] == state.CHANNELS
+    assert constants("fast")["_FRAME_ROOM"] == edge["_FRAME_ROOM"]
+
+
+def test_the_fast_path_indexes_the_state_by_name() -> None:
+    """No s[14], s[224 + ...]: a word of the state array (fastedge.py's `s`), of
+    look's `h` and of probe's `p` (fast.py) is named (s[rec + 1], a record's
+    field, is the record's)."""
+    for module, arrays in (("fastedge", {"feed_pairs": "s", "write_records": "s"}),
+                           ("fast", {"look": "h", "probe": "p"})):  # fmt: skip
+        tree = ast.parse((FIRMWARE / "padboard" / f"{module}.py").read_text())
+        functions = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name in arrays]
+        assert len(functions) == len(arrays)
+        for function in functions:
+            for node in ast.walk(function):
+                if (
+                    isinstance(node, ast.Subscript)
+                    and ast.unparse(node.value) == arrays[function.name]
+                ):
+                    index = node.slice
+                    while isinstance(index, ast.BinOp):
+                        index = index.left
+                    assert not isinstance(index, ast.Constant), f"{module}.py: {ast.unparse(node)}"
