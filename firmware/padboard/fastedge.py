@@ -20,10 +20,12 @@ same code as `s[11]` (a name imported from state.py would be looked up on
 every use); tests/firmware checks that they agree with state.py's.
 """
 
+import array
+
 import micropython
 from micropython import const
 
-from padboard.fast import _HEADS, _HEX, _TABLE
+from padboard.fast import _HEADS, _seal
 
 # state.py's word offsets and sizes (the underscore keeps them out of the
 # module's globals: they exist only in the compiled code)
@@ -62,6 +64,7 @@ _COUNT = const(0xFFFF)  # Q_HEAD, Q_TAIL and EDGES count mod 2**16
 _PIN_BITS = const(30)  # the GPIOs of a pins word (the RP2040's bank 0)
 _FRAME_ROOM = const(64)  # bytes an EDGE or TICK frame may take, at most (47 and its tail)
 
+_ENDS = array.array("H", bytes(2 * _QUEUE_RECORDS))  # where write_records' payloads end
 _DIGITS = bytearray(24)  # the digits of one number, last first
 _PAIRS = bytearray(200)  # "00", "01", ... "99": two digits a division
 for _i in range(100):
@@ -167,24 +170,23 @@ def write_records(buf, state, at_stop: int, seq: int) -> int:
     """Write the EDGE or TICK frame of every record in the state's ring, numbered from
     `seq`, into `buf` from at = `at_stop` >> 16 while 64 bytes fit before its
     stop (`at_stop` & 0xFFFF); the records written leave the ring. Returns the
-    end | the number written << 16. One call for them all: a call costs more
-    than a frame's digits and CRC."""
+    end | the number written << 16. One call for them all, and one to
+    fast._seal for their CRCs: a call costs more than a frame's digits and CRC."""
     b = ptr8(buf)  # noqa: F821
     s = ptr32(state)  # noqa: F821
     d = ptr8(_DIGITS)  # noqa: F821
-    table = ptr16(_TABLE)  # noqa: F821
-    hexd = ptr8(_HEX)  # noqa: F821
+    ends = ptr16(_ENDS)  # noqa: F821
     heads = ptr8(_HEADS)  # noqa: F821
     pairs = ptr8(_PAIRS)  # noqa: F821
     at = at_stop >> 16
+    first = at
     stop = at_stop & 0xFFFF
     head = s[_Q_HEAD]
     written = 0
-    while head != s[_Q_TAIL] and at + _FRAME_ROOM <= stop:
+    while head != s[_Q_TAIL] and at + _FRAME_ROOM <= stop and written < _QUEUE_RECORDS:
         rec = _QUEUE + 3 * (head & _RECORD_AT)
         kind = s[rec]
         tick = kind == _TICK
-        start = at
         for i in range(5):  # "EDGE " or "TICK "
             b[at + i] = heads[5 * int(tick) + i]
         at += 5
@@ -253,20 +255,12 @@ def write_records(buf, state, at_stop: int, seq: int) -> int:
             b[at] = 32
             at += 1
         at -= 1  # no space after the time
-        # the CRC and tail as fast._write writes them: written out again here, as a
-        # call to share them would cost a Pico ~30 us per frame
-        crc = 0xFFFF
-        for i in range(start, at):
-            crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b[i]]
-        b[at] = 42  # *
-        b[at + 1] = hexd[crc >> 12]
-        b[at + 2] = hexd[(crc >> 8) & 15]
-        b[at + 3] = hexd[(crc >> 4) & 15]
-        b[at + 4] = hexd[crc & 15]
-        b[at + 5] = 10
+        ends[written] = at  # its "*", CRC and "\n" go here: fast._seal writes them all
         at += 6
         seq += 1
         written += 1
         head = (head + 1) & _COUNT
     s[_Q_HEAD] = head
+    if written:
+        _seal(buf, first, _ENDS, written)
     return at | written << 16
