@@ -103,7 +103,7 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     serve.add_argument(
         "--fanout-threads",
         type=int,
-        help="threads writing the live streams (default 1: see the README, Which Pi)",
+        help="threads writing the live streams (default 1: tests/bench/README.md, Which Pi)",
     )
     add_serve_options(serve)
     serve.set_defaults(func=run_serve)

@@ -23,8 +23,8 @@ For each phone count it prints one JSON line: latency p50/p95/p99/max over every
 stime over the events, minus the same span of quiet, measured just before and just
 after: keepalives and the boards' ticks are not counted) and the bytes each phone
 got per event. With 0 phones the CPU is the fixed cost of an event; the growth per
-phone is printed at the end. The server's own CPU per phone per event (P in the
-README's "Which Pi") is its fanout threads' (those that write the phones' sockets,
+phone is printed at the end. The server's own CPU per phone per event (P in
+tests/bench/README.md's "Which Pi") is its fanout threads' (those that write the phones' sockets,
 found by their names, bb-fanout-1 ..., in /proc/<pid>/task: their sum), user and
 system time apart; the phones are read in this process, so none of their Python is
 counted. On loopback the kernel hands a segment to the receiving socket inside the

@@ -5,7 +5,7 @@ the session's token. The PIN is compared in constant time (hmac.compare_digest).
 Wrong tries are limited per client address (an IPv6 /64 counts as one), never for
 all at once: a few are free, then each address waits twice as long after each wrong
 try, up to `max_wait_s` (15 min). So the right PIN is never locked out by others, and
-the default PIN (8 digits) takes years to guess (`guess_days`; README, Figures).
+the default PIN (8 digits) takes years to guess (`guess_days`; tests/bench/README.md).
 
 The cookie holds a session id only; the session (its CSRF token, a tag of the PIN it
 was opened with) is the box's (sessions.py): a logout ends it, a new PIN ends all.

@@ -17,7 +17,7 @@ shard, not at start-up.
 
 One sender is the default: socket.send() lets go of the GIL, so more senders could
 run the kernel's part of their sends on other cores, but on the 2 shared cores
-measured (README, "Which Pi") two gave no gain that stands out of the noise, for a
+measured (tests/bench/README.md, "Which Pi") two gave no gain that stands out of the noise, for a
 little more CPU; on a Pi's 4 cores it is not measured yet (`fanout_threads`).
 
 With BUZZERBOX_FANOUT_ROUNDS naming a file, each sender appends a line per round
