@@ -22,6 +22,7 @@ and false is not 0 as they are to Python's `==`.
 from __future__ import annotations
 
 import json
+import marshal
 from typing import Any
 
 Op = dict[str, Any]
@@ -43,16 +44,21 @@ def diff(old: Any, new: Any) -> list[Op]:
 
 def same(a: Any, b: Any) -> bool:
     """Whether two JSON values are equal as JSON values: Python's `==` with true not 1,
-    false not 0 (and 1.0 not 1: a replace too many is harmless, one too few is not)."""
+    false not 0 (and 1.0 not 1: a replace too many is harmless, one too few is not).
+
+    Two containers that `==` takes for equal are also compared as marshal writes them
+    (version 2: no back-references, so equal values write the same bytes however their
+    parts are shared), which tells True from 1 at any depth at C speed; a walk in
+    Python made a diff five times slower. Equal objects with their keys in another
+    order then count as changed and are compared key by key or sent again: more
+    bytes, never a wrong state."""
     if a is b:
         return True
     kind = type(a)
     if kind is not type(b):
         return False
-    if kind is dict:
-        return len(a) == len(b) and all(k in b and same(v, b[k]) for k, v in a.items())
-    if kind is list:
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if kind is dict or kind is list:
+        return bool(a == b) and marshal.dumps(a, 2) == marshal.dumps(b, 2)
     return bool(a == b)
 
 
