@@ -8,7 +8,8 @@ lines, the caller reads the file or the database.
 A line is numbered (its 1-based line in a file, or its `seq` in the box's log). A
 line the rules refuse, or one that cannot be read (not UTF-8, not JSON), is listed
 in `rejected` with its number and reason, and changes nothing; a log whose first
-line is no valid `game` raises InvalidEventError.
+line is no valid `game` raises InvalidEventError. A byte-order mark at the start of
+the text (U+FEFF, as a Windows editor saves UTF-8) is no part of the first line.
 """
 
 from __future__ import annotations
@@ -70,10 +71,26 @@ def _load(raw: str | bytes) -> object:
     return obj
 
 
+_BOM = "\ufeff"
+
+
+def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]:
+    """The lines numbered from 1, the first without a byte-order mark (RFC 8259 8.1
+    lets a reader ignore one: a Windows editor puts it before UTF-8 text)."""
+    numbered = enumerate(lines, start=1)
+    for number, first in numbered:
+        if isinstance(first, bytes):
+            yield number, first.removeprefix(_BOM.encode("utf-8"))
+        else:
+            yield number, first.removeprefix(_BOM)
+        break
+    yield from numbered
+
+
 def read_lines(lines: Iterable[str | bytes]) -> list[Line]:
     """The non-blank lines of a JSON Lines text, numbered and parsed; a line that cannot
     be read is kept as `Unreadable`, for `fold` to refuse."""
-    return list(_read(enumerate(lines, start=1)))
+    return list(_read(_numbered(lines)))
 
 
 def _read(numbered: Iterable[tuple[int, str | bytes]]) -> Iterator[Line]:
@@ -94,7 +111,7 @@ def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]
 
 def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
     """The engine after every line of a JSON Lines text, and the lines it rejected."""
-    numbered = enumerate(lines, start=1)
+    numbered = _numbered(lines)
     engine = _start(_read(numbered))  # reads up to the first line that is not blank
     return engine, _fold(engine, numbered, None, read=True)
 

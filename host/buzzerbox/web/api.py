@@ -19,7 +19,7 @@ from flask.typing import ResponseReturnValue
 from buzzerbox.box import Box
 from buzzerbox.stats import player_stats
 from buzzerbox.web.auth import Auth, refuse
-from buzzerbox.web.bodies import BadBody, read_json
+from buzzerbox.web.bodies import BadBody, read_json, whole
 from buzzerbox.web.phonetime import press_time
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
@@ -149,7 +149,8 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     @auth.admin_only
     def free_seat() -> ResponseReturnValue:
         body = body_object('the seat to free: {"seat": 0}')
-        box.change_phones(lambda phones, _: phones.free(body.get("seat")))
+        seat = whole(body, "seat", "the seat to free is a whole number from 0")
+        box.change_phones(lambda phones, _: phones.free(seat))
         return reply()
 
     @bp.post("/phones/seat")
@@ -193,12 +194,17 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     @auth.admin_only
     def enrol() -> ResponseReturnValue:
         body = body_object('an enrolment: {"seat": 0}, {"seat": null} or {"reset": true}')
-        if body.get("reset") is True:
+        reset = body.get("reset", False)
+        if type(reset) is not bool:
+            raise BadBody(f"reset {json.dumps(reset)[:24]} is not allowed: true or false")
+        if reset:
             box.enrol(None, reset=True)
         elif "seat" not in body:
             raise BadBody('an enrolment names the seat: {"seat": 0} ({"seat": null} cancels)')
+        elif body["seat"] is None:
+            box.enrol(None)
         else:
-            box.enrol(body["seat"])
+            box.enrol(whole(body, "seat", "the seat to enrol is a whole number from 0"))
         return reply()
 
     @bp.post("/import")

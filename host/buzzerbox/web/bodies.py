@@ -4,6 +4,9 @@
 what it expected). Python's parser raises RecursionError on deep nesting, and takes
 "\\ud800" (a lone surrogate: no Unicode text) into a str that fails later, when it
 is written: both are refused here, as 400s that say why (BadBody).
+
+`whole(body, key, what)` is a member that must be a whole number: JSON's true is not
+1 and 1e-05 or 1.0 is no seat, though Python's == and int() would take them.
 """
 
 from __future__ import annotations
@@ -37,6 +40,17 @@ def check_json(value: object) -> object:
                 pending.append((inner, depth + 1))
         elif isinstance(item, list):
             pending.extend((inner, depth + 1) for inner in item)
+    return value
+
+
+def whole(body: dict[str, object], key: str, what: str, *, least: int = 0) -> int:
+    """`body[key]` if it is a whole number (a JSON integer) from `least`, else BadBody
+    naming the field, the value and what is allowed (`what`)."""
+    if key not in body:
+        raise BadBody(f"{key!r} is missing: {what}")
+    value = body[key]
+    if type(value) is not int or value < least:
+        raise BadBody(f"{key} {json.dumps(value)[:24]} is not allowed: {what}")
     return value
 
 

@@ -4,7 +4,8 @@ The field is the rules error's `subject`, set where the refusal is raised.
 
 A malformed event or request is 400, one the rules forbid now is 409, a game that is
 not in the log 404, an export of an unfinished game 409, a log that cannot be written
-503. Nothing a phone sends is answered with a 500; a bug would be, and is logged.
+503. An HTTP error keeps the headers it carries (a 405 says what is Allowed).
+Nothing a phone sends is answered with a 500; a bug would be, and is logged.
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
-        return refuse(exc.code or 500, exc.description or exc.name)
+        # the exception's own headers (a 405's Allow, RFC 9110 15.5.6; a 429's
+        # Retry-After), but for its Content-Type: the refusal is JSON
+        kept = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+        return refuse(exc.code or 500, exc.description or exc.name, headers=kept)
 
     @app.errorhandler(Exception)
     def failed(exc: Exception) -> ResponseReturnValue:
