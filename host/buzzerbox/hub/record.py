@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from buzzerbox.durable import write_atomic
 from buzzerbox.hub.board import Board, Update
 
 log = logging.getLogger(__name__)
@@ -43,12 +43,7 @@ def load(board: Board, path: Path) -> bool:
 
 def save(board: Board, path: Path) -> None:
     data = json.dumps(board.record(), ensure_ascii=False, separators=(",", ":"))
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    write_atomic(path, data.encode("utf-8"), 0o600)
 
 
 class Keeper:
