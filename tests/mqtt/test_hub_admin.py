@@ -14,7 +14,7 @@ from buzzerbox.web.auth import LoginLimiter
 from buzzerbox.web.sse import Live
 from flask.testing import FlaskClient
 
-from .test_board import state
+from .test_board import result, state
 
 PIN = "24681357"
 
@@ -63,17 +63,23 @@ def test_the_admin_removes_an_offline_table(client: FlaskClient, board: Board) -
     assert tables(board) == ["t1"]
 
 
-def test_an_online_table_or_one_not_there_is_refused_in_words(
+def test_the_admin_removes_any_table_even_online_and_any_result(
     client: FlaskClient, board: Board
 ) -> None:
     csrf = log_in(client)
     online = client.delete("/api/tables/t1", headers={"X-CSRF-Token": csrf})
-    assert online.status_code == 409
-    assert error(online) == "table t1 is online; only an offline table can be removed"
+    assert online.status_code == 200 and tables(board) == ["t2"]  # was 409 "online"
     missing = client.delete("/api/tables/t9", headers={"X-CSRF-Token": csrf})
     assert missing.status_code == 404
     assert error(missing) == "there is no table t9 on the board (any more)"
-    assert tables(board) == ["t1", "t2"]
+    board.apply("buzzerbox/t2/games/1", result("t2", 1, 9, ["Ann"]))
+    assert [r["name"] for r in board.snapshot()["tournament"]] == ["Ann", "Ben"]
+    struck = client.delete("/api/results/t2/1", headers={"X-CSRF-Token": csrf})
+    assert struck.status_code == 200 and board.snapshot()["tournament"] == []
+    board.apply("buzzerbox/t2/games/1", result("t2", 1, 9, ["Ann"]))  # sent again
+    assert board.snapshot()["tournament"] == []
+    again = client.delete("/api/results/t2/1", headers={"X-CSRF-Token": csrf})
+    assert again.status_code == 404
 
 
 def test_removing_needs_the_admin_and_the_csrf_token(client: FlaskClient, board: Board) -> None:
