@@ -136,3 +136,38 @@ def test_buzzerbox_hub_refuses_a_blank_pin(capsys: pytest.CaptureFixture[str]) -
         main(["hub", "--broker", "mqtt://127.0.0.1:1", "--port", "0", "--pin", "  "])
     assert refused.value.code == 2
     assert "--pin: the PIN is blank: give digits" in capsys.readouterr().err
+
+
+def test_the_admin_gets_a_live_page_when_guests_hold_every_place(board: Board, live: Live) -> None:
+    config = {"ADMIN_PIN": PIN, "TESTING": True, "LOGIN_LIMITER": LoginLimiter(free=3)}
+    app = create_app(board, live, config)
+    guests = [app.test_client() for _ in range(2)]
+    held = [g.get("/api/events", buffered=False) for g in guests]  # max_clients=2
+    assert all(r.status_code == 200 for r in held)
+    assert app.test_client().get("/api/events").status_code == 503  # a third guest
+    admin = app.test_client()
+    log_in(admin)
+    stream = admin.get("/api/events", buffered=False)
+    assert stream.status_code == 200  # the admin's own places (web/live.py's ADMIN_STREAMS)
+    for reply in [*held, stream]:
+        reply.close()
+
+
+def test_hidden_characters_in_names_are_refused(board: Board) -> None:
+    for hidden in ("\u202eecilA", "Ann\u200b", "Ben\x07"):
+        players = [{"name": hidden, "total": 1}]
+        payload = json.dumps(
+            {
+                "v": 1,
+                "id": "t3/1/9",
+                "box": "t3",
+                "game_id": 1,
+                "seq": 9,
+                "at": 1.0,
+                "phase": "playing",
+                "state": {"players": players},
+            }  # fmt: skip
+        ).encode()
+        assert board.apply("buzzerbox/t3/state", payload) == []
+    assert board.snapshot()["dropped_by"]["hidden character"] == 3
+    assert board.table("t3") is None
