@@ -166,7 +166,7 @@ def test_hidden_characters_in_names_are_refused(board: Board) -> None:
                 "at": 1.0,
                 "phase": "playing",
                 "state": {"players": players},
-            }  # fmt: skip
+            }
         ).encode()
         assert board.apply("buzzerbox/t3/state", payload) == []
     assert board.snapshot()["dropped_by"]["hidden character"] == 3
