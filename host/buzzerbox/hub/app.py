@@ -10,14 +10,14 @@ board), DELETE /api/results/<box>/<game_id> (a game's result out of the tourname
 Everything is served by the hub itself (a venue may be offline): no CDN,
 no build step. Nothing lives in request globals: the app is built around its board
 and live stream. Config keys (optional): ADMIN_PIN (random if not given), SECRET_KEY,
-SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, LOGIN_LIMITER, GUARD (the server's
+SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, LOGIN_LIMITER, GUARD, COMMIT (the server's
 web.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from buzzerbox import web
-from buzzerbox.hub.board import Board, NotRemovable
+from buzzerbox.hub.board import Board, NotRemovable, Update
 from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.web.errors import register_errors
 from buzzerbox.web.guard import Guard, Slotted, is_lane
@@ -69,6 +69,12 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         shown_on="the hub's console",
     )
     guard: Guard = cfg.get("GUARD") or Guard()
+    # COMMIT (record.Keeper.commit): the admin's changes are saved before they are shown
+    commit: Callable[[list[Update]], None] | None = cfg.get("COMMIT")
+
+    def show(updates: list[Update]) -> None:
+        (commit or live.publish)(updates)
+
     bp = Blueprint(
         "hub",
         __name__,
@@ -117,7 +123,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             updates = board.remove(box)
         except NotRemovable as exc:
             return refuse(exc.status, str(exc))
-        live.publish(updates)
+        show(updates)
         return jsonify(removed=box)
 
     @bp.delete("/api/results/<box>/<int:game_id>")
@@ -127,7 +133,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             updates = board.remove_result(box, game_id)
         except NotRemovable as exc:
             return refuse(exc.status, str(exc))
-        live.publish(updates)
+        show(updates)
         return jsonify(removed={"box": box, "game_id": game_id})
 
     @bp.before_app_request

@@ -11,21 +11,16 @@ changes nothing:
   the time the box logged them, so a box catching up does not push others out);
 - `games/<id>` sets or (finished: false) withdraws a game's result.
 
-The tournament is computed from the finished games and the races: per player name
-(a player is the same person at every table), the games played, the wins, the
-points (the final totals of the games where the highest total wins; Ligretto Kids
-counts wins only), the fastest reaction (the quickest first press after a start
-signal) and the closest win (the smallest lead over the runner-up).
+The tournament, per player name (one person at every table), from the finished games
+and races: games, wins, points (final totals where the highest wins; Kids: wins
+only), the fastest reaction and the closest win (the smallest lead).
 
-Everything from the broker is untrusted: each message is checked and copied by
-validate.py; a bad one is dropped and counted per reason (`dropped`), and at most
-`max_tables` boxes are held. A table offline for `forget_after_s` drops off the board,
-or when the hub's admin removes it (`remove`: offline tables only). A table gone stays
-gone while its box is: what the broker kept of it (its retained state, its last will)
-and sends again on every subscription is ignored, until the box says "online" or
-publishes a newer state. Its finished games stay in the tournament.
-`record()` and `restore()` give the hub its own record (record.py keeps it on disk),
-so the tournament survives a broker that forgot everything.
+Everything from the broker is untrusted: with the event's key (`signer`, mqtt/sign.py)
+only what verifies gets in (the rest is counted in `refused`); each message is then
+checked and copied by validate.py (a bad one is dropped and counted per reason).
+Tables, results and players are bounded. A table offline for `forget_after_s`, or
+removed by the admin, stays gone until its box says "online" or sends a newer state;
+a result the admin struck stays out. `record()`/`restore()`: the hub's own record.
 
 `apply` returns the updates for the live page: ("table", summary), ("race", finish),
 ("tournament", rows), ("gone", {"box"}), ("broker", status). No I/O; thread-safe.
@@ -39,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.hub import validate
-from buzzerbox.hub.tables import Record, Table
+from buzzerbox.hub.tables import Record, Table, parse_record
 from buzzerbox.hub.validate import Invalid
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
@@ -382,41 +377,7 @@ class Board:
 
     def restore(self, saved: dict[str, Any]) -> None:
         """Take back a record (`record()`); raises Invalid if it is not one."""
-        tables: dict[str, Table] = {}
-        for box, t in dict(saved["tables"]).items():
-            state = validate.state_message(t["state"]) if t.get("state") else None
-            tables[box] = Table(
-                box,
-                online=t.get("online") if isinstance(t.get("online"), bool) else None,
-                state=state,
-                state_seq=state["seq"] if state else -1,
-                last_event=validate.integer(t.get("last_event"), "last_event"),
-                events=validate.integer(t.get("events"), "events") or 0,
-                seen=validate.number(t.get("seen"), "seen") or 0.0,
-            )
-        results = {
-            (validate.name(b), int(g)): validate.result_message(r) for b, g, r in saved["results"]
-        }
-        finishes = {}
-        for f in saved["finishes"]:
-            clean = validate.race_message({**f, "key": f["key"]})
-            finishes[f["key"]] = {
-                "key": f["key"],
-                "box": validate.name(f["box"]),
-                **{k: v for k, v in clean.items() if k != "key"},
-            }
-        races = {
-            validate.name(n): (validate.integer(a, "fastest"), validate.integer(c, "closest"))
-            for n, (a, c) in dict(saved["races"]).items()
-        }
-        gone = {
-            validate.name(b): validate.integer(seq, "gone", optional=False) or 0
-            for b, seq in dict(saved.get("gone") or {}).items()
-        }
-        struck = {
-            (validate.name(b), int(g)): validate.integer(s, "struck", optional=False) or 0
-            for b, g, s in saved.get("struck") or []
-        }
+        tables, results, finishes, races, gone, struck = parse_record(saved)
         with self._lock:
             self._tables, self._results, self._gone = tables, results, gone
             self._struck = struck

@@ -159,7 +159,7 @@ def run_hub(args: argparse.Namespace) -> int:
         broker, board, live.publish, name=name, client_id=ident, commit=keeper.commit
     ).start()
     guard = Guard()
-    app = create_app(board, live, {"GUARD": guard, "ADMIN_PIN": pin})
+    app = create_app(board, live, {"GUARD": guard, "ADMIN_PIN": pin, "COMMIT": keeper.commit})
     server = make_server(
         app,
         sock,

@@ -4,13 +4,12 @@ The `Publisher` listens to the box (`box.when_changed`: it only wakes its own th
 never blocks the box) and publishes what its log holds beyond the cursor (see
 outbox.py), in log order, with QoS 1: each event, the races, the results and, after
 each batch, the retained state. Its `Link` (connect.py) keeps the connection and
-says why there is none (`status`, `when_status`). On every connection it first
-claims its name (claim.py: two boxes with one name are told apart, the later one
-stops with a message), then says "online" (retained; its last will says
-"offline"), sends the Home Assistant discovery configs, rewinds to the cursor and
-publishes the backlog in order, and only then the state: what a subscriber sees
-last is always the newest. While the broker is gone the box plays on: the log keeps
-the events and the cursor stays where the broker's last PUBACK left it.
+says why there is none (`status`, `when_status`). On every connection it claims
+its name (claim.py), says "online" (retained; its last will: "offline"), sends the
+Home Assistant discovery configs, rewinds to the cursor, publishes the backlog in
+order and only then the state. With the event's key (sign.py) every JSON message,
+the claim too, is signed, and a claim that does not verify is ignored. Without a
+broker the box plays on: the log keeps the events, the cursor stays put.
 
 At most `window` events are in flight at once, so a long outage never fills memory.
 """
@@ -229,13 +228,9 @@ class Publisher:
             self.link.hold(REFUSED, f"{reason} (trying again in {retry_s:.0f} s)", retry_s)
             return
         if verdict == claims.REPUBLISH:
-            other = self.claimant.other
+            who = self.claimant.other.host if self.claimant.other else "?"
             log.warning(
-                "mqtt: box %s: the box on host %r (id %s) tried to use this name too; "
-                "it was told to choose another",
-                self.name,
-                other.host if other else "?",
-                other.owner[:8] if other else "?",
+                "mqtt: box %s: the box on host %r tried to use this name too", self.name, who
             )
             mine = self._signed(message.topic, self.claimant.mine(0).payload())
             client.publish(message.topic, mine, qos=1, retain=True)
