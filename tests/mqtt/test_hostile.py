@@ -14,13 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 from buzzerbox.box import Box
 from buzzerbox.cli import main
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.connect import REFUSED, LinkStatus, stop_client
-from buzzerbox.mqtt.sign import Signer
+from buzzerbox.mqtt.settings import signer_from
+from buzzerbox.mqtt.sign import Signer, SigningKeyError
 from buzzerbox.mqtt.topics import parse_broker
 from buzzerbox.store.datadir import DataLock
 from paho.mqtt.enums import CallbackAPIVersion
@@ -180,3 +182,41 @@ def attach_raw(port: int, user: str) -> mqtt.Client:
     client.connect("127.0.0.1", port)
     client.loop_start()
     return client
+
+
+def test_a_stranger_with_the_hubs_old_client_id_does_not_throw_the_hub_off(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    hub = Hub(broker, tmp_path / "hub")
+    try:
+        ident = (tmp_path / "hub" / "client_id-hub-u").read_text()
+        assert ident.startswith("buzzerbox-hub-hub-u-") and len(ident) > len("buzzerbox-hub-hub-u-")
+        for _ in range(5):  # the id it used to have, again and again
+            stranger = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="buzzerbox-hub-hub-u")
+            stranger.connect("127.0.0.1", broker.port)
+            stranger.loop(0.1)
+            stranger.disconnect()
+        publish(broker.url, [("buzzerbox/t1/state", state(3), True)])
+        hub.wait_table("t1", 3)
+        assert hub.board()["broker"]["state"] == "connected"
+    finally:
+        hub.stop()
+    again = Hub(broker, tmp_path / "hub")  # the same id after a restart: its session
+    try:
+        assert (tmp_path / "hub" / "client_id-hub-u").read_text() == ident
+    finally:
+        again.stop()
+
+
+def test_a_box_takes_its_key_from_the_config_or_a_file(tmp_path: Path) -> None:
+    def nowhere(key: str) -> Path | None:
+        return None
+
+    signer = signer_from({"mqtt_secret": KEY.decode()}, nowhere)
+    assert signer is not None and signer.verify("a", Signer(KEY).sign("a", b'{"x":1}')) is None
+    (tmp_path / "k").write_text(KEY.decode() + "\n")
+    from_file = signer_from({"mqtt_secret_file": "k"}, lambda key: tmp_path / "k")
+    assert from_file is not None and from_file.verify("a", signer.sign("a", b'{"x":1}')) is None
+    assert signer_from({}, nowhere) is None
+    with pytest.raises(SigningKeyError, match="give at least 16"):
+        signer_from({"mqtt_secret": "short"}, nowhere)
