@@ -127,7 +127,9 @@ function setUpAdmin() {
       const pin = document.getElementById("pin");
       admin.csrf = (await api("POST", "/api/login", { pin: pin.value })).csrf;
       pin.value = "";
-      notice("");
+      // the admin is told what the hub refused: messages not signed with the event's key
+      const board = await api("GET", "/api/board");
+      notice(board.refused ? `${board.refused} messages refused: not signed with the event's key` : "");
       drawAdmin();
     });
   });
