@@ -167,6 +167,10 @@ class Board:
             self._broker = dict(status)
         return [("broker", dict(status))]
 
+    def broker(self) -> dict[str, Any]:
+        with self._lock:
+            return dict(self._broker)
+
     def forget_idle(self) -> list[Update]:
         """Drop the tables offline for longer than `forget_after_s`."""
         now = self.clock()

@@ -101,7 +101,9 @@ class Keeper:
     def shown(self) -> dict[str, Any]:
         """The board as last saved: what a new page and /api/board get."""
         view = self._view
-        return view if view is not None else self.board.snapshot()
+        if view is None:
+            return self.board.snapshot()
+        return {**view, "broker": self.board.broker()}  # the link's status: as it is now
 
     def _flush(self) -> None:
         with self._cond:
