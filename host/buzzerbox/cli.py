@@ -18,6 +18,7 @@ AREAS = [
     "buzzerbox.flash",
     "buzzerbox.appliance.commands",
     "buzzerbox.hub.commands",
+    "buzzerbox.hub.venue",
 ]
 
 

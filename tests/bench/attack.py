@@ -15,7 +15,8 @@ time to guess the admin PIN at the rate the box allows.
     python3 tests/bench/attack.py [--seconds 40] [--hostile 1100] [--streams 0]
 
 `--streams 1000 --hostile 100`: the box's 1,000 live-stream slots held by viewers
-(8 per address) and 100 slow clients besides.
+(8 per address) and 100 slow clients besides. `--broker`: a stranger on the broker
+against the hub (500 made-up retained names, 5,000 race names: broker_attack.py).
 """
 
 from __future__ import annotations
@@ -215,7 +216,15 @@ def main() -> int:
     parser.add_argument("--hostile", type=int, default=1100)
     parser.add_argument("--streams", type=int, default=0, help="live streams held open too")
     parser.add_argument("--addresses", type=int, default=254)
+    parser.add_argument(
+        "--broker", action="store_true", help="the broker attacks on the hub (broker_attack.py)"
+    )
     args = parser.parse_args()
+    if args.broker:
+        from broker_attack import broker_attacks  # type: ignore[import-not-found]  # this folder
+
+        broker_attacks()
+        return 0
     days = guess_days(args.addresses)
     print(
         f"guessing the default PIN from {args.addresses} addresses at the allowed rate: "

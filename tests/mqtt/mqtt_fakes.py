@@ -104,7 +104,15 @@ class Mosquitto:
 class Recorder:
     """A client that records every message under `topics` (QoS 1, retained too)."""
 
-    def __init__(self, url: str, topics: list[str], *, client_id: str = "", clean: bool = True):
+    def __init__(
+        self,
+        url: str,
+        topics: list[str],
+        *,
+        client_id: str = "",
+        clean: bool = True,
+        login: tuple[str, str] | None = None,
+    ):
         port = int(url.rsplit(":", 1)[1])
         self.messages: list[mqtt.MQTTMessage] = []
         self.cond = threading.Condition()
@@ -113,6 +121,8 @@ class Recorder:
             CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean
         )
         self.client.reconnect_delay_set(1, 1)
+        if login is not None:
+            self.client.username_pw_set(*login)
 
         def on_connect(client: mqtt.Client, *args: Any) -> None:
             client.subscribe([(t, 1) for t in topics])

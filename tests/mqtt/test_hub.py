@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import queue
 import re
 import subprocess
@@ -19,6 +20,7 @@ from buzzerbox.cli import main
 from buzzerbox.hub.app import BOX_STATIC, create_app
 from buzzerbox.hub.board import Board
 from buzzerbox.mqtt import attach
+from buzzerbox.mqtt.sign import Signer
 from buzzerbox.web.sse import Live
 from flask.testing import FlaskClient
 
@@ -78,6 +80,8 @@ def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
         "finishes",
         "dropped",
         "dropped_by",
+        "refused",
+        "signed",
         "broker",
     }
 
@@ -126,7 +130,11 @@ def test_buzzerbox_hub_shows_a_table_live(
 ) -> None:
     command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker.url,
                "--host", "127.0.0.1", "--port", "0", "--name", "hub-test"]  # fmt: skip
-    hub = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    key = "an-event-key-of-the-test-0123456789"
+    env = {**os.environ, "BUZZERBOX_MQTT_SECRET": key}
+    hub = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
     publisher = None
     try:
         assert hub.stdout is not None
@@ -147,7 +155,7 @@ def test_buzzerbox_hub_shows_a_table_live(
         assert kind == "board"
 
         box = make_box("t5", clock)
-        publisher = attach(box, broker.url, "t5", tmp_path / "t5")
+        publisher = attach(box, broker.url, "t5", tmp_path / "t5", signer=Signer(key.encode()))
         box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
         kids_round(box, clock, 1)
         table: dict[str, Any] = {}

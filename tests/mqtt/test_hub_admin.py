@@ -14,7 +14,7 @@ from buzzerbox.web.auth import LoginLimiter
 from buzzerbox.web.sse import Live
 from flask.testing import FlaskClient
 
-from .test_board import state
+from .test_board import result, state
 
 PIN = "24681357"
 
@@ -63,17 +63,23 @@ def test_the_admin_removes_an_offline_table(client: FlaskClient, board: Board) -
     assert tables(board) == ["t1"]
 
 
-def test_an_online_table_or_one_not_there_is_refused_in_words(
+def test_the_admin_removes_any_table_even_online_and_any_result(
     client: FlaskClient, board: Board
 ) -> None:
     csrf = log_in(client)
     online = client.delete("/api/tables/t1", headers={"X-CSRF-Token": csrf})
-    assert online.status_code == 409
-    assert error(online) == "table t1 is online; only an offline table can be removed"
+    assert online.status_code == 200 and tables(board) == ["t2"]  # was 409 "online"
     missing = client.delete("/api/tables/t9", headers={"X-CSRF-Token": csrf})
     assert missing.status_code == 404
     assert error(missing) == "there is no table t9 on the board (any more)"
-    assert tables(board) == ["t1", "t2"]
+    board.apply("buzzerbox/t2/games/1", result("t2", 1, 9, ["Ann"]))
+    assert [r["name"] for r in board.snapshot()["tournament"]] == ["Ann", "Ben"]
+    struck = client.delete("/api/results/t2/1", headers={"X-CSRF-Token": csrf})
+    assert struck.status_code == 200 and board.snapshot()["tournament"] == []
+    board.apply("buzzerbox/t2/games/1", result("t2", 1, 9, ["Ann"]))  # sent again
+    assert board.snapshot()["tournament"] == []
+    again = client.delete("/api/results/t2/1", headers={"X-CSRF-Token": csrf})
+    assert again.status_code == 404
 
 
 def test_removing_needs_the_admin_and_the_csrf_token(client: FlaskClient, board: Board) -> None:
@@ -130,3 +136,38 @@ def test_buzzerbox_hub_refuses_a_blank_pin(capsys: pytest.CaptureFixture[str]) -
         main(["hub", "--broker", "mqtt://127.0.0.1:1", "--port", "0", "--pin", "  "])
     assert refused.value.code == 2
     assert "--pin: the PIN is blank: give digits" in capsys.readouterr().err
+
+
+def test_the_admin_gets_a_live_page_when_guests_hold_every_place(board: Board, live: Live) -> None:
+    config = {"ADMIN_PIN": PIN, "TESTING": True, "LOGIN_LIMITER": LoginLimiter(free=3)}
+    app = create_app(board, live, config)
+    guests = [app.test_client() for _ in range(2)]
+    held = [g.get("/api/events", buffered=False) for g in guests]  # max_clients=2
+    assert all(r.status_code == 200 for r in held)
+    assert app.test_client().get("/api/events").status_code == 503  # a third guest
+    admin = app.test_client()
+    log_in(admin)
+    stream = admin.get("/api/events", buffered=False)
+    assert stream.status_code == 200  # the admin's own places (web/live.py's ADMIN_STREAMS)
+    for reply in [*held, stream]:
+        reply.close()
+
+
+def test_hidden_characters_in_names_are_refused(board: Board) -> None:
+    for hidden in ("\u202eecilA", "Ann\u200b", "Ben\x07"):
+        players = [{"name": hidden, "total": 1}]
+        payload = json.dumps(
+            {
+                "v": 1,
+                "id": "t3/1/9",
+                "box": "t3",
+                "game_id": 1,
+                "seq": 9,
+                "at": 1.0,
+                "phase": "playing",
+                "state": {"players": players},
+            }
+        ).encode()
+        assert board.apply("buzzerbox/t3/state", payload) == []
+    assert board.snapshot()["dropped_by"]["hidden character"] == 3
+    assert board.table("t3") is None

@@ -34,13 +34,17 @@ def test_the_claim_decisions() -> None:
     mine.connected()
     assert mine.seen(older, retained=True) == NOTHING  # maybe stale: wait and see
     assert mine.seen(Claim("aaaa", "pi-a", 100.0), retained=False) == WAIT
-    mine.connected()  # thrown off: the other one came back and put its claim back
-    assert mine.seen(older, retained=True) == LOSE
+    mine.connected()  # a retained claim is only ever a hint: anyone may have left it
+    assert mine.seen(older, retained=True) == NOTHING
+    assert mine.seen(Claim("aaaa", "pi-a", 100.0), retained=False) == WAIT
+    mine.connected()
+    assert mine.seen(older, retained=False) == LOSE  # a live, older claim: a box is there
     mine.connected(wary=True)  # right after a short connection: wait even if ours
     assert mine.seen(Claim("aaaa", "pi-a", 100.0), retained=False) == WAIT
     assert "already used" in mine.refusal("t3", "mqtt://b") and "'pi-b'" in mine.refusal("t3", "x")
     mine.connected()
-    assert mine.seen(newer, retained=True) == REPUBLISH
+    assert mine.seen(newer, retained=True) == NOTHING  # ours replaces it
+    assert mine.seen(newer, retained=False) == REPUBLISH
     assert mine.seen(Claim("aaaa", "pi-a", 100.0), retained=False) == OURS
     assert mine.seen(None, retained=True) == NOTHING
     assert Claim.parse(b'{"owner": 1}') is None and Claim.parse(b"\xff") is None

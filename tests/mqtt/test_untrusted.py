@@ -20,11 +20,12 @@ import paho.mqtt.client as mqtt
 import pytest
 from buzzerbox.hub.board import Board
 from buzzerbox.mqtt.connect import stop_client
+from buzzerbox.mqtt.sign import Signer
 from buzzerbox.web.sse import Live
 from paho.mqtt.enums import CallbackAPIVersion
 
 from .mqtt_fakes import TIMEOUT_S, Mosquitto
-from .test_board import msg, state
+from .test_board import msg, result, state
 from .test_hub import read_frames
 
 
@@ -92,11 +93,24 @@ def test_what_the_hub_does_not_keep_may_nest_deep_and_is_not_kept() -> None:
 
 
 def test_a_flood_of_made_up_boxes_is_bounded() -> None:
+    """Without a key the board is bounded and a flood pushes out only tables that hold
+    no result; with the key no unsigned name gets in at all."""
     board = Board(max_tables=10)
+    board.apply("buzzerbox/real/state", state(1))
+    board.apply("buzzerbox/real/games/1", result("real", 1, 2, ["Ann"]))
     for n in range(50):
         board.apply(f"buzzerbox/fake{n}/state", state(1))
     snapshot = board.snapshot()
-    assert len(snapshot["tables"]) == 10 and snapshot["dropped_by"] == {"too many boxes": 40}
+    assert len(snapshot["tables"]) == 10 and "real" in [t["box"] for t in snapshot["tables"]]
+    signer = Signer(b"k" * 32)
+    board = Board(max_tables=10, signer=signer)
+    board.apply("buzzerbox/real/state", signer.sign("buzzerbox/real/state", state(1)))
+    for n in range(50):
+        board.apply(f"buzzerbox/fake{n}/state", state(1))
+        board.apply(f"buzzerbox/fake{n}/status", b"online")
+    snapshot = board.snapshot()
+    assert [t["box"] for t in snapshot["tables"]] == ["real"]
+    assert snapshot["refused"] == 50 and snapshot["dropped_by"]["not signed"] == 50
 
 
 # -- a real hub, a real broker, a hostile publisher -------------------------------------
@@ -117,10 +131,12 @@ def publish(url: str, messages: list[tuple[str, bytes, bool]]) -> None:
 class Hub:
     """`buzzerbox hub` in a process of its own, and one live stream from it."""
 
-    def __init__(self, broker: Mosquitto, data: Path) -> None:
+    def __init__(self, broker: Mosquitto, data: Path, *more: str) -> None:
+        """`more`: the hub's options; without any: --insecure-open-broker (what these
+        tests check is what the hub makes of each message's content)."""
         command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker.url,
                    "--host", "127.0.0.1", "--port", "0", "--name", "hub-u",
-                   "--data", str(data)]  # fmt: skip
+                   "--data", str(data), *(more or ["--insecure-open-broker"])]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
         )

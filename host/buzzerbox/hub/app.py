@@ -5,18 +5,19 @@ SSE_KEEPALIVE_S: the page says "reconnecting to the hub…" after two missed),
 web/static/keepalive.js, served from here: the page's CSP takes scripts from the hub
 only), and the hub's admin: POST /api/login, /api/logout, GET /api/session (the box's
 own admin session, web/auth.py: the PIN the hub prints at start, a session cookie,
-CSRF tokens, rate-limited tries) and DELETE /api/tables/<box> (an offline table off
-the board). Everything is served by the hub itself (a venue may be offline): no CDN,
+CSRF tokens, rate-limited tries) and DELETE /api/tables/<box> (a table off the
+board), DELETE /api/results/<box>/<game_id> (a game's result out of the tournament).
+Everything is served by the hub itself (a venue may be offline): no CDN,
 no build step. Nothing lives in request globals: the app is built around its board
 and live stream. Config keys (optional): ADMIN_PIN (random if not given), SECRET_KEY,
-SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, LOGIN_LIMITER, GUARD (the server's
+SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, LOGIN_LIMITER, GUARD, COMMIT (the server's
 web.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -33,10 +34,11 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from buzzerbox import web
-from buzzerbox.hub.board import Board, NotRemovable
+from buzzerbox.hub.board import Board, NotRemovable, Update
 from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.web.errors import register_errors
-from buzzerbox.web.guard import Guard, Slotted
+from buzzerbox.web.guard import Guard, Slotted, is_lane
+from buzzerbox.web.live import ADMIN_STREAMS
 from buzzerbox.web.security import security_headers
 from buzzerbox.web.sse import Live, Stream
 
@@ -67,6 +69,12 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         shown_on="the hub's console",
     )
     guard: Guard = cfg.get("GUARD") or Guard()
+    # COMMIT (record.Keeper.commit): the admin's changes are saved before they are shown
+    commit: Callable[[list[Update]], None] | None = cfg.get("COMMIT")
+
+    def show(updates: list[Update]) -> None:
+        (commit or live.publish)(updates)
+
     bp = Blueprint(
         "hub",
         __name__,
@@ -85,14 +93,15 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
 
     @bp.get("/api/board")
     def snapshot() -> ResponseReturnValue:
-        return jsonify(board.snapshot())
+        return jsonify(live.snapshot())
 
     @bp.get("/api/events")
     def events() -> ResponseReturnValue:
         address = request.remote_addr or "?"
         if not guard.take_stream(address):
             return busy(429, "this address already has its share of live pages: close some")
-        if not live.join():
+        # the admin's own places beyond --max-screens (as on the box: web/live.py)
+        if not live.join(ADMIN_STREAMS if auth.is_admin() else 0):
             guard.give_stream(address)
             return busy(503, "the hub serves as many screens as it can: try again soon")
         frames = live.stream(
@@ -114,8 +123,27 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             updates = board.remove(box)
         except NotRemovable as exc:
             return refuse(exc.status, str(exc))
-        live.publish(updates)
+        show(updates)
         return jsonify(removed=box)
+
+    @bp.delete("/api/results/<box>/<int:game_id>")
+    @auth.admin_only
+    def strike(box: str, game_id: int) -> ResponseReturnValue:
+        try:
+            updates = board.remove_result(box, game_id)
+        except NotRemovable as exc:
+            return refuse(exc.status, str(exc))
+        show(updates)
+        return jsonify(removed={"box": box, "game_id": game_id})
+
+    @bp.before_app_request
+    def admin_lane() -> ResponseReturnValue | None:
+        """At the connection limit the server serves the admin only (web/guard.py)."""
+        if is_lane(request.environ) and not auth.is_admin():
+            response = busy(503, "the hub serves as many connections as it can: try again soon")
+            response.headers["Connection"] = "close"
+            return response
+        return None
 
     bp.after_app_request(security_headers("'none'"))
     app.register_blueprint(bp)

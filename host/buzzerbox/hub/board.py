@@ -11,21 +11,16 @@ changes nothing:
   the time the box logged them, so a box catching up does not push others out);
 - `games/<id>` sets or (finished: false) withdraws a game's result.
 
-The tournament is computed from the finished games and the races: per player name
-(a player is the same person at every table), the games played, the wins, the
-points (the final totals of the games where the highest total wins; Ligretto Kids
-counts wins only), the fastest reaction (the quickest first press after a start
-signal) and the closest win (the smallest lead over the runner-up).
+The tournament, per player name (one person at every table), from the finished games
+and races: games, wins, points (final totals where the highest wins; Kids: wins
+only), the fastest reaction and the closest win (the smallest lead).
 
-Everything from the broker is untrusted: each message is checked and copied by
-validate.py; a bad one is dropped and counted per reason (`dropped`), and at most
-`max_tables` boxes are held. A table offline for `forget_after_s` drops off the board,
-or when the hub's admin removes it (`remove`: offline tables only). A table gone stays
-gone while its box is: what the broker kept of it (its retained state, its last will)
-and sends again on every subscription is ignored, until the box says "online" or
-publishes a newer state. Its finished games stay in the tournament.
-`record()` and `restore()` give the hub its own record (record.py keeps it on disk),
-so the tournament survives a broker that forgot everything.
+Everything from the broker is untrusted: with the event's key (`signer`, mqtt/sign.py)
+only what verifies gets in (the rest is counted in `refused`); each message is then
+checked and copied by validate.py (a bad one is dropped and counted per reason).
+Tables, results and players are bounded. A table offline for `forget_after_s`, or
+removed by the admin, stays gone until its box says "online" or sends a newer state;
+a result the admin struck stays out. `record()`/`restore()`: the hub's own record.
 
 `apply` returns the updates for the live page: ("table", summary), ("race", finish),
 ("tournament", rows), ("gone", {"box"}), ("broker", status). No I/O; thread-safe.
@@ -39,8 +34,9 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.hub import validate
-from buzzerbox.hub.tables import Record, Table
+from buzzerbox.hub.tables import Record, Table, parse_record
 from buzzerbox.hub.validate import Invalid
+from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
 
 Update = tuple[str, Any]
@@ -50,6 +46,11 @@ FINISHES = 12
 MAX_TABLES = 500
 #: a table offline this long (s) drops off the board
 FORGET_AFTER_S = 3600.0
+#: finished games held at most, names in the tournament at most, and the rows of it
+#: a page is sent (the best first): a flood of made-up results or names is bounded
+MAX_RESULTS = 2000
+MAX_PLAYERS = 2000
+TOURNAMENT_ROWS = 300
 
 
 class NotRemovable(ValueError):
@@ -69,12 +70,17 @@ class Board:
         *,
         max_tables: int = MAX_TABLES,
         forget_after_s: float = FORGET_AFTER_S,
+        signer: Signer | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.max_finishes = finishes
         self.max_tables = max_tables
         self.forget_after_s = forget_after_s
         self.clock = clock
+        #: with the event's key, only what verifies (sign.py) gets in; `refused` counts
+        #: the rest (also in `dropped`, as "not signed" or "bad signature")
+        self.signer = signer
+        self.refused = 0
         #: messages dropped, per reason ("bad text", "too large", ...)
         self.dropped: dict[str, int] = {}
         #: changes since the start: the record is saved when it moves
@@ -86,6 +92,8 @@ class Board:
         self._tables: dict[str, Table] = {}
         #: tables gone (forgotten or removed): box -> the seq of the last state held
         self._gone: dict[str, int] = {}
+        #: results the admin removed: (box, game_id) -> the seq of the one removed
+        self._struck: dict[tuple[str, int], int] = {}
         self._results: dict[tuple[str, int], dict[str, Any]] = {}
         self._finishes: dict[str, dict[str, Any]] = {}
         self._records: dict[str, Record] = {}
@@ -99,6 +107,13 @@ class Board:
         parsed = parse_topic(topic)
         if parsed is None or parsed.kind in ("ha", "claim"):
             return []
+        if self.signer is not None and parsed.kind != "status":
+            why = self.signer.verify(topic, payload)
+            if why is not None:
+                with self._lock:
+                    self.refused += 1
+                    self._drop(why)
+                return []
         try:
             if parsed.kind == "status":
                 if payload not in (ONLINE.encode(), OFFLINE.encode()):
@@ -115,7 +130,10 @@ class Board:
                 return []
             table = self._tables.get(parsed.box)
             if table is None:
-                if len(self._tables) >= self.max_tables:
+                if parsed.kind == "status" and self.signer is not None:
+                    self._drop("status of no table")  # unsigned: it marks, never adds
+                    return []
+                if len(self._tables) >= self.max_tables and not self._make_room():
                     self._drop("too many boxes")
                     return []
                 table = self._tables[parsed.box] = Table(parsed.box)
@@ -149,6 +167,10 @@ class Board:
             self._broker = dict(status)
         return [("broker", dict(status))]
 
+    def broker(self) -> dict[str, Any]:
+        with self._lock:
+            return dict(self._broker)
+
     def forget_idle(self) -> list[Update]:
         """Drop the tables offline for longer than `forget_after_s`."""
         now = self.clock()
@@ -163,17 +185,37 @@ class Board:
         return [("gone", {"box": box}) for box in gone]
 
     def remove(self, box: str) -> list[Update]:
-        """The admin takes an offline table off the board; NotRemovable says why not."""
+        """The admin takes a table off the board (online too: a real box comes back
+        with its next state); NotRemovable if there is none."""
         with self._lock:
-            table = self._tables.get(box)
-            if table is None:
+            if box not in self._tables:
                 raise NotRemovable(404, f"there is no table {box} on the board (any more)")
-            if table.online is not False:
-                raise NotRemovable(
-                    409, f"table {box} is online; only an offline table can be removed"
-                )
             self._take_off(box)
         return [("gone", {"box": box})]
+
+    def remove_result(self, box: str, game_id: int) -> list[Update]:
+        """The admin strikes a game's result from the tournament; the same result sent
+        again (retained) stays out, a newer one of that game counts."""
+        with self._lock:
+            held = self._results.pop((box, game_id), None)
+            if held is None:
+                raise NotRemovable(404, f"there is no result of game {game_id} of table {box}")
+            self._struck[(box, game_id)] = held["seq"]
+            while len(self._struck) > MAX_RESULTS:
+                del self._struck[next(iter(self._struck))]
+            self._recount()
+            self.changes += 1
+            return [("tournament", self._tournament())]
+
+    def _make_room(self) -> bool:
+        """Full: let the table seen longest ago go, if it holds no result (a flood of
+        made-up names without a key pushes out only tables that never finished)."""
+        holding = {b for b, _ in self._results}
+        idle = [t for t in self._tables.values() if t.box not in holding]
+        if not idle:
+            return False
+        self._take_off(min(idle, key=lambda t: t.seen).box)
+        return True
 
     def _take_off(self, box: str) -> None:
         self._gone[box] = self._tables.pop(box).state_seq
@@ -183,7 +225,7 @@ class Board:
 
     def _back(self, box: str, kind: str, data: dict[str, Any], payload: bytes) -> bool:
         """A message of a table gone: True (and the table comes back) if its box is."""
-        if kind == "status" and payload == ONLINE.encode():
+        if kind == "status" and payload == ONLINE.encode() and self.signer is None:
             del self._gone[box]
             return True
         if kind == "state" and data["seq"] > self._gone[box]:
@@ -224,6 +266,9 @@ class Board:
             del self._finishes[oldest["key"]]
         updates: list[Update] = [("race", finish)]
         first = data["first"]
+        if first not in self._records and len(self._records) >= MAX_PLAYERS:
+            self._drop("too many players")
+            return updates
         fastest, closest = self._from_races.get(first, (None, None))
         fastest = _least(fastest, data["reaction_us"])
         closest = _least(closest, data["margin_us"])
@@ -242,6 +287,11 @@ class Board:
             return []
         if not data["finished"] and held is None:
             return []
+        if data["seq"] <= self._struck.get(key, -1):
+            return []  # the admin struck it
+        if held is None and len(self._results) >= MAX_RESULTS:
+            self._drop("too many results")
+            return []
         if data["finished"]:
             self._results[key] = data
         else:
@@ -257,7 +307,9 @@ class Board:
     def _record(self, name: str) -> Record:
         record = self._records.get(name)
         if record is None:
-            record = self._records[name] = Record(name)
+            record = Record(name)
+            if len(self._records) < MAX_PLAYERS:  # else counted nowhere
+                self._records[name] = record
         return record
 
     def _add_result(self, box: str, result: dict[str, Any]) -> None:
@@ -289,7 +341,7 @@ class Board:
             self._records.values(),
             key=lambda r: (-r.wins, -r.points, r.fastest_us or inf, r.name),
         )
-        return [r.to_json() for r in ranked]
+        return [r.to_json() for r in ranked[:TOURNAMENT_ROWS]]
 
     # -- reading ------------------------------------------------------------------------
 
@@ -302,6 +354,8 @@ class Board:
                 "finishes": sorted(self._finishes.values(), key=_when, reverse=True),
                 "dropped": sum(self.dropped.values()),
                 "dropped_by": dict(self.dropped),
+                "refused": self.refused,
+                "signed": self.signer is not None,
                 "broker": dict(self._broker),
             }
 
@@ -322,43 +376,15 @@ class Board:
                 "finishes": list(self._finishes.values()),
                 "races": {n: list(v) for n, v in self._from_races.items()},
                 "gone": dict(self._gone),
+                "struck": [[b, g, s] for (b, g), s in self._struck.items()],
             }
 
     def restore(self, saved: dict[str, Any]) -> None:
         """Take back a record (`record()`); raises Invalid if it is not one."""
-        tables: dict[str, Table] = {}
-        for box, t in dict(saved["tables"]).items():
-            state = validate.state_message(t["state"]) if t.get("state") else None
-            tables[box] = Table(
-                box,
-                online=t.get("online") if isinstance(t.get("online"), bool) else None,
-                state=state,
-                state_seq=state["seq"] if state else -1,
-                last_event=validate.integer(t.get("last_event"), "last_event"),
-                events=validate.integer(t.get("events"), "events") or 0,
-                seen=validate.number(t.get("seen"), "seen") or 0.0,
-            )
-        results = {
-            (validate.name(b), int(g)): validate.result_message(r) for b, g, r in saved["results"]
-        }
-        finishes = {}
-        for f in saved["finishes"]:
-            clean = validate.race_message({**f, "key": f["key"]})
-            finishes[f["key"]] = {
-                "key": f["key"],
-                "box": validate.name(f["box"]),
-                **{k: v for k, v in clean.items() if k != "key"},
-            }
-        races = {
-            validate.name(n): (validate.integer(a, "fastest"), validate.integer(c, "closest"))
-            for n, (a, c) in dict(saved["races"]).items()
-        }
-        gone = {
-            validate.name(b): validate.integer(seq, "gone", optional=False) or 0
-            for b, seq in dict(saved.get("gone") or {}).items()
-        }
+        tables, results, finishes, races, gone, struck = parse_record(saved)
         with self._lock:
             self._tables, self._results, self._gone = tables, results, gone
+            self._struck = struck
             self._finishes, self._from_races = finishes, races
             self._recount()
 

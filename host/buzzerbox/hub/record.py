@@ -3,20 +3,31 @@
 A venue's broker may run without persistence: restarted, it has forgotten every
 retained result, and the boxes only publish what is new. So the hub keeps the board
 (`Board.record()`: the tables, the finished games, the races) in `hub.json` in its
-data folder, written atomically (a temporary file, fsync, rename) at most once a
-second while it changes, and reads it back at start. The same thread drops the
-tables that have been offline too long (`Board.forget_idle`).
+data folder, written durably (durable.py: a temporary file, fsync, rename, the
+folder fsynced), and reads it back at start.
+
+Nothing the hub shows or acknowledges is lost in a power cut: the subscriber folds a
+message into the board and hands its updates to `Keeper.commit` with the message's
+acknowledgement (paho's manual acks). The keeper's thread takes what has gathered,
+saves the record once for all of it (a group commit), and only then hands the
+updates to the live pages, makes the saved snapshot the one new pages and
+/api/board get (`shown`), and acknowledges the messages to the broker: a cut before
+the save loses only messages the broker still holds and sends again. The same thread
+drops the tables offline too long (`Board.forget_idle`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from buzzerbox.durable import write_atomic
 from buzzerbox.hub.board import Board, Update
 
 log = logging.getLogger(__name__)
@@ -43,16 +54,12 @@ def load(board: Board, path: Path) -> bool:
 
 def save(board: Board, path: Path) -> None:
     data = json.dumps(board.record(), ensure_ascii=False, separators=(",", ":"))
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    write_atomic(path, data.encode("utf-8"), 0o600)
 
 
 class Keeper:
-    """Saves the board when it changed (at most every `period_s`) and drops idle tables."""
+    """Saves the board before what changed is shown or acknowledged (`commit`), and
+    at least every `period_s` while it changes; drops idle tables."""
 
     def __init__(
         self,
@@ -67,7 +74,12 @@ class Keeper:
         self.publish = publish
         self.period_s = period_s
         self.errors = 0
+        #: group commits done (saves for what came from the broker)
+        self.commits = 0
         self._saved_at = -1
+        self._view: dict[str, Any] | None = None
+        self._pending: list[tuple[list[Update], Callable[[], Any] | None]] = []
+        self._cond = threading.Condition()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="hub-record", daemon=True)
 
@@ -75,32 +87,83 @@ class Keeper:
         if self.path is not None:
             load(self.board, self.path)
             self._saved_at = self.board.changes
+        self._view = self.board.snapshot()
         self._thread.start()
         return self
 
+    def commit(self, updates: list[Update], ack: Callable[[], Any] | None = None) -> None:
+        """From the subscriber: a message folded into the board; its updates go to the
+        pages and `ack` to the broker once the record holding it is on the disk."""
+        with self._cond:
+            self._pending.append((updates, ack))
+            self._cond.notify()
+
+    def shown(self) -> dict[str, Any]:
+        """The board as last saved: what a new page and /api/board get."""
+        view = self._view
+        if view is None:
+            return self.board.snapshot()
+        return {**view, "broker": self.board.broker()}  # the link's status: as it is now
+
+    def _flush(self) -> None:
+        with self._cond:
+            batch, self._pending = self._pending, []
+        if not batch:
+            return
+        view = self.board.snapshot()  # before the record: all it shows is in the record
+        self._save()
+        self.commits += 1
+        self._view = view
+        for updates, _ in batch:
+            if updates and self.publish is not None:
+                self.publish(updates)
+        for _, ack in batch:
+            if ack is not None:
+                with contextlib.suppress(RuntimeError, ValueError, OSError):
+                    ack()  # if the connection went, the broker sends it again
+
+    def _save(self) -> None:
+        changes = self.board.changes
+        if self.path is None or changes == self._saved_at:
+            return
+        try:
+            save(self.board, self.path)
+            self._saved_at = changes
+        except OSError as exc:  # shown anyway (the hub serves on); counted and logged
+            self.errors += 1
+            log.warning("hub: the record %s cannot be written: %s", self.path, exc)
+
     def step(self) -> None:
         updates = self.board.forget_idle()
-        if updates and self.publish is not None:
-            self.publish(updates)
-        changes = self.board.changes
-        if self.path is not None and changes != self._saved_at:
-            try:
-                save(self.board, self.path)
-                self._saved_at = changes
-            except OSError as exc:
-                self.errors += 1
-                log.warning("hub: the record %s cannot be written: %s", self.path, exc)
+        if updates:
+            self.commit(updates)
+        self._flush()
+        view = self.board.snapshot()  # before the record, as in _flush
+        self._save()
+        self._view = view
 
     def _run(self) -> None:
-        while not self._stop.wait(self.period_s):
+        due = time.monotonic() + self.period_s
+        while not self._stop.is_set():
+            with self._cond:
+                self._cond.wait_for(
+                    lambda: bool(self._pending) or self._stop.is_set(),
+                    max(0.0, due - time.monotonic()),
+                )
             try:
-                self.step()
+                if time.monotonic() >= due:
+                    due = time.monotonic() + self.period_s
+                    self.step()
+                else:
+                    self._flush()
             except Exception:  # the hub serves on; the next step tries again
                 self.errors += 1
                 log.exception("hub: keeping the record failed")
 
     def close(self) -> None:
         self._stop.set()
+        with self._cond:
+            self._cond.notify()
         if self._thread.is_alive():
             self._thread.join(5)
         self.step()

@@ -14,6 +14,7 @@ whatever happens to a connection. The broker's status goes to the page.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -47,19 +48,25 @@ class Subscriber:
         publish: Callable[[list[Update]], None] | None = None,
         *,
         name: str = "hub",
+        client_id: str | None = None,
+        commit: Callable[[list[Update], Callable[[], Any]], None] | None = None,
         keepalive_s: int = 15,
         reconnect_max_s: int = 4,
     ) -> None:
         self.broker = broker
         self.board = board
         self.publish = publish
+        #: with `commit` (record.Keeper.commit), a message's updates are shown and the
+        #: message acknowledged to the broker only once the hub's record holds it
+        self.commit = commit
         self.failures = 0
         #: set once the subscriptions of the current connection are acknowledged
         self.subscribed = threading.Event()
         self.link = Link(
             broker,
-            f"buzzerbox-hub-{name}",
+            client_id or f"buzzerbox-hub-{name}",
             clean=False,
+            manual_ack=commit is not None,
             label=f"hub {name}",
             on_up=self._on_up,
             on_message=self._on_message,
@@ -95,9 +102,10 @@ class Subscriber:
         self.subscribed.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        updates: list[Update] = []
         try:
             updates = self.board.apply(message.topic, bytes(message.payload))
-            if updates and self.publish is not None:
+            if self.commit is None and updates and self.publish is not None:
                 self.publish(updates)
         except Exception as exc:  # one bad message never stops the hub
             self.failures += 1
@@ -107,3 +115,5 @@ class Subscriber:
                 log.exception("hub: a message on %r could not be handled", where)
             else:
                 log.warning("hub: a message on %r could not be handled: %r", where, exc)
+        if self.commit is not None:
+            self.commit(updates, functools.partial(client.ack, message.mid, message.qos))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from buzzerbox.hub import validate
+
 
 @dataclass
 class Table:
@@ -83,3 +85,45 @@ class Record:
             "fastest_us": self.fastest_us,
             "closest_us": self.closest_us,
         }
+
+
+def parse_record(saved: dict[str, Any]) -> tuple[Any, ...]:
+    """The parts of a hub's record (Board.record()), each checked by validate.py:
+    (tables, results, finishes, races, gone, struck); raises Invalid (or KeyError,
+    TypeError) if it is not one."""
+    tables: dict[str, Table] = {}
+    for box, t in dict(saved["tables"]).items():
+        state = validate.state_message(t["state"]) if t.get("state") else None
+        tables[box] = Table(
+            box,
+            online=t.get("online") if isinstance(t.get("online"), bool) else None,
+            state=state,
+            state_seq=state["seq"] if state else -1,
+            last_event=validate.integer(t.get("last_event"), "last_event"),
+            events=validate.integer(t.get("events"), "events") or 0,
+            seen=validate.number(t.get("seen"), "seen") or 0.0,
+        )
+    results = {
+        (validate.name(b), int(g)): validate.result_message(r) for b, g, r in saved["results"]
+    }
+    finishes = {}
+    for f in saved["finishes"]:
+        clean = validate.race_message({**f, "key": f["key"]})
+        finishes[f["key"]] = {
+            "key": f["key"],
+            "box": validate.name(f["box"]),
+            **{k: v for k, v in clean.items() if k != "key"},
+        }
+    races = {
+        validate.name(n): (validate.integer(a, "fastest"), validate.integer(c, "closest"))
+        for n, (a, c) in dict(saved["races"]).items()
+    }
+    gone = {
+        validate.name(b): validate.integer(seq, "gone", optional=False) or 0
+        for b, seq in dict(saved.get("gone") or {}).items()
+    }
+    struck = {
+        (validate.name(b), int(g)): validate.integer(s, "struck", optional=False) or 0
+        for b, g, s in saved.get("struck") or []
+    }
+    return tables, results, finishes, races, gone, struck

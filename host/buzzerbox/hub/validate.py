@@ -15,6 +15,8 @@ import json
 import math
 from typing import Any
 
+from buzzerbox.rules.names import hidden_character
+
 #: the largest message the hub reads (a state of a 12-player game is about 6 KiB)
 MAX_PAYLOAD = 64 * 1024
 MAX_NAME = 64
@@ -103,10 +105,14 @@ def number(value: Any, what: str) -> float | None:
 
 
 def text(value: Any, what: str, *, limit: int = MAX_TEXT, optional: bool = True) -> str | None:
+    """A string of at most `limit` characters, without a control or format character
+    (the box's own rule, rules/names.py: U+202E would show "ecilA" as "Alice")."""
     if value is None and optional:
         return None
     if not isinstance(value, str) or len(value) > limit:
         raise Invalid(f"bad {what}")
+    if not (value.isascii() and value.isprintable()) and hidden_character(value) is not None:
+        raise Invalid("hidden character")
     return value
 
 

@@ -8,12 +8,16 @@ after subscribing to that topic (the broker sends the retained claim first, then
 the box's own claim back).
 
 - Our own claim back, and no other seen: the name is ours; publishing starts.
-- Another's retained claim on our first connection: it may be stale (a box renamed,
-  replaced, or gone). We wait `GRACE_S` before publishing anything: if that box is
-  alive it connects again within a second or two (throwing us off) and puts its
-  claim back.
-- Another's claim that replaced one of ours (or a live one): a clash. The earlier
-  claim keeps the name; the later box stops with a message naming the other.
+- Another's retained claim: it may be stale (a box renamed, replaced, or gone). If
+  it is older than ours we wait `GRACE_S` before publishing anything: a box that is
+  alive sees our claim and puts its own back at once.
+- Another's retained claim is only ever a hint (anyone may leave one, a box that is
+  gone cannot defend it): an older one makes us wait `GRACE_S`, a newer one nothing.
+- Another's live claim (one it publishes while we are connected: a box that is
+  there): a clash. The earlier claim keeps the name; the later box stops publishing,
+  says "offline" and why, and tries again after a while (`Publisher.lose_retry_s`,
+  30 s doubling to 10 min): never for good on one message, which a stranger on the
+  broker may have sent. With a key (sign.py) a claim that does not verify is ignored.
 - A connection right after one that lasted less than `GRACE_S` (thrown off, maybe
   by a box with our name) also waits `GRACE_S` before publishing.
 
@@ -132,12 +136,17 @@ class Claimant:
                 return NOTHING  # ours from before: our own comes back next
             self._claimed = True
             return WAIT if self._foreign_retained else OURS
-        if retained and not self._claimed:
-            self._foreign_retained = True
-            self.other = claim
+        mine = self.mine(claim.since)
+        if retained:
+            # a retained claim is only a hint: anyone may have left it, and a box that
+            # is gone cannot defend it. An older one: wait GRACE_S (a box still there
+            # puts its claim back, live, within a second: then we lose); a newer one:
+            # ours replaces it, and its box, if any, loses when it sees ours
+            if (claim.since, claim.owner) < (mine.since, mine.owner):
+                self._foreign_retained = True
+                self.other = claim
             return NOTHING
         self.other = claim
-        mine = self.mine(claim.since)
         if (claim.since, claim.owner) < (mine.since, mine.owner):
             return LOSE
         return REPUBLISH

@@ -184,6 +184,7 @@ class Link:
         *,
         clean: bool,
         label: str,
+        manual_ack: bool = False,
         on_up: Callable[[mqtt.Client], None],
         will: tuple[str, str] | None = None,
         on_message: Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None] | None = None,
@@ -195,6 +196,7 @@ class Link:
         self.broker = broker
         self.client_id = client_id
         self.clean = clean
+        self.manual_ack = manual_ack
         self.label = label
         self.on_up = on_up
         self.on_message = on_message
@@ -209,6 +211,7 @@ class Link:
         self._closing = threading.Event()
         self._held: str | None = None  # a refusal of our own: stop reconnecting
         self._answered = False
+        self._pause_s: float | None = None  # held for a while (hold's retry_s)
         self._lock = threading.Lock()
         self.status = LinkStatus(CONNECTING, "connecting", broker.url, wall_clock())
         self._thread = threading.Thread(target=self._run, name=f"mqtt {label}", daemon=True)
@@ -222,12 +225,16 @@ class Link:
     def is_connected(self) -> bool:
         return self.status.is_connected
 
-    def hold(self, state: str, reason: str) -> None:
-        """Stop for good with this status (e.g. the box name is taken): a clean
-        DISCONNECT, so the broker sends no last will; no more attempts."""
+    def hold(self, state: str, reason: str, retry_s: float | None = None) -> None:
+        """Stop with this status (e.g. the box name is taken): a clean DISCONNECT, so
+        the broker sends no last will; no more attempts, or (`retry_s`) none for that
+        long: then the link connects again."""
         self._held = reason
         self._set(state, reason)
-        self._closing.set()
+        if retry_s is None:
+            self._closing.set()
+        else:
+            self._pause_s = retry_s
         client = self.client
         if client is not None:
             client.disconnect()
@@ -270,6 +277,12 @@ class Link:
                 # failure does, or two such boxes would throw each other off non-stop
                 if self._attempt() and time.monotonic() - began >= SHORT_LIVED_S:
                     delay = 0.0
+                pause, self._pause_s = self._pause_s, None
+                if pause is not None:
+                    if self._closing.wait(pause):
+                        break
+                    self._held = None
+                    delay = 0.0
             except Exception as exc:  # a bug, or something a broker sent: start again
                 self.crashes += 1
                 log.exception("mqtt: %s: the connection failed unexpectedly", self.label)
@@ -286,6 +299,7 @@ class Link:
             clean_session=self.clean,
             protocol=mqtt.MQTTv311,
             reconnect_on_failure=False,  # the Link reconnects, with a fresh client
+            manual_ack=self.manual_ack,  # the caller acks a message once it is kept
         )
         configure(client, self.broker)
         client.connect_timeout = self.connect_timeout_s
@@ -310,7 +324,7 @@ class Link:
             client.run()
         finally:
             client._reset_sockets()
-        if self._closing.is_set():
+        if self._closing.is_set() or self._pause_s is not None:
             return self._accepted
         if not self._answered:
             self._set(UNREACHABLE, self._closed_early())

@@ -4,13 +4,12 @@ The `Publisher` listens to the box (`box.when_changed`: it only wakes its own th
 never blocks the box) and publishes what its log holds beyond the cursor (see
 outbox.py), in log order, with QoS 1: each event, the races, the results and, after
 each batch, the retained state. Its `Link` (connect.py) keeps the connection and
-says why there is none (`status`, `when_status`). On every connection it first
-claims its name (claim.py: two boxes with one name are told apart, the later one
-stops with a message), then says "online" (retained; its last will says
-"offline"), sends the Home Assistant discovery configs, rewinds to the cursor and
-publishes the backlog in order, and only then the state: what a subscriber sees
-last is always the newest. While the broker is gone the box plays on: the log keeps
-the events and the cursor stays where the broker's last PUBACK left it.
+says why there is none (`status`, `when_status`). On every connection it claims
+its name (claim.py), says "online" (retained; its last will: "offline"), sends the
+Home Assistant discovery configs, rewinds to the cursor, publishes the backlog in
+order and only then the state. With the event's key (sign.py) every JSON message,
+the claim too, is signed, and a claim that does not verify is ignored. Without a
+broker the box plays on: the log keeps the events, the cursor stays put.
 
 At most `window` events are in flight at once, so a long outage never fills memory.
 """
@@ -19,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 import socket
 import threading
 import time
@@ -35,6 +35,7 @@ from buzzerbox.mqtt.connect import REFUSED, Link, LinkStatus
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
 from buzzerbox.mqtt.outbox import Acks
+from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, Broker, check_box_name, topic
 from buzzerbox.store.log import StoreError
 from buzzerbox.store.tail import Cursor, LogTail
@@ -48,6 +49,9 @@ SAVE_EVERY_S = 0.5
 #: after a wake, the events of this long (s) go out as one batch, with one state: the
 #: presses of a race come within a few ms of each other
 GATHER_S = 0.004
+#: a box that lost its name tries again after this (s), doubling up to the max
+LOSE_RETRY_S = 30.0
+LOSE_RETRY_MAX_S = 600.0
 
 
 class Publisher:
@@ -68,6 +72,8 @@ class Publisher:
         grace_s: float = claims.GRACE_S,
         gather_s: float = GATHER_S,
         owner: str | None = None,
+        signer: Signer | None = None,
+        lose_retry_s: float = LOSE_RETRY_S,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.name = check_box_name(box_name)
@@ -79,6 +85,11 @@ class Publisher:
         self.grace_s = grace_s
         self.gather_s = gather_s
         self._wall = wall_clock
+        self.signer = signer
+        self.lose_retry_s = lose_retry_s
+        self._losses = 0
+        #: claims on our name that did not verify (with a key): ignored
+        self.claims_refused = 0
         self._cursor = Cursor(Path(data_dir) / CURSOR_FILE)
         self._deriver = Deriver(self.name)
         self._acks = Acks(0)
@@ -108,7 +119,9 @@ class Publisher:
         )
         self.link = Link(
             broker,
-            f"buzzerbox-box-{self.name}",
+            # a suffix of its own: two boxes with one name (or a stranger reusing the
+            # id) do not throw each other off the broker; the claim tells them apart
+            f"buzzerbox-box-{self.name}-{secrets.token_hex(4)}",
             clean=True,
             label=f"box {self.name}",
             on_up=self._on_up,
@@ -181,9 +194,9 @@ class Publisher:
         self._last_up = now
         self.claimant.connected(wary=wary)
         claim_topic = topic(self.name, "claim")
-        client.subscribe(claim_topic, qos=1)
-        mine = self.claimant.mine(self._wall())
-        acks.sent(client.publish(claim_topic, mine.payload(), qos=1, retain=True).mid, None)
+        client.subscribe([(claim_topic, 1), (topic(self.name, "status"), 1)])
+        mine = self._signed(claim_topic, self.claimant.mine(self._wall()).payload())
+        acks.sent(client.publish(claim_topic, mine, qos=1, retain=True).mid, None)
         with self._lock:
             self._gen += 1
             self._next = (self._gen, client, acks)
@@ -191,29 +204,46 @@ class Publisher:
         self._wake.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        payload = bytes(message.payload)
+        if message.topic == topic(self.name, "status"):
+            # "offline" while this box holds the name and publishes (the box that gave
+            # way said it, or a stranger): the truth goes back
+            if payload == OFFLINE.encode() and not message.retain and self._publishing():
+                client.publish(message.topic, ONLINE, qos=1, retain=True)
+            return
         if message.topic != topic(self.name, "claim"):
             return
-        verdict = self.claimant.seen(claims.Claim.parse(bytes(message.payload)), message.retain)
+        if self.signer is not None and payload and self.signer.verify(message.topic, payload):
+            self.claims_refused += 1  # not from a box of the event: a stranger's
+            log.warning("mqtt: box %s: a claim on its name that is not signed: ignored", self.name)
+            return
+        verdict = self.claimant.seen(claims.Claim.parse(payload), message.retain)
         if verdict == claims.LOSE:
+            # not for good: a claim may be a stranger's (without a key, nothing tells);
+            # the status says the truth meanwhile: this box publishes nothing
             reason = self.claimant.refusal(self.name, self.broker.url)
-            self.link.hold(REFUSED, reason)
+            retry_s = min(self.lose_retry_s * 2**self._losses, LOSE_RETRY_MAX_S)
+            self._losses += 1
+            client.publish(topic(self.name, "status"), OFFLINE, qos=1, retain=True)
+            self.link.hold(REFUSED, f"{reason} (trying again in {retry_s:.0f} s)", retry_s)
             return
         if verdict == claims.REPUBLISH:
-            other = self.claimant.other
+            who = self.claimant.other.host if self.claimant.other else "?"
             log.warning(
-                "mqtt: box %s: the box on host %r (id %s) tried to use this name too; "
-                "it was told to choose another",
-                self.name,
-                other.host if other else "?",
-                other.owner[:8] if other else "?",
+                "mqtt: box %s: the box on host %r tried to use this name too", self.name, who
             )
-            client.publish(message.topic, self.claimant.mine(0).payload(), qos=1, retain=True)
+            mine = self._signed(message.topic, self.claimant.mine(0).payload())
+            client.publish(message.topic, mine, qos=1, retain=True)
         with self._lock:
             if verdict in (claims.OURS, claims.REPUBLISH):
                 self._settled_gen = self._gen
             elif verdict == claims.WAIT:
                 self._grace_until = time.monotonic() + self.grace_s
         self._wake.set()
+
+    def _publishing(self) -> bool:
+        with self._lock:
+            return self._greeted_gen == self._gen > 0 and not self._stopping.is_set()
 
     # -- the publisher's thread -----------------------------------------------------------
 
@@ -305,6 +335,7 @@ class Publisher:
             for config in discovery(self.name, self.discovery_prefix):
                 self._send(config)
         self._state_due = True
+        self._losses = 0
         with self._progress:
             self._greeted_gen = self._gen
             self._progress.notify_all()
@@ -337,10 +368,17 @@ class Publisher:
             if race is not None:
                 self._send(race)
 
+    def _signed(self, where: str, payload: bytes) -> bytes:
+        """The payload with its `sig` (sign.py) if the box has a key and it is JSON."""
+        if self.signer is None or not payload.startswith(b"{"):
+            return payload
+        return self.signer.sign(where, payload)
+
     def _send(self, message: Outgoing) -> None:
         client = self._client
         assert client is not None
-        info = client.publish(message.topic, message.payload, message.qos, message.retain)
+        payload = self._signed(message.topic, message.payload)
+        info = client.publish(message.topic, payload, message.qos, message.retain)
         if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
             log.warning("mqtt: %s not queued: %s", message.topic, mqtt.error_string(info.rc))
         self._acks.sent(info.mid, message.seq)

@@ -2,8 +2,10 @@
 hub's), the keys of serve's config file, and the environment.
 
     serve --mqtt URL [--box-name NAME] [--mqtt-ca FILE] [--mqtt-cert FILE --mqtt-key FILE]
-    config:      mqtt, box_name, mqtt_username, mqtt_password, mqtt_ca, mqtt_cert, mqtt_key
-    environment: BUZZERBOX_MQTT_USERNAME, BUZZERBOX_MQTT_PASSWORD
+          [--mqtt-secret-file FILE]
+    config:      mqtt, box_name, mqtt_username, mqtt_password, mqtt_ca, mqtt_cert, mqtt_key,
+                 mqtt_secret, mqtt_secret_file
+    environment: BUZZERBOX_MQTT_USERNAME, BUZZERBOX_MQTT_PASSWORD, BUZZERBOX_MQTT_SECRET
 
 A user name or password in the URL wins; else the environment's; else the config's
 (a password is better kept out of the URL: no percent-encoding, not in `ps`). File
@@ -15,18 +17,22 @@ from __future__ import annotations
 import argparse
 import atexit
 import dataclasses
+import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buzzerbox.mqtt.claim import machine_id
 from buzzerbox.mqtt.topics import Broker, check_box_name, default_box_name, parse_broker
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:  # paho (connect, publisher) loads when a broker is used, not for --help
     from buzzerbox.box import Box
     from buzzerbox.mqtt.connect import LinkStatus
     from buzzerbox.mqtt.publisher import Publisher
+    from buzzerbox.mqtt.sign import Signer
 
 ENV_USERNAME = "BUZZERBOX_MQTT_USERNAME"
 ENV_PASSWORD = "BUZZERBOX_MQTT_PASSWORD"
@@ -40,10 +46,12 @@ SERVE_DEFAULTS: dict[str, Any] = {
     "mqtt_ca": None,
     "mqtt_cert": None,
     "mqtt_key": None,
+    "mqtt_secret": None,
+    "mqtt_secret_file": None,
 }
 SERVE_TYPES: dict[str, tuple[type, ...]] = {key: (str,) for key in SERVE_DEFAULTS}
 #: the keys a config file names files with
-FILE_KEYS = ("mqtt_ca", "mqtt_cert", "mqtt_key")
+FILE_KEYS = ("mqtt_ca", "mqtt_cert", "mqtt_key", "mqtt_secret_file")
 
 
 def broker_from(
@@ -136,7 +144,27 @@ def attach_serve(
         cert_file=path("mqtt_cert"),
         key_file=path("mqtt_key"),
     )
-    return attach(box, broker, cfg.get("box_name"), data_dir)
+    return attach(box, broker, cfg.get("box_name"), data_dir, signer=signer_from(cfg, path))
+
+
+def signer_from(cfg: Mapping[str, Any], path: Callable[[str], Path | None]) -> Signer | None:
+    """The event's signing key (sign.py): the environment's, else `mqtt_secret_file`
+    (--mqtt-secret-file), else `mqtt_secret`; None without one (unsigned: a hub with
+    a key refuses what this box sends)."""
+    from buzzerbox.mqtt import sign
+
+    key = sign.key_from_env()
+    if key is None and (file := path("mqtt_secret_file")) is not None:
+        key = sign.read_key_file(file)
+    if key is None and cfg.get("mqtt_secret"):
+        key = sign.check_key(str(cfg["mqtt_secret"]), "mqtt_secret in the config")
+    if key is None:
+        log.warning(
+            "mqtt: no signing key (--mqtt-secret-file): this box's messages are unsigned, "
+            "and a hub with the event's key shows none of them"
+        )
+        return None
+    return sign.Signer(key)
 
 
 def add_tls_options(group: Any, prefix: str = "--mqtt-") -> None:
@@ -169,6 +197,12 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         "(default: the host name and 6 characters of the machine's id)",
     )
     add_tls_options(group)
+    group.add_argument(
+        "--mqtt-secret-file",
+        metavar="FILE",
+        help="the event's signing key, shared with the hub (which prints one it made): "
+        "the hub shows only what it signed (or BUZZERBOX_MQTT_SECRET, mqtt_secret)",
+    )
 
 
 def hub_broker(args: argparse.Namespace) -> Broker:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import platformdirs
 
+from buzzerbox.durable import write_atomic
 from buzzerbox.errors import BuzzerboxError, ConfigError
 
 PIN_FILE = "admin_pin"
@@ -67,14 +68,9 @@ class DataLock:
 
 
 def write_private(path: Path, data: bytes) -> None:
-    """Write a file only its owner may read, whole or not at all."""
-    partial = path.with_name(path.name + ".new")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(partial, path)
+    """Write a file only its owner may read, whole or not at all, durably (the
+    folder fsynced after the rename: durable.py)."""
+    write_atomic(path, data, 0o600)
 
 
 def secret_key(folder: Path) -> bytes:

@@ -57,6 +57,10 @@ class Sessions:
             self.path = str(path)
             try:
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                # WAL with a full sync: a commit (a logout) is on the disk when it returns;
+                # the rollback journal's delete is not synced, so a cut could undo one
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
                 self._db.execute(
                     "CREATE TABLE IF NOT EXISTS sessions (key TEXT PRIMARY KEY, csrf TEXT NOT NULL,"
                     " pin_tag TEXT NOT NULL, ends REAL NOT NULL)"

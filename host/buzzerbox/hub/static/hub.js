@@ -55,11 +55,11 @@ function tableCard(t) {
       el("h3", { text: t.box }),
       t.online === false
         ? el("span", { class: "offline-label", "data-testid": "offline", text: "offline" })
-        : el("span", { class: "phase", text: PHASES[t.phase] || t.phase })),
+        : el("span", { class: "phase", text: Object.hasOwn(PHASES, t.phase) ? PHASES[t.phase] : t.phase })),
     el("p", { class: "game muted", text: [t.title, round].filter(Boolean).join(" · ") || "no game yet" }),
     t.players.length ? list : null,
     t.first ? el("p", { class: "first", text: `⚡ ${t.first}` }) : null,
-    admin.csrf && t.online === false ? removeButton(t.box) : null);
+    admin.csrf ? removeButton(t.box) : null);
 }
 
 function removeButton(box) {
@@ -72,7 +72,7 @@ function removeButton(box) {
   return button;
 }
 
-// -- the admin: log in with the hub's PIN, remove an offline table ----------------------
+// -- the admin: log in with the hub's PIN, remove a table -------------------------------
 
 async function api(method, path, body) {
   const headers = {};
@@ -127,7 +127,9 @@ function setUpAdmin() {
       const pin = document.getElementById("pin");
       admin.csrf = (await api("POST", "/api/login", { pin: pin.value })).csrf;
       pin.value = "";
-      notice("");
+      // the admin is told what the hub refused: messages not signed with the event's key
+      const board = await api("GET", "/api/board");
+      notice(board.refused ? `${board.refused} messages refused: not signed with the event's key` : "");
       drawAdmin();
     });
   });
@@ -203,7 +205,7 @@ function drawStatus() {
     reason = broker.text || `broker ${broker.state}`;
   }
   dot.dataset.status = status;
-  dot.title = hearing ? reason || "live" : LINK_TEXT[status] || status;
+  dot.title = hearing ? reason || "live" : Object.hasOwn(LINK_TEXT, status) ? LINK_TEXT[status] : status;
   text.textContent = reason;
   note.hidden = hearing;
   note.textContent = hearing ? "" : dot.title;
