@@ -121,7 +121,6 @@ def _trigger(box: str, prefix: str, common: dict[str, Any]) -> Outgoing:
         "value_template": "{{ value_json.event_type }}",
         "payload": "game_finished",
         "device": common["device"],
-        "origin": common["origin"],
     }
     return Outgoing(
         f"{prefix}/device_automation/{node_id(box)}/finished/config", dump(config), retain=True
