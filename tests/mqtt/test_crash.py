@@ -4,6 +4,7 @@ restarted, it publishes what the broker had not acknowledged, and nothing is los
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -97,5 +98,43 @@ def test_a_killed_box_is_offline_then_catches_up(broker: Mosquitto, tmp_path: Pa
         tail = LogTail(tmp_path / "buzzerbox.db")
         assert [e.seq for e in tail.after(0, 1000)] == expected  # the log holds them all
         tail.close()
+    finally:
+        recorder.close()
+
+
+def test_a_finish_fires_home_assistant_once_though_the_box_publishes_it_again(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    """Killed after the finish, with its cursor lost (it is a hint: written at most twice
+    a second, no fsync), the box publishes the finish's events again, but not the
+    `ha/event` that the broker had acknowledged: Home Assistant's automations (the
+    device trigger, an MQTT trigger, the event entity) would fire a second time."""
+    topics = ["buzzerbox/t8/event", "buzzerbox/t8/ha/event", "buzzerbox/t8/status"]
+    recorder = Recorder(broker.url, topics)
+    try:
+        box = BoxProcess(tmp_path, broker.url, "t8")
+        box.send(op="game", players=["Ann", "Ben"])
+        for winner in (0, 1, 0):
+            box.send(op="round", winner=winner)
+        done = box.send(op="wait")
+        assert recorder.wait(lambda ms: any(m.topic.endswith("/ha/event") for m in ms))
+        box.kill()
+        with sqlite3.connect(tmp_path / "mqtt.db") as db:  # the cursor's last moves lost
+            db.execute("UPDATE published SET seq = 0 WHERE box = 't8'")
+        db.close()
+
+        box = BoxProcess(tmp_path, broker.url, "t8")
+        again = box.send(op="wait")
+        assert again["published"] == done["seq"]
+        assert box.end() == 0
+        assert recorder.wait(  # the clean stop's offline comes after all it published
+            lambda ms: (
+                sum(m.topic == "buzzerbox/t8/event" for m in ms) == 2 * done["seq"]
+                and ms[-1].payload == b"offline"
+            )
+        ), "the box published its whole log again, then stopped"
+        finishes = recorder.on("buzzerbox/t8/ha/event")
+        assert len(finishes) == 1, [m.payload for m in finishes]
+        assert json.loads(finishes[0].payload)["winners"] == ["Ann"]
     finally:
         recorder.close()

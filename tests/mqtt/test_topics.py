@@ -93,6 +93,7 @@ def test_home_assistant_discovery() -> None:
         "homeassistant/sensor/buzzerbox_t1/leader/config",
         "homeassistant/sensor/buzzerbox_t1/phase/config",
         "homeassistant/event/buzzerbox_t1/game/config",
+        "homeassistant/device_automation/buzzerbox_t1/finished/config",
     }
     finished = configs["homeassistant/binary_sensor/buzzerbox_t1/finished/config"]
     assert finished["state_topic"] == "buzzerbox/t1/state"
@@ -102,7 +103,15 @@ def test_home_assistant_discovery() -> None:
     event = configs["homeassistant/event/buzzerbox_t1/game/config"]
     assert event["state_topic"] == "buzzerbox/t1/ha/event"
     assert event["event_types"] == ["game_finished"]
-    assert len({c["unique_id"] for c in configs.values()}) == 4
+    assert len({c["unique_id"] for c in configs.values() if "unique_id" in c}) == 4
+    trigger = configs["homeassistant/device_automation/buzzerbox_t1/finished/config"]
+    assert trigger["automation_type"] == "trigger"
+    assert (trigger["type"], trigger["subtype"]) == ("finished", "table")
+    assert trigger["topic"] == "buzzerbox/t1/ha/event"  # not retained: see test_publish
+    assert trigger["payload"] == "game_finished"
+    assert trigger["device"] == finished["device"]  # the box's device, with its entities
+    value = jinja2.Environment().from_string(trigger["value_template"])
+    assert value.render(value_json={"event_type": "game_finished"}) == "game_finished"
     other = [m.topic for m in discovery("t1", "ha")]
     assert all(t.startswith("ha/") for t in other)
 

@@ -7,11 +7,15 @@ prefix, "homeassistant" by default):
     sensor/buzzerbox_<box>/leader/config            who leads (the winners once finished)
     sensor/buzzerbox_<box>/phase/config             lobby, countdown, playing, scoring, ...
     event/buzzerbox_<box>/game/config               fires "game_finished" when a game ends
+    device_automation/buzzerbox_<box>/finished/config   the device trigger "table finished"
 
 All but the event read the box's retained `state` topic through a value template, so
 they are right again as soon as Home Assistant reconnects; all are unavailable while
-the box's `status` is "offline" (its last will). An automation on the event entity
-(or the binary sensor turning on) flashes the lights.
+the box's `status` is "offline" (its last will). The device trigger (type "finished",
+subtype "table": Home Assistant's automation editor offers it on the box's device)
+fires on the not-retained `ha/event` topic, which carries each fresh finish once (the
+publisher never sends a finish's event again once the broker acknowledged it), so it
+fires once per finish: not when Home Assistant restarts nor when the box reconnects.
 """
 
 from __future__ import annotations
@@ -94,7 +98,7 @@ def discovery(box: str, prefix: str = DEFAULT_PREFIX) -> list[Outgoing]:
             },
         ),
     ]
-    return [
+    configs = [
         Outgoing(
             f"{prefix}/{component}/{node}/{obj}/config",
             dump({**config, "unique_id": f"{node}_{obj}", **common}),
@@ -102,3 +106,22 @@ def discovery(box: str, prefix: str = DEFAULT_PREFIX) -> list[Outgoing]:
         )
         for component, obj, config in entities
     ]
+    return [*configs, _trigger(box, prefix, common)]
+
+
+def _trigger(box: str, prefix: str, common: dict[str, Any]) -> Outgoing:
+    """The device trigger "table finished": a trigger has no availability nor unique id
+    (Home Assistant's schema drops them), only its device, what it listens to and what
+    the automation editor shows ("table" finished)."""
+    config = {
+        "automation_type": "trigger",
+        "type": "finished",
+        "subtype": "table",
+        "topic": topic(box, "ha", "event"),  # not retained: nothing fires it on a restart
+        "value_template": "{{ value_json.event_type }}",
+        "payload": "game_finished",
+        "device": common["device"],
+    }
+    return Outgoing(
+        f"{prefix}/device_automation/{node_id(box)}/finished/config", dump(config), retain=True
+    )

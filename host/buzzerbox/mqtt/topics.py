@@ -7,6 +7,7 @@
     buzzerbox/<box>/games/<game_id>  retained   a game's result once it is finished
     buzzerbox/<box>/ha/event         QoS 1      Home Assistant's event entity
     homeassistant/<component>/buzzerbox_<box>/<object>/config   retained, discovery
+                                     (entities, and the device_automation trigger)
 
 Every message but `status` is a JSON object with the envelope `v`, `id`, `box`,
 `game_id`, `seq`, `at`; `id` is "<box>/<game_id>/<seq>": the box, its game and the
