@@ -30,6 +30,7 @@ from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.web import limits
 from buzzerbox.web.api import api_blueprint
 from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.web.errors import register_errors
@@ -124,6 +125,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         else None
     )
     guard: Guard = cfg.get("GUARD") or Guard()
+    limits.install(app, auth.has_session, guard)  # bodies' sizes, before they are read
     app.register_blueprint(live_blueprint(hub, auth, stream_settings, fanout, guard))
 
     @app.before_request

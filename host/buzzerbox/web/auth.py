@@ -144,6 +144,10 @@ class Auth:
     def is_admin(self) -> bool:
         return self.current() is not None
 
+    def has_session(self, sid: object) -> bool:
+        """Whether `sid` (from a session cookie) is an open admin session of this PIN."""
+        return isinstance(sid, str) and self.sessions.get(sid, self._tag) is not None
+
     def csrf_ok(self, current: AdminSession | None = None) -> bool:
         current = current or self.current()
         given = request.headers.get(CSRF_HEADER, "")

@@ -3,8 +3,9 @@
 The field is the rules error's `subject`, set where the refusal is raised.
 
 A malformed event or request is 400, one the rules forbid now is 409, a game that is
-not in the log 404, an export of an unfinished game 409, a log that cannot be written
-503. Nothing a phone sends is answered with a 500; a bug would be, and is logged.
+not in the log 404, an export of an unfinished game 409, a body over its endpoint's
+size 413 (limits.py), a log that cannot be written 503. Nothing a phone sends is
+answered with a 500; a bug would be, and is logged.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import StoreError
 from buzzerbox.web.auth import refuse
 from buzzerbox.web.bodies import BadBody
+from buzzerbox.web.limits import TooLarge
 
 log = logging.getLogger(__name__)
 
 
 def status_of(exc: BuzzerboxError) -> int:
+    if isinstance(exc, TooLarge):
+        return 413
     if isinstance(exc, StoreError):
         return 503
     if isinstance(exc, GameNotFoundError):
