@@ -7,12 +7,16 @@ time to guess the admin PIN at the rate the box allows.
    then a header line every 20 s, and reconnect at once when the box drops them.
    Meanwhile the admin (127.0.0.1, logged in) asks for GET /api/state on a new
    connection every 0.2 s. Prints the admin's p50 / p95 / max and the failures.
-2. The guess time: the login limiter's own code (web/auth.py, on a driven clock)
+2. Big bodies (issue 28, item 1): 16 parallel 4 MiB JSON bodies to /api/phones/press,
+   no login, three rounds: the box's peak RSS (VmHWM) is printed (goal < 150 MB).
+3. The guess time: the login limiter's own code (web/auth.py, on a driven clock)
    for one address over a simulated month gives the tries an address gets a day;
    with `--addresses` (254: a whole IPv4 /24) the expected time to find the default
    PIN (half its space) is printed in years.
 
     python3 tests/bench/attack.py [--seconds 40] [--hostile 1100] [--streams 0]
+
+`--seconds 0` runs the guess time and the big bodies only.
 
 `--streams 1000 --hostile 100`: the box's 1,000 live-stream slots held by viewers
 (8 per address) and 100 slow clients besides.
@@ -209,6 +213,62 @@ def slow_clients(seconds: float, hostile: int, streams: int) -> None:
     )
 
 
+def peak_rss_mb(pid: int) -> float:
+    """The process's peak resident memory (VmHWM), MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def big_bodies(parallel: int = 16, size: int = 4 * 1024 * 1024) -> None:
+    """`parallel` clients each POST `size` bytes of `[0,0,...]` to /api/phones/press at
+    once, three rounds, no login: the box's peak RSS before and after (goal < 150 MB)."""
+    body = b"[" + b"0," * (size // 2 - 1) + b"0]"
+    with tempfile.TemporaryDirectory() as folder:
+        process, port = start_box(Path(folder))
+        try:
+            before = peak_rss_mb(process.pid)
+            statuses: list[int] = []
+
+            def send(i: int) -> None:
+                sock = socket.socket()
+                sock.bind((f"127.0.3.{1 + i}", 0))
+                sock.settimeout(30)
+                try:
+                    sock.connect(("127.0.0.1", port))
+                    head = (
+                        "POST /api/phones/press HTTP/1.1\r\nHost: box\r\n"
+                        "Content-Type: application/json\r\n"
+                        f"Content-Length: {len(body)}\r\n\r\n"
+                    )
+                    sock.sendall(head.encode())
+                    with contextlib.suppress(OSError):
+                        sock.sendall(body)  # the box may close before it is all sent
+                    answer = sock.recv(4096)
+                    statuses.append(int(answer.split()[1]) if answer else 0)
+                except OSError:
+                    statuses.append(0)
+                finally:
+                    sock.close()
+
+            for _round in range(3):
+                workers = [threading.Thread(target=send, args=(i,)) for i in range(parallel)]
+                for worker in workers:
+                    worker.start()
+                for worker in workers:
+                    worker.join()
+            peak = peak_rss_mb(process.pid)
+        finally:
+            process.terminate()
+            process.wait(10)
+    print(
+        f"{parallel} parallel {size / 2**20:g} MiB bodies of [0,0,...] to /api/phones/press, "
+        f"3 rounds, no login: the box's peak RSS {before:.0f} MB before, {peak:.0f} MB after; "
+        f"answers {sorted(set(statuses))} (goal: peak < 150 MB, 413s)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=40.0)
@@ -221,7 +281,9 @@ def main() -> int:
         f"guessing the default PIN from {args.addresses} addresses at the allowed rate: "
         f"{days / 365.25:.1f} years on average (goal >= 1 year)"
     )
-    slow_clients(args.seconds, args.hostile, args.streams)
+    big_bodies()
+    if args.seconds > 0:
+        slow_clients(args.seconds, args.hostile, args.streams)
     return 0
 
 
