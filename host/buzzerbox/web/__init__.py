@@ -40,6 +40,7 @@ from buzzerbox.web.guard import Guard, is_lane
 from buzzerbox.web.live import live_blueprint
 from buzzerbox.web.livestate import Hub, StreamSettings, dumps
 from buzzerbox.web.openapi import document
+from buzzerbox.web.security import security_headers
 from buzzerbox.web.sessions import Sessions
 
 DEFAULTS: dict[str, Any] = {
@@ -151,6 +152,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         "guard": guard,
     }
     register_errors(app)
+    app.after_request(security_headers("'self'"))  # the API and the exports too
     pages = _pages()
     if pages is not None:
         app.register_blueprint(pages)
