@@ -114,7 +114,11 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     app.register_blueprint(auth_blueprint(auth))
-    app.register_blueprint(api_blueprint(box, auth, public, open_pads=bool(cfg["OPEN_PADS"])))
+    app.register_blueprint(
+        api_blueprint(
+            box, auth, public, open_pads=bool(cfg["OPEN_PADS"]), rates=cfg.get("PRESS_RATES")
+        )
+    )
     app.register_blueprint(
         exports_blueprint(
             box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]

@@ -11,6 +11,7 @@ answered with a 500; a bug would be, and is logged.
 from __future__ import annotations
 
 import logging
+import math
 
 from flask import Flask
 from flask.typing import ResponseReturnValue
@@ -23,6 +24,7 @@ from buzzerbox.store.log import StoreError
 from buzzerbox.web.auth import refuse
 from buzzerbox.web.bodies import BadBody
 from buzzerbox.web.limits import TooLarge
+from buzzerbox.web.rates import TooFast
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 def status_of(exc: BuzzerboxError) -> int:
     if isinstance(exc, TooLarge):
         return 413
+    if isinstance(exc, TooFast):
+        return 429
     if isinstance(exc, StoreError):
         return 503
     if isinstance(exc, GameNotFoundError):
@@ -47,7 +51,10 @@ def register_errors(app: Flask) -> None:
             return refuse(status_of(exc), message, field=exc.subject)
         if isinstance(exc, StoreError):
             log.error("the log failed: %s", exc)
-        return refuse(status_of(exc), message)
+        response = refuse(status_of(exc), message)
+        if isinstance(exc, TooFast):
+            response.headers["Retry-After"] = str(max(1, math.ceil(exc.wait_s)))  # type: ignore[union-attr]
+        return response
 
     @app.errorhandler(BadBody)
     def bad_body(exc: BadBody) -> ResponseReturnValue:
