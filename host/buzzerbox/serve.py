@@ -148,7 +148,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.web.auth import new_pin, pin_warning
     from buzzerbox.web.fanout import check_threads
     from buzzerbox.web.guard import Guard
-    from buzzerbox.web.server import bind, make_server, urls
+    from buzzerbox.web.server import ACCEPT_LIMIT, bind, make_server, urls
     from buzzerbox.web.sessions import Sessions
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -221,7 +221,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "GUARD": guard,
         },
     )
-    raise_file_limit(2 * max_phones + 256)
+    raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + 256)  # web/server.py: accepted
     server = make_server(app, sock, max_phones, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (

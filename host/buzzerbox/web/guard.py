@@ -25,7 +25,8 @@ by holding every live-stream slot, nor by holding uploads open. So:
 `Guard.install(server, limit)` puts this into a waitress server (server.py does);
 the app asks `take_stream`/`give_stream` for the per-address stream slots.
 This uses waitress internals (pinned in pyproject): HTTPChannel, its `request`
-parser, `requests`, `last_activity`, and the server's `maintenance` hook.
+parser, `requests`, `last_activity`, and the server's `maintenance`, `handle_accept`
+and `_map`.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ from buzzerbox.web.limits import too_large
 log = logging.getLogger(__name__)
 #: how often the guard says what it dropped (s)
 REPORT_S = 60.0
+
+#: connections accepted at most in one turn of the server's loop
+ACCEPT_BURST = 256
 
 #: the answer to a connection refused before it is served
 REFUSAL = (
@@ -130,6 +134,19 @@ class Guard:
             self.sweep(list(server.active_channels.values()))
 
         server.maintenance = maintenance
+        accept_one = server.handle_accept
+
+        def handle_accept() -> None:
+            """Accept what waits, up to ACCEPT_BURST, not one a loop: a loop over
+            thousands of silent connections is slow, and the admin's waits behind the
+            ones reconnecting (issue 28, item 6)."""
+            for _ in range(ACCEPT_BURST):
+                before = len(server._map)
+                accept_one()
+                if len(server._map) == before:
+                    return  # none waiting (or one that failed)
+
+        server.handle_accept = handle_accept
 
     def channel_class(self) -> type[HTTPChannel]:
         guard = self
