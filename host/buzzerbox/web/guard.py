@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 #: how often the guard says what it dropped (s)
 REPORT_S = 60.0
 
+#: an address holding more connections than this evicts no one for its new ones
+EVICTING_SHARE = 4
+
 #: connections accepted at most in one turn of the server's loop
 ACCEPT_BURST = 256
 
@@ -185,8 +188,12 @@ class Guard:
             self.dropped["address"] += 1
             self.refuse(channel, "too many connections from one address: close some and retry")
             return
-        if self.limit and self.open > self.limit and not self.evict_one():
-            channel.is_lane = True
+        if self.limit and self.open > self.limit:
+            # an address that holds many already evicts no one: its new connection is
+            # a lane one (evicting its own old ones would only make it spin)
+            crowded = count > EVICTING_SHARE and channel.address not in UNCAPPED
+            if crowded or not self.evict_one():
+                channel.is_lane = True
 
     def closed(self, channel: Any) -> None:
         with self._lock:
@@ -294,7 +301,7 @@ class Guard:
                 waiting.append((channel.started_at or channel.opened_at, channel))
         waiting.sort(key=lambda pair: pair[0], reverse=True)
         self._victims = waiting
-        while self.limit and self.open > self.limit and self.evict_one():
+        while self.limit and self.open > self.limit + self.limits.lane and self.evict_one():
             pass
         before, at = self._reported
         if now - at >= REPORT_S:
