@@ -21,12 +21,12 @@ STATIC = Path(__file__).parents[2] / "host" / "buzzerbox" / "web" / "static"
 
 def test_a_name_like_constructor_is_shown_as_itself() -> None:
     """The pages' lookups of the box's names (phases, variants, pads) go through
-    dom.js's own(): "constructor" is no longer Object's function."""
+    dom.js's ownName(): "constructor" is no longer Object's function."""
     script = (
-        f"import {{ own }} from '{STATIC / 'dom.js'}';"
+        f"import {{ ownName }} from '{STATIC / 'dom.js'}';"
         "const t = { stacks: 'the stacks' };"
-        "console.log(JSON.stringify([own(t, 'constructor', 'constructor'),"
-        " own(t, '__proto__', '__proto__'), own(t, 'stacks', 'stacks')]));"
+        "console.log(JSON.stringify([ownName(t, 'constructor', 'constructor'),"
+        "ownName(t, '__proto__', '__proto__'),ownName(t, 'stacks', 'stacks')]));"
     )
     out = subprocess.run(
         ["node", "--input-type=module", "-e", script], capture_output=True, text=True

@@ -114,6 +114,6 @@ export function confirmButton(props, label, ask, act) {
 
 // table[key] if the table has that key of its own, else `otherwise`: a name the box
 // sends ("constructor", "__proto__") is never looked up on Object's prototype
-export function own(table, key, otherwise = undefined) {
+export function ownName(table, key, otherwise = undefined) {
   return Object.hasOwn(table, key) ? table[key] : otherwise;
 }

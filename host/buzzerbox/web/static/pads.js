@@ -4,7 +4,7 @@
 // the pad test (padtest.js), every pad edge as it comes.
 import { post, session, whenAuthLost } from "./api.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, lead, own, seatClass } from "./dom.js";
+import { $, dot, fill, h, lead, ownName, seatClass } from "./dom.js";
 import { foulNews } from "./game.js";
 import { pinForm } from "./login.js";
 import { renderPadTest } from "./padtest.js";
@@ -185,7 +185,7 @@ function statusLine(st) {
     scored: "Round scored: the next one starts on the table view.",
     finished: "The game is over.",
   };
-  const text = own(texts, st.phase, st.phase);
+  const text = ownName(texts, st.phase, st.phase);
   const round = st.round && st.game !== "twinit" ? ` · round ${st.round}` : "";
   return `${st.title}${round} · ${text}`;
 }

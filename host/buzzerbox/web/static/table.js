@@ -3,7 +3,7 @@
 // and finish.
 import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
-import { $, confirmButton, dot, fill, h, keyed, num, own, plural, seatClass, signed } from "./dom.js";
+import { $, confirmButton, dot, fill, h, keyed, num, ownName, plural, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
 import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
 import { pinForm } from "./login.js";
@@ -67,7 +67,7 @@ function renderStatus(st) {
     scored: "scored",
     finished: "finished",
   };
-  const phaseText = own(phaseTexts, st.phase, st.phase);
+  const phaseText = ownName(phaseTexts, st.phase, st.phase);
   fill(
     el,
     h(
