@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import resource
 import shutil
 import signal
@@ -144,10 +145,10 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.store.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
     from buzzerbox.store.log import EventLog
     from buzzerbox.web import create_app
-    from buzzerbox.web.auth import PIN_DIGITS, new_pin
+    from buzzerbox.web.auth import new_pin, pin_warning
     from buzzerbox.web.fanout import check_threads
     from buzzerbox.web.guard import Guard
-    from buzzerbox.web.server import bind, make_server, urls
+    from buzzerbox.web.server import ACCEPT_LIMIT, bind, make_server, urls
     from buzzerbox.web.sessions import Sessions
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -156,6 +157,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         cfg = settings(args)
         check_threads(int(cfg["fanout_threads"]))
+        os.umask(os.umask(0o077) | 0o077)  # the folder, the PIN, the databases: the box's own
         folder = data_dir(cfg["data"])
         lock = DataLock(folder)
         pin, _ = admin_pin(folder, cfg["pin"], new_pin)
@@ -219,7 +221,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "GUARD": guard,
         },
     )
-    raise_file_limit(2 * max_phones + 256)
+    raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + 256)  # web/server.py: accepted
     server = make_server(app, sock, max_phones, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (
@@ -232,13 +234,8 @@ def run_serve(args: argparse.Namespace) -> int:
         for address in addresses:
             print(f"buzzerbox: open {address}", flush=True)
         print(f"buzzerbox: admin PIN {pin}", flush=True)
-        if len(pin) < PIN_DIGITS:
-            print(
-                f"buzzerbox serve: note: a PIN of {len(pin)} characters can be guessed in days "
-                f"by a guest with many addresses; {PIN_DIGITS} digits take years",
-                file=sys.stderr,
-                flush=True,
-            )
+        if warning := pin_warning(pin):
+            print(f"buzzerbox serve: note: {warning}", file=sys.stderr, flush=True)
         server.run()
     except KeyboardInterrupt:
         pass

@@ -7,12 +7,20 @@ time to guess the admin PIN at the rate the box allows.
    then a header line every 20 s, and reconnect at once when the box drops them.
    Meanwhile the admin (127.0.0.1, logged in) asks for GET /api/state on a new
    connection every 0.2 s. Prints the admin's p50 / p95 / max and the failures.
-2. The guess time: the login limiter's own code (web/auth.py, on a driven clock)
+2. Big bodies (issue 28, item 1): 16 parallel 4 MiB JSON bodies to /api/phones/press,
+   no login, three rounds: the box's peak RSS (VmHWM) is printed (goal < 150 MB).
+3. The guess time: the login limiter's own code (web/auth.py, on a driven clock)
    for one address over a simulated month gives the tries an address gets a day;
    with `--addresses` (254: a whole IPv4 /24) the expected time to find the default
    PIN (half its space) is printed in years.
 
     python3 tests/bench/attack.py [--seconds 40] [--hostile 1100] [--streams 0]
+
+4. The backlog (issue 28, item 6): `--silent` (3,000) connections from 127.0.4.x (25
+   each: 120 addresses) that send nothing and reconnect when dropped; the admin's
+   p50 / p95 as in 1 (goal p95 < 200 ms). The file limit (ulimit -n) is printed.
+
+`--seconds 0` runs the guess time and the big bodies only.
 
 `--streams 1000 --hostile 100`: the box's 1,000 live-stream slots held by viewers
 (8 per address) and 100 slow clients besides. `--broker`: a stranger on the broker
@@ -64,9 +72,11 @@ def start_box(folder: Path) -> tuple[subprocess.Popen[str], int]:
 class Hostile:
     """`n` slow clients from 127.0.1.x, reconnecting when dropped."""
 
-    def __init__(self, port: int, n: int) -> None:
+    def __init__(self, port: int, n: int, *, silent: bool = False, net: str = "127.0.1") -> None:
         self.port = port
         self.n = n
+        self.silent = silent  # connect and send nothing (the backlog attack)
+        self.net = net
         self.selector = selectors.DefaultSelector()
         self.stop = multiprocessing.Event()
         self.dropped = multiprocessing.Value("l", 0)
@@ -79,7 +89,7 @@ class Hostile:
         return int(self.dropped.value)
 
     def source(self, i: int) -> str:
-        return f"127.0.1.{1 + i // PER_ADDRESS}"
+        return f"{self.net}.{1 + i // PER_ADDRESS}"
 
     def connect(self, i: int) -> None:
         """Connect (loopback: the kernel completes it at once) and send a request line."""
@@ -88,14 +98,16 @@ class Hostile:
         try:
             sock.settimeout(2)
             sock.connect(("127.0.0.1", self.port))
-            sock.sendall(b"GET / HTTP/1.1\r\n")
+            if not self.silent:
+                sock.sendall(b"GET / HTTP/1.1\r\n")
         except OSError:
             sock.close()
             self.retry.append(i)
             return
         sock.setblocking(False)
         self.selector.register(sock, selectors.EVENT_READ, i)
-        heapq.heappush(self.due, (time.monotonic() + 20.0, next(self.order), sock))
+        if not self.silent:
+            heapq.heappush(self.due, (time.monotonic() + 20.0, next(self.order), sock))
 
     def run(self) -> None:
         for i in range(self.n):
@@ -179,15 +191,18 @@ def open_streams(port: int, n: int) -> list[socket.socket]:
     return socks
 
 
-def slow_clients(seconds: float, hostile: int, streams: int) -> None:
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, hostile + streams + 1024), hard))
+def slow_clients(seconds: float, hostile: int, streams: int, *, silent: bool = False) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max(soft, min(hard, hostile + streams + 1024))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    print(f"file limit (ulimit -n): {soft} soft, {hard} hard; raised to "
+          f"{resource.getrlimit(resource.RLIMIT_NOFILE)[0]} for the clients")  # fmt: skip
     with tempfile.TemporaryDirectory() as folder:
         process, port = start_box(Path(folder))
         try:
             cookie = admin_cookie(port)
             held = open_streams(port, streams)
-            attack = Hostile(port, hostile)
+            attack = Hostile(port, hostile, silent=silent, net="127.0.4" if silent else "127.0.1")
             attacker = multiprocessing.get_context("fork").Process(target=attack.run, daemon=True)
             attacker.start()  # its own process: the admin's client shares no GIL with it
             time.sleep(3)  # the connections are open
@@ -201,12 +216,69 @@ def slow_clients(seconds: float, hostile: int, streams: int) -> None:
             process.wait(10)
     ms = sorted(t * 1000 for t in latencies)
     p95 = statistics.quantiles(ms, n=20)[-1] if len(ms) >= 2 else float("nan")
+    kind = "silent" if silent else "slow"
     print(
-        f"admin GET /api/state with {streams} streams and {hostile} slow connections open "
+        f"admin GET /api/state with {streams} streams and {hostile} {kind} connections open "
         f"for {seconds:g} s: "
         f"{len(ms)} answered, {failures} failed; p50 {statistics.median(ms):.1f} ms, "
-        f"p95 {p95:.1f} ms, max {ms[-1]:.1f} ms; the box dropped {attack.drops} slow ones "
-        "(goal: p95 <= 100 ms, none failed)"
+        f"p95 {p95:.1f} ms, max {ms[-1]:.1f} ms; the box dropped {attack.drops} of them "
+        f"(goal: p95 <= {200 if silent else 100} ms, none failed)"
+    )
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The process's peak resident memory (VmHWM), MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def big_bodies(parallel: int = 16, size: int = 4 * 1024 * 1024) -> None:
+    """`parallel` clients each POST `size` bytes of `[0,0,...]` to /api/phones/press at
+    once, three rounds, no login: the box's peak RSS before and after (goal < 150 MB)."""
+    body = b"[" + b"0," * (size // 2 - 1) + b"0]"
+    with tempfile.TemporaryDirectory() as folder:
+        process, port = start_box(Path(folder))
+        try:
+            before = peak_rss_mb(process.pid)
+            statuses: list[int] = []
+
+            def send(i: int) -> None:
+                sock = socket.socket()
+                sock.bind((f"127.0.3.{1 + i}", 0))
+                sock.settimeout(30)
+                try:
+                    sock.connect(("127.0.0.1", port))
+                    head = (
+                        "POST /api/phones/press HTTP/1.1\r\nHost: box\r\n"
+                        "Content-Type: application/json\r\n"
+                        f"Content-Length: {len(body)}\r\n\r\n"
+                    )
+                    sock.sendall(head.encode())
+                    with contextlib.suppress(OSError):
+                        sock.sendall(body)  # the box may close before it is all sent
+                    answer = sock.recv(4096)
+                    statuses.append(int(answer.split()[1]) if answer else 0)
+                except OSError:
+                    statuses.append(0)
+                finally:
+                    sock.close()
+
+            for _round in range(3):
+                workers = [threading.Thread(target=send, args=(i,)) for i in range(parallel)]
+                for worker in workers:
+                    worker.start()
+                for worker in workers:
+                    worker.join()
+            peak = peak_rss_mb(process.pid)
+        finally:
+            process.terminate()
+            process.wait(10)
+    print(
+        f"{parallel} parallel {size / 2**20:g} MiB bodies of [0,0,...] to /api/phones/press, "
+        f"3 rounds, no login: the box's peak RSS {before:.0f} MB before, {peak:.0f} MB after; "
+        f"answers {sorted(set(statuses))} (goal: peak < 150 MB, 413s)"
     )
 
 
@@ -219,6 +291,7 @@ def main() -> int:
     parser.add_argument(
         "--broker", action="store_true", help="the broker attacks on the hub (broker_attack.py)"
     )
+    parser.add_argument("--silent", type=int, default=3000, help="the backlog attack (0: none)")
     args = parser.parse_args()
     if args.broker:
         from broker_attack import broker_attacks  # type: ignore[import-not-found]  # this folder
@@ -230,7 +303,11 @@ def main() -> int:
         f"guessing the default PIN from {args.addresses} addresses at the allowed rate: "
         f"{days / 365.25:.1f} years on average (goal >= 1 year)"
     )
-    slow_clients(args.seconds, args.hostile, args.streams)
+    big_bodies()
+    if args.seconds > 0:
+        slow_clients(args.seconds, args.hostile, args.streams)
+        if args.silent:  # 3,000 connections that send nothing, 25 from each 127.0.4.x
+            slow_clients(args.seconds, args.silent, 0, silent=True)
     return 0
 
 

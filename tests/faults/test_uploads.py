@@ -16,10 +16,11 @@ from .served import raw, read_status, start
 MIB = 1024 * 1024
 
 
-def upload_head(size: int, path: str = "/api/import") -> bytes:
+def upload_head(size: int, path: str = "/api/import", cookie: str = "") -> bytes:
+    """An upload's head; an import's large body needs the admin's `cookie` (limits.py)."""
     return (
         f"POST {path} HTTP/1.1\r\nHost: box\r\nContent-Type: application/x-ndjson\r\n"
-        f"Content-Length: {size}\r\n\r\n"
+        f"Cookie: {cookie}\r\nContent-Length: {size}\r\n\r\n"
     ).encode()
 
 
@@ -55,7 +56,8 @@ def test_held_uploads_stay_in_memory_are_capped_and_the_log_goes_on(
     held = []
     for i in range(20):  # 4 MiB each, 2 from each address, sent in part and held
         sock = raw(box.port, f"127.0.5.{10 + i // 2}")
-        sock.sendall(upload_head(4 * MIB) + b"x" * (600 * 1024))
+        head = upload_head(4 * MIB, cookie=admin.headers["Cookie"])
+        sock.sendall(head + b"x" * (600 * 1024))
         held.append(sock)
         tidy.append(sock)
     admin.post("/api/game", {"game": "ligretto", "players": ["Ann", "Ben", "Cem"]})
@@ -68,3 +70,23 @@ def test_held_uploads_stay_in_memory_are_capped_and_the_log_goes_on(
             refused += read_status(sock) == 503
     assert refused == 20 - 64 // 4, refused  # 64 MiB of bodies at once, 4 MiB each
     assert temp_files(box.pid) == []
+
+
+def test_a_large_body_without_the_admin_is_refused_before_it_is_read(
+    data: Path, tidy: list[Any]
+) -> None:
+    """Issue 28, item 1: 4 MiB to a press, or to the import without a login, is a 413
+    in words when the head arrives: the box does not wait for (or read) the body."""
+    box = start(data, "--pin", "13572468")
+    tidy.append(box)
+    for path, words in [
+        ("/api/phones/press", b"a press is at most 1 KiB: 4194304 bytes were sent"),
+        ("/api/import", b"an import without an admin login is at most 1 KiB"),
+    ]:
+        sock = raw(box.port, "127.0.5.2")
+        tidy.append(sock)
+        sock.sendall(upload_head(4 * MIB, path))  # the head only: no body follows
+        sock.settimeout(5)
+        answer = sock.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 413"), answer
+        assert words in answer, answer

@@ -22,8 +22,10 @@ from .browser_support import GO_TIMEOUT_MS, Served, Watch, fits, log_in, new_gam
 
 playwright, browser, served = support.playwright, support.browser, support.served
 
-#: how long the press's request is held on its way (a slow wifi), ms
-HOLD_MS = 250
+#: how long the press's request is held on its way (a slow wifi), ms: within what the
+#: phone's round trips allow (2 x its map's error + 100 ms, web/phonetime.py); a longer
+#: claimed transit is clamped (issue 28, item 7: test_phonetime's driven clock)
+HOLD_MS = 50
 #: how close to the touch the box must time it, µs
 WITHIN_US = 5_000
 
@@ -108,7 +110,7 @@ def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
         )
         assert off <= timed["error_us"] + error + 500, (timed, touched, error)
         assert off <= WITHIN_US and timed["error_us"] <= 2 * WITHIN_US, (timed, touched)
-        # the arrival minus the touch's age would be a quarter second late
+        # the arrival minus the touch's age would be HOLD_MS late
         assert let_go - first["t_us"] >= HOLD_MS * 1000 - WITHIN_US
         expect(ann.get_by_test_id("buzzer-timing")).to_contain_text("Timed at your touch (±")
         fits(ann, "buzzer-timed")

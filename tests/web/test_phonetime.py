@@ -35,13 +35,35 @@ def test_a_touch_after_the_request_left_is_taken_within_the_maps_error() -> None
 
 def test_a_touch_long_before_the_request_left_is_not_taken() -> None:
     sent = ARRIVED - 30_000
-    # 0.9 s of transit (a slow wifi): still believed
-    assert press_time(ARRIVED, 30, sent - 900_000, 1_000).source == "touch"
+    # 0.9 s of transit claimed by a phone whose round trips take 2 ms: clamped to
+    # 2 x 1 ms + the slack (100 ms) before the request left (issue 28, item 7)
+    clamped = press_time(ARRIVED, 30, sent - 900_000, 1_000)
+    assert clamped == PressTime(
+        sent - 102_000,
+        "touch",
+        error_us=1_000,
+        why="the touch was claimed 900 ms before the request left: the phone's round trips "
+        "allow 102 ms",
+        clamped_us=798_000,
+    )
+    assert clamped.to_json()["clamped_us"] == 798_000
     off = press_time(ARRIVED, 30, sent - 1_500_000, 1_000)
     assert (off.t_us, off.source) == (sent, "arrival")
     assert (
         off.why == "the phone's clock map put the touch 1500 ms before the request left: it is off"
     )
+
+
+def test_a_backdated_press_loses_to_a_true_one_on_a_driven_clock() -> None:
+    """The issue's attack: go at 10 s; the phone claims its touch 5 µs after the go,
+    says the request left at once (ago 0) with a ±2 ms map, and sends it 550 ms later.
+    An honest phone touched 200 ms after the go and its request arrived 20 ms later."""
+    go = 10_000_000
+    cheat = press_time(go + 550_000, 0, touch_us=go + 5, error_us=2_000)
+    honest = press_time(go + 220_000, 20, touch_us=go + 200_000, error_us=2_000)
+    assert cheat.t_us == go + 550_000 - 104_000 and cheat.clamped_us > 0
+    assert honest.t_us == go + 200_000 and honest.clamped_us == 0
+    assert honest.t_us < cheat.t_us
 
 
 def test_a_rough_map_times_nothing() -> None:

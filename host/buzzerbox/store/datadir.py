@@ -36,7 +36,7 @@ class DataFolderBusyError(BuzzerboxError, RuntimeError):
 def data_dir(value: object) -> Path:
     """The data folder (default: the user's data folder), made if need be."""
     path = Path(str(value)) if value else Path(platformdirs.user_data_dir("buzzerbox"))
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new one is the box's alone
     return path
 
 

@@ -30,6 +30,7 @@ from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.web import limits
 from buzzerbox.web.api import api_blueprint
 from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.web.errors import register_errors
@@ -39,6 +40,7 @@ from buzzerbox.web.guard import Guard, is_lane
 from buzzerbox.web.live import live_blueprint
 from buzzerbox.web.livestate import Hub, StreamSettings, dumps
 from buzzerbox.web.openapi import document
+from buzzerbox.web.security import security_headers
 from buzzerbox.web.sessions import Sessions
 
 DEFAULTS: dict[str, Any] = {
@@ -112,7 +114,11 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     app.register_blueprint(auth_blueprint(auth))
-    app.register_blueprint(api_blueprint(box, auth, public, open_pads=bool(cfg["OPEN_PADS"])))
+    app.register_blueprint(
+        api_blueprint(
+            box, auth, public, open_pads=bool(cfg["OPEN_PADS"]), rates=cfg.get("PRESS_RATES")
+        )
+    )
     app.register_blueprint(
         exports_blueprint(
             box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]
@@ -124,6 +130,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         else None
     )
     guard: Guard = cfg.get("GUARD") or Guard()
+    limits.install(app, auth.has_session, guard)  # bodies' sizes, before they are read
     app.register_blueprint(live_blueprint(hub, auth, stream_settings, fanout, guard))
 
     @app.before_request
@@ -149,6 +156,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         "guard": guard,
     }
     register_errors(app)
+    app.after_request(security_headers("'self'"))  # the API and the exports too
     pages = _pages()
     if pages is not None:
         app.register_blueprint(pages)

@@ -17,10 +17,13 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.errors import BuzzerboxError
 from buzzerbox.stats import player_stats
 from buzzerbox.web.auth import Auth, refuse
 from buzzerbox.web.bodies import BadBody, read_json, whole
+from buzzerbox.web.guard import address_key
 from buzzerbox.web.phonetime import press_time
+from buzzerbox.web.rates import Cached, PressRates, SeatOwners
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
 
@@ -57,8 +60,23 @@ def edge_taken(state: dict[str, Any], **extra: object) -> Response:
     return response
 
 
-def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> Blueprint:
+def api_blueprint(
+    box: Box, auth: Auth, public: Public, *, open_pads: bool, rates: PressRates | None = None
+) -> Blueprint:
     bp = Blueprint("api", __name__, url_prefix="/api")
+    rates = rates or PressRates()  # presses a seat, an address may make (rates.py)
+    owners = SeatOwners()
+    stats_cache: Cached[Response] = Cached()
+
+    def client() -> str:
+        return address_key(request.remote_addr or "")
+
+    def holds_seat(token: str) -> bool:
+        try:
+            box.phone_seat(token)
+        except BuzzerboxError:
+            return False
+        return True
 
     def reply() -> Response:
         return state_response(public(box.state(), auth.is_admin()))
@@ -84,8 +102,16 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     def stats() -> ResponseReturnValue:
         """Players across the games in the log: games, wins, reactions after the go."""
         log_ = box.log
-        games = ((g.players, g.winners, (e.body for e in log_.events(g.id))) for g in log_.games())
-        return jsonify(player_stats(games))
+
+        def compute() -> Response:
+            games = (
+                (g.players, g.winners, (e.body for e in log_.events(g.id))) for g in log_.games()
+            )
+            return jsonify(player_stats(games))
+
+        # anyone may ask: computed once per log position, one computation at a time
+        cached = stats_cache.get(log_.last_seq(), compute)
+        return Response(cached.get_data(), mimetype="application/json")
 
     @bp.get("/games")
     def games() -> ResponseReturnValue:
@@ -124,6 +150,8 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
         if not box.is_simulated:
             return refuse(409, "this box reads real pads: virtual pads are for a simulated box")
         body = body_object("a pad press")
+        if open_pads:
+            rates.check(body.get("seat") if isinstance(body.get("seat"), int) else None, client())
         pile = body.get("pile")
         state = box.press(body.get("seat"), body.get("pad"), pile, t_us, released=released)  # type: ignore[arg-type]
         return edge_taken(state)
@@ -156,6 +184,7 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
     @bp.post("/phones/seat")
     def take_seat() -> ResponseReturnValue:
         body = body_object('a seat for this phone: {"seat": 0, "token": "..."}')
+        owners.check(client(), body.get("token"), holds_seat)
         box.change_phones(lambda phones, n: phones.take(body.get("token"), body.get("seat"), n))
         return reply()
 
@@ -175,6 +204,7 @@ def api_blueprint(box: Box, auth: Auth, public: Public, *, open_pads: bool) -> B
             '"touch_us": 123456789, "error_us": 800}'
         )
         seat = box.phone_seat(body.get("token"))
+        rates.check(seat, client())
         timed = press_time(
             arrived, body.get("ago_ms", 0), body.get("touch_us"), body.get("error_us")
         )

@@ -119,6 +119,27 @@ def guess_days(addresses: int, digits: int = PIN_DIGITS) -> float:
     return math.ldexp(10**digits, -1) / per_day
 
 
+def duration_words(days: float) -> str:
+    if days < 2:
+        return f"{days * 24:.1f} h"
+    if days < 365.25 * 2:
+        return f"{days:.0f} days"
+    return f"{days / 365.25:.0f} years"
+
+
+def pin_warning(pin: str, addresses: int = 254) -> str | None:
+    """What a PIN shorter than the default costs a guest to guess from `addresses`
+    addresses (a /24) at the login limiter's rate, on average; None for a long one."""
+    if len(pin) >= PIN_DIGITS:
+        return None
+    short, default = guess_days(addresses, len(pin)), guess_days(addresses)
+    return (
+        f"a PIN of {len(pin)} digits is guessed in {duration_words(short)} on average by a "
+        f"guest with {addresses} addresses (a /24) at the rate the box allows; "
+        f"{PIN_DIGITS} digits take {duration_words(default)}"
+    )
+
+
 class Auth:
     """The admin PIN of one app, its sessions, and the checks that guard its changes."""
 
@@ -143,6 +164,10 @@ class Auth:
 
     def is_admin(self) -> bool:
         return self.current() is not None
+
+    def has_session(self, sid: object) -> bool:
+        """Whether `sid` (from a session cookie) is an open admin session of this PIN."""
+        return isinstance(sid, str) and self.sessions.get(sid, self._tag) is not None
 
     def csrf_ok(self, current: AdminSession | None = None) -> bool:
         current = current or self.current()

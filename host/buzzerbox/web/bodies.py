@@ -3,7 +3,9 @@
 `read_json()` is the body as JSON, or None when it is not JSON (the endpoint says
 what it expected). Python's parser raises RecursionError on deep nesting, and takes
 "\\ud800" (a lone surrogate: no Unicode text) into a str that fails later, when it
-is written: both are refused here, as 400s that say why (BadBody).
+is written: both are refused here, as 400s that say why (BadBody). The body's size
+(per endpoint) was checked before it was read, and its values and depth are counted
+on its bytes before it is parsed (limits.py).
 
 `whole(body, key, what)` is a member that must be a whole number: JSON's true is not
 1 and 1e-05 or 1.0 is no seat, though Python's == and int() would take them.
@@ -16,6 +18,7 @@ import json
 from flask import request
 
 from buzzerbox.errors import InputError
+from buzzerbox.web.limits import check_parse
 
 #: how deep a body may nest (the deepest the API takes is 3: an object of lists)
 MAX_DEPTH = 32
@@ -68,6 +71,7 @@ def read_json() -> object:
     if not request.is_json:
         return None
     raw = request.get_data(cache=True)
+    check_parse(raw, BadBody)  # its values and depth, before json.loads builds them
     try:
         value = json.loads(raw)
     except RecursionError:

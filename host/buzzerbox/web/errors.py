@@ -3,14 +3,16 @@
 The field is the rules error's `subject`, set where the refusal is raised.
 
 A malformed event or request is 400, one the rules forbid now is 409, a game that is
-not in the log 404, an export of an unfinished game 409, a log that cannot be written
-503. An HTTP error keeps the headers it carries (a 405 says what is Allowed).
-Nothing a phone sends is answered with a 500; a bug would be, and is logged.
+not in the log 404, an export of an unfinished game 409, a body over its endpoint's
+size 413 (limits.py), a log that cannot be written 503. An HTTP error keeps the
+headers it carries (a 405 says what is Allowed). Nothing a phone sends is answered
+with a 500; a bug would be, and is logged.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 
 from flask import Flask
 from flask.typing import ResponseReturnValue
@@ -22,11 +24,17 @@ from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import StoreError
 from buzzerbox.web.auth import refuse
 from buzzerbox.web.bodies import BadBody
+from buzzerbox.web.limits import TooLarge
+from buzzerbox.web.rates import TooFast
 
 log = logging.getLogger(__name__)
 
 
 def status_of(exc: BuzzerboxError) -> int:
+    if isinstance(exc, TooLarge):
+        return 413
+    if isinstance(exc, TooFast):
+        return 429
     if isinstance(exc, StoreError):
         return 503
     if isinstance(exc, GameNotFoundError):
@@ -44,7 +52,10 @@ def register_errors(app: Flask) -> None:
             return refuse(status_of(exc), message, field=exc.subject)
         if isinstance(exc, StoreError):
             log.error("the log failed: %s", exc)
-        return refuse(status_of(exc), message)
+        response = refuse(status_of(exc), message)
+        if isinstance(exc, TooFast):
+            response.headers["Retry-After"] = str(max(1, math.ceil(exc.wait_s)))  # type: ignore[union-attr]
+        return response
 
     @app.errorhandler(BadBody)
     def bad_body(exc: BadBody) -> ResponseReturnValue:

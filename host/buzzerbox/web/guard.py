@@ -13,6 +13,9 @@ by holding every live-stream slot, nor by holding uploads open. So:
 - bodies are read into memory (never a temporary file); those over 64 KiB (the
   uploads) at most `bodies_bytes` at once over all connections: an upload beyond
   that is refused with 503, a table entry never.
+- a body over its endpoint's size (`body_limit`: the app sets it, see limits.py) is
+  answered 413 when its head has arrived, before the body is read; a chunked one as
+  soon as it passes the size.
 - the server accepts `lane` connections beyond its limit. When it is over the
   limit, each new connection closes the oldest one that has waited `evict_after_s`
   or more for a request (the slow ones); if there is none, the new connection is
@@ -22,12 +25,14 @@ by holding every live-stream slot, nor by holding uploads open. So:
 `Guard.install(server, limit)` puts this into a waitress server (server.py does);
 the app asks `take_stream`/`give_stream` for the per-address stream slots.
 This uses waitress internals (pinned in pyproject): HTTPChannel, its `request`
-parser, `requests`, `last_activity`, and the server's `maintenance` hook.
+parser, `requests`, `last_activity`, and the server's `maintenance`, `handle_accept`
+and `_map`.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 import threading
 import time
@@ -37,13 +42,21 @@ from typing import Any
 
 from waitress.channel import HTTPChannel
 
+from buzzerbox.web.limits import too_large
+
 log = logging.getLogger(__name__)
 #: how often the guard says what it dropped (s)
 REPORT_S = 60.0
 
+#: an address holding more connections than this evicts no one for its new ones
+EVICTING_SHARE = 4
+
+#: connections accepted at most in one turn of the server's loop
+ACCEPT_BURST = 256
+
 #: the answer to a connection refused before it is served
 REFUSAL = (
-    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    b"HTTP/1.1 %s\r\nContent-Type: application/json\r\n"
     b"Retry-After: 5\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
 )
 
@@ -83,9 +96,15 @@ SMALL_BODY = 64 * 1024
 UNCAPPED = frozenset({"127.0.0.1", "::1"})
 
 
-def refusal(message: str) -> bytes:
-    body = b'{"error": "%s"}' % message.encode()
-    return REFUSAL % (len(body), body)
+STATUS = {503: b"503 Service Unavailable", 413: b"413 Content Too Large"}
+
+#: body_limit(path, cookie header) -> (what the endpoint takes, the most bytes)
+BodyLimit = Callable[[str, str], tuple[str, int]]
+
+
+def refusal(message: str, status: int = 503) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    return REFUSAL % (STATUS[status], len(body), body)
 
 
 class Guard:
@@ -97,7 +116,8 @@ class Guard:
         self.limit = 0  # the server's connection limit (install sets it)
         self.open = 0
         self.body_bytes = 0
-        self.dropped = {"slow": 0, "address": 0, "evicted": 0, "bodies": 0}
+        self.dropped = {"slow": 0, "address": 0, "evicted": 0, "bodies": 0, "size": 0}
+        self.body_limit: BodyLimit | None = None  # the app's sizes per endpoint
         self._connections: dict[str, int] = {}
         self._streams: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -117,6 +137,19 @@ class Guard:
             self.sweep(list(server.active_channels.values()))
 
         server.maintenance = maintenance
+        accept_one = server.handle_accept
+
+        def handle_accept() -> None:
+            """Accept what waits, up to ACCEPT_BURST, not one a loop: a loop over
+            thousands of silent connections is slow, and the admin's waits behind the
+            ones reconnecting (issue 28, item 6)."""
+            for _ in range(ACCEPT_BURST):
+                before = len(server._map)
+                accept_one()
+                if len(server._map) == before:
+                    return  # none waiting (or one that failed)
+
+        server.handle_accept = handle_accept
 
     def channel_class(self) -> type[HTTPChannel]:
         guard = self
@@ -129,6 +162,7 @@ class Guard:
                 self.started_at: float | None = None
                 self.tracked: Any = None
                 self.body_held = 0
+                self.body_most: tuple[str, int] | None = None
                 self.counted = False
                 super().__init__(server, sock, addr, adj, map)
                 guard.opened(self)
@@ -154,8 +188,12 @@ class Guard:
             self.dropped["address"] += 1
             self.refuse(channel, "too many connections from one address: close some and retry")
             return
-        if self.limit and self.open > self.limit and not self.evict_one():
-            channel.is_lane = True
+        if self.limit and self.open > self.limit:
+            # an address that holds many already evicts no one: its new connection is
+            # a lane one (evicting its own old ones would only make it spin)
+            crowded = count > EVICTING_SHARE and channel.address not in UNCAPPED
+            if crowded or not self.evict_one():
+                channel.is_lane = True
 
     def closed(self, channel: Any) -> None:
         with self._lock:
@@ -170,11 +208,11 @@ class Guard:
                 self._connections.pop(channel.address, None)
         self.release_body(channel)
 
-    def refuse(self, channel: Any, message: str) -> None:
-        """Answer 503 with `message` and close, without serving a request."""
+    def refuse(self, channel: Any, message: str, status: int = 503) -> None:
+        """Answer `status` with `message` and close, without serving a request."""
         channel.will_close = False
         try:
-            channel.write_soon(refusal(message))
+            channel.write_soon(refusal(message, status))
         except Exception:  # the client is gone already
             channel.will_close = True
             return
@@ -191,7 +229,10 @@ class Guard:
         if request is not channel.tracked:
             channel.tracked = request
             channel.started_at = self.clock()
+            channel.body_most = None
             self.release_body(channel)
+        if request.headers_finished and not request.completed and self.over_size(channel):
+            return
         if request.headers_finished and not channel.body_held and not request.completed:
             size = self.limits.max_body if request.chunked else int(request.content_length)
             if size <= SMALL_BODY:
@@ -205,6 +246,25 @@ class Guard:
                 self.dropped["bodies"] += 1
                 channel.request = None
                 self.refuse(channel, "the box is receiving too many uploads now: retry soon")
+
+    def over_size(self, channel: Any) -> bool:
+        """Refuse (413) a request whose body is over its endpoint's size: its declared
+        length when its head has come, a chunked one's bytes so far."""
+        request = channel.request
+        if self.body_limit is None:
+            return False
+        if channel.body_most is None:
+            cookie = str(request.headers.get("COOKIE", ""))
+            channel.body_most = self.body_limit(str(request.path), cookie)
+        what, most = channel.body_most
+        sent = int(request.body_bytes_received if request.chunked else request.content_length)
+        if sent <= most:
+            return False
+        self.dropped["size"] += 1
+        channel.request = None
+        self.release_body(channel)
+        self.refuse(channel, too_large(what, most, sent), 413)
+        return True
 
     def release_body(self, channel: Any) -> None:
         with self._lock:
@@ -241,7 +301,7 @@ class Guard:
                 waiting.append((channel.started_at or channel.opened_at, channel))
         waiting.sort(key=lambda pair: pair[0], reverse=True)
         self._victims = waiting
-        while self.limit and self.open > self.limit and self.evict_one():
+        while self.limit and self.open > self.limit + self.limits.lane and self.evict_one():
             pass
         before, at = self._reported
         if now - at >= REPORT_S:

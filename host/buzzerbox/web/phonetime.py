@@ -12,7 +12,15 @@ The box trusts the touch only where it can be true: the request left the phone
 
     arrived - ago - MAX_TRANSIT  <=  touch  <=  arrived - ago   (each ± error_us)
 
-and the map must be fine enough (error_us <= MAX_ERROR_US). Anything else (no map
+and the map must be fine enough (error_us <= MAX_ERROR_US). The transit a phone may
+claim is also bounded by its own round trips: its map's error is half its best round
+trip (phoneclock.js), and a request takes about that, so a touch earlier than
+
+    arrived - ago - (2 * error_us + TRANSIT_SLACK_US)
+
+is clamped to that bound (source "touch", `clamped_us` says by how much): a phone that
+claims its touch came long before its request (to backdate a press past the others')
+gains at most its own round trip and the slack (issue 28, item 7). Anything else (no map
 yet, a map gone wrong, a phone whose clock jumped) falls back to the arrival minus the
 age (network transit not taken off) and says why.
 """
@@ -31,6 +39,8 @@ MAX_AGO_MS = 2000
 MAX_TRANSIT_US = 1_000_000
 #: a clock map rougher than this (µs) times no press: the arrival does, as well
 MAX_ERROR_US = 50_000
+#: a request's transit beyond the phone's measured round trip: Wi-Fi queues and retries
+TRANSIT_SLACK_US = 100_000
 
 
 UNMATCHED = "the phone's clock is not matched to the box's yet"
@@ -51,6 +61,7 @@ class PressTime:
     source: Literal["touch", "arrival"]
     error_us: int | None = None
     why: str = ""
+    clamped_us: int = 0  # how much earlier the phone claimed than its round trips allow
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"t_us": self.t_us, "from": self.source}
@@ -58,6 +69,8 @@ class PressTime:
             out["error_us"] = self.error_us
         if self.why:
             out["why"] = self.why
+        if self.clamped_us:
+            out["clamped_us"] = self.clamped_us
         return out
 
 
@@ -97,4 +110,11 @@ def press_time(
         early = (sent_us - touch) / 1000
         why = f"the phone's clock map put the touch {early:g} ms before the request left: it is off"
         return PressTime(sent_us, "arrival", why=why)
+    earliest = sent_us - (2 * err + TRANSIT_SLACK_US)
+    if touch < earliest:
+        why = (
+            f"the touch was claimed {(sent_us - touch) / 1000:g} ms before the request left: "
+            f"the phone's round trips allow {(sent_us - earliest) / 1000:g} ms"
+        )
+        return PressTime(earliest, "touch", error_us=err, why=why, clamped_us=earliest - touch)
     return PressTime(min(touch, sent_us), "touch", error_us=err)

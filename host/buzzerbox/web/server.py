@@ -13,11 +13,14 @@ The guard (guard.py) bounds what a client may hold: the time to send a request's
 head and body, connections and streams per address, request bodies in memory (the
 body limit is waitress's own `max_request_body_size`, so nothing larger is read,
 and `inbuf_overflow` keeps bodies off the disk); it keeps a lane of connections
-beyond the limit for the admin. See tests/bench/attack.py.
+beyond the limit for the admin. Waitress itself accepts far more (ACCEPT_LIMIT) so
+that the guard sees every connection: at waitress's own limit it stops accepting, and
+no lane helps a connection the server never accepts. See tests/bench/attack.py.
 """
 
 from __future__ import annotations
 
+import resource
 import socket
 from typing import Any
 
@@ -28,11 +31,27 @@ from buzzerbox.web.threads import OnDemandDispatcher
 
 #: threads beyond the live streams, for the API, the pages and the exports
 RESERVE_THREADS = 32
+#: connections waitress accepts at most (the guard's limit and lane are far below): a
+#: waitress at its connection_limit stops accepting, and the admin's connection would
+#: wait in the kernel's backlog behind silent ones the guard never sees (issue 28,
+#: item 6); accepted, the guard evicts the old silent ones and serves the admin
+ACCEPT_LIMIT = 8192
+#: file descriptors kept for the box's own files (logs, databases, serial ports)
+SPARE_FDS = 128
 
 
 def connection_limit(max_phones: int, reserve: int = RESERVE_THREADS) -> int:
     """Connections served at once (the guard's lane comes on top)."""
     return max_phones + reserve + 64
+
+
+def accept_limit(max_phones: int, lane: int, reserve: int = RESERVE_THREADS) -> int:
+    """waitress's connection_limit: ACCEPT_LIMIT, as the file limit allows (never below
+    the guard's limit and lane)."""
+    least = connection_limit(max_phones, reserve) + lane
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    room = ACCEPT_LIMIT if soft == resource.RLIM_INFINITY else soft - SPARE_FDS
+    return max(least, min(ACCEPT_LIMIT, room))
 
 
 def server_options(
@@ -41,7 +60,7 @@ def server_options(
     limits = guard.limits
     return {
         "threads": max_phones + reserve,
-        "connection_limit": connection_limit(max_phones, reserve) + limits.lane,
+        "connection_limit": accept_limit(max_phones, limits.lane, reserve),
         "backlog": 2048,
         "asyncore_use_poll": True,
         "channel_timeout": limits.idle_s,

@@ -1,6 +1,6 @@
 // What every page shares: the live dot, the countdown, the box's addresses.
 import { follow } from "./api.js";
-import { $, fill, h } from "./dom.js";
+import { $, fill, h, ownName } from "./dom.js";
 
 const STATUS_TEXT = {
   connecting: "connecting to the box",
@@ -14,7 +14,7 @@ function setStatus(status) {
   const el = $("#live");
   if (!el) return;
   el.dataset.status = status;
-  el.title = STATUS_TEXT[status] || status;
+  el.title = ownName(STATUS_TEXT, status, status);
   const note = $("#link-note");
   if (!note) return;
   note.dataset.status = status;

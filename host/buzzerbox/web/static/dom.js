@@ -111,3 +111,9 @@ export function confirmButton(props, label, ask, act) {
   });
   return btn;
 }
+
+// table[key] if the table has that key of its own, else `otherwise`: a name the box
+// sends ("constructor", "__proto__") is never looked up on Object's prototype
+export function ownName(table, key, otherwise = undefined) {
+  return Object.hasOwn(table, key) ? table[key] : otherwise;
+}

@@ -4,7 +4,7 @@
 // the pad test (padtest.js), every pad edge as it comes.
 import { post, session, whenAuthLost } from "./api.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, lead, seatClass } from "./dom.js";
+import { $, dot, fill, h, lead, ownName, seatClass } from "./dom.js";
 import { foulNews } from "./game.js";
 import { pinForm } from "./login.js";
 import { renderPadTest } from "./padtest.js";
@@ -174,7 +174,7 @@ function update(st) {
 
 function statusLine(st) {
   if (!st.game) return "No game yet: make one on the table view.";
-  const text = {
+  const texts = {
     lobby:
       st.game === "twinit"
         ? "Waiting for the start: slaps now are too early."
@@ -184,7 +184,8 @@ function statusLine(st) {
     scoring: "Round over: the table is counting.",
     scored: "Round scored: the next one starts on the table view.",
     finished: "The game is over.",
-  }[st.phase];
+  };
+  const text = ownName(texts, st.phase, st.phase);
   const round = st.round && st.game !== "twinit" ? ` · round ${st.round}` : "";
   return `${st.title}${round} · ${text}`;
 }

@@ -2,7 +2,7 @@
 // builder presses each pad in turn and sees it on the phone. On a box with real pads
 // a tile per pad lights while the pad is held. The box keeps the last edges in the
 // state (box.pad_test, oldest first), real and virtual alike.
-import { dot, fill, h, seatClass, span } from "./dom.js";
+import { dot, fill, h, ownName, seatClass, span } from "./dom.js";
 
 const NOTE_KIND = [
   [/^enrolled/, "ok"],
@@ -88,7 +88,7 @@ const WIRE_TEXT = { waiting: "waiting for a pulse", silent: "silent", live: "liv
 function clockText(b) {
   if (b.status !== "online" || !b.clock) return "";
   if (b.clock === "wire") return " · clock by the sync wire";
-  const wire = b.wire ? `sync wire ${WIRE_TEXT[b.wire] || b.wire}` : "no sync wire";
+  const wire = b.wire ? `sync wire ${ownName(WIRE_TEXT, b.wire, b.wire)}` : "no sync wire";
   return ` · clock by SYNC round trips (${wire})`;
 }
 

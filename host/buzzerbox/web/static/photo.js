@@ -1,6 +1,6 @@
 // The photo finish: every press of the last race with its lead over the first,
 // later presses (late, after the call) and false starts (before the go).
-import { dot, fill, h, lead, seatClass, span } from "./dom.js";
+import { dot, fill, h, lead, ownName, seatClass, span } from "./dom.js";
 
 const PAD_NAMES = { stop: "stop", slap: "slap", pile: "pile" };
 
@@ -112,7 +112,7 @@ export function renderPhoto(el, state, { compact = false } = {}) {
                 h(
                   "span",
                   { class: "pad-name muted small" },
-                  PAD_NAMES[p.pad] || p.pad,
+                  ownName(PAD_NAMES, p.pad, p.pad),
                   p.pile !== undefined && p.pile !== null ? ` ${p.pile + 1}` : "",
                   p.kind === "late" ? " · after the call" : "",
                 ),

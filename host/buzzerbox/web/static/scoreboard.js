@@ -1,7 +1,7 @@
 // The scoreboard for everyone: standings, course, caller, winners, chart, history.
 import { fitLabels, totalsChart } from "./chart.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, num, plural, seatClass, signed } from "./dom.js";
+import { $, dot, fill, h, num, ownName, plural, seatClass, signed } from "./dom.js";
 import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
 import { renderPhoto } from "./photo.js";
 import { shareButton } from "./share.js";
@@ -69,7 +69,7 @@ function renderHero(state) {
       ? h("span", { class: "chip", "data-testid": "round" }, `Round ${state.round}`)
       : null,
     course(state) ? h("span", { class: "chip", "data-testid": "course" }, course(state)) : null,
-    ((state.box && state.box.variants) || []).map((v) => h("span", { class: "chip variant" }, VARIANT_NAMES[v] || v)),
+    ((state.box && state.box.variants) || []).map((v) => h("span", { class: "chip variant" }, ownName(VARIANT_NAMES, v, v))),
   );
   if (state.phase === "finished") {
     const names = state.winners || [];

@@ -2,7 +2,7 @@
 // and middle, cards left (Twist, Kids), Twin It! claims. The box's rules judge
 // every entry; their refusals are shown at the field they concern.
 import { send } from "./api.js";
-import { confirmButton, dot, fill, h, lead, plural, seatClass, signed } from "./dom.js";
+import { confirmButton, dot, fill, h, lead, ownName, plural, seatClass, signed } from "./dom.js";
 import { draftKey, loadDraft, saveDraft } from "./drafts.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
 import { claimNews, foulNews, takes } from "./game.js";
@@ -69,7 +69,7 @@ function countsForm({ state, type, title, intro, max, value, hint, submitLabel, 
   );
   form.dataset.draft = key;
   if (draft.size) form.dataset.dirty = "true"; // counts typed before (a reload, an undo)
-  form.dataset.what = `${WHAT[type] || type} of round ${state.round}`;
+  form.dataset.what = `${ownName(WHAT, type, type)} of round ${state.round}`;
   form.addEventListener("input", () => {
     form.dataset.dirty = "true";
     saveDraft(key, Object.entries(fields).map(([name, f]) => [name, f.input.value]));

@@ -3,7 +3,7 @@
 // and finish.
 import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
-import { $, confirmButton, dot, fill, h, keyed, num, plural, seatClass, signed } from "./dom.js";
+import { $, confirmButton, dot, fill, h, keyed, num, ownName, plural, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
 import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
 import { pinForm } from "./login.js";
@@ -59,14 +59,15 @@ function renderStatus(st) {
     );
     return;
   }
-  const phaseText = {
+  const phaseTexts = {
     lobby: st.game === "twinit" ? "Ready to start" : "Ready for round 1",
     countdown: "counting down",
     playing: "playing",
     scoring: "being scored",
     scored: "scored",
     finished: "finished",
-  }[st.phase];
+  };
+  const phaseText = ownName(phaseTexts, st.phase, st.phase);
   fill(
     el,
     h(

@@ -1,0 +1,139 @@
+"""What one guest may cost the box without a login (issue 28, item 8).
+
+- `Buckets`: a token bucket per key (a seat, an address): `rate` a second, `burst` at
+  once. A phone press is a logged, fsynced event: a seat may press PRESS_RATE times a
+  second (a Twist round is about ten a second for the whole table), an address
+  ADDRESS_RATE; a refused press is a 429 that says why, in words.
+- `SeatOwners`: which address took which seat with which token; an address may hold
+  SEATS_PER_ADDRESS seats, so one guest cannot take every seat with made-up tokens.
+  (The box's own machine, 127.0.0.1 and ::1, is not capped by address, as in guard.py.)
+- `Cached`: an anonymous request's costly answer (GET /api/stats reads every event of
+  every game) computed once per log position, one computation at a time (the others
+  wait for it and take its answer); `every_s` > 0 also serves an answer that old.
+
+Every clock is passed in (tests drive it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from buzzerbox.errors import InputError
+from buzzerbox.web.guard import UNCAPPED
+
+PRESS_RATE, PRESS_BURST = 10.0, 20
+ADDRESS_RATE, ADDRESS_BURST = 20.0, 40
+SEATS_PER_ADDRESS = 2
+#: keys a bucket table remembers at most (the oldest full ones go first)
+MAX_KEYS = 10_000
+
+T = TypeVar("T")
+
+
+class TooFast(InputError):
+    """Over a rate: answered with 429 (Retry-After)."""
+
+    def __init__(self, message: str, wait_s: float) -> None:
+        super().__init__(message)
+        self.wait_s = wait_s
+
+
+class Buckets:
+    """A token bucket for each key: `rate` tokens a second, at most `burst`."""
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.refused = 0
+        self._held: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> float:
+        """0 and a token taken, or the seconds until `key` has one."""
+        with self._lock:
+            now = self.clock()
+            tokens, at = self._held.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            if tokens < 1:
+                self.refused += 1
+                self._held[key] = (tokens, now)
+                return (1 - tokens) / self.rate
+            if key not in self._held and len(self._held) >= MAX_KEYS:
+                self._held.pop(next(iter(self._held)))
+            self._held[key] = (tokens - 1, now)
+            return 0.0
+
+
+class PressRates:
+    """The presses a seat and an address may make."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seats = Buckets(PRESS_RATE, PRESS_BURST, clock)
+        self.addresses = Buckets(ADDRESS_RATE, ADDRESS_BURST, clock)
+
+    def check(self, seat: int | None, address: str) -> None:
+        """Raise TooFast if `address` (or `seat`) pressed faster than allowed."""
+        wait = 0.0 if address in UNCAPPED else self.addresses.take(address)
+        if wait > 0:
+            raise TooFast(
+                f"more than {ADDRESS_RATE:g} presses a second from one address: wait {wait:.2f} s",
+                wait,
+            )
+        if seat is not None:
+            wait = self.seats.take(f"seat {seat}")
+            if wait > 0:
+                raise TooFast(
+                    f"seat {seat} pressed more than {PRESS_RATE:g} times a second: "
+                    f"wait {wait:.2f} s",
+                    wait,
+                )
+
+
+class SeatOwners:
+    """The tokens each address took seats with, at most SEATS_PER_ADDRESS."""
+
+    def __init__(self, most: int = SEATS_PER_ADDRESS) -> None:
+        self.most = most
+        self._tokens: dict[str, list[str]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, address: str, token: object, held: Callable[[str], bool]) -> None:
+        """Raise InputError if `address` would hold more than `most` seats with `token`;
+        `held(token)` says whether a token still holds a seat (freed ones do not count)."""
+        if not isinstance(token, str) or address in UNCAPPED:
+            return  # the seat's own check says what a token is; the box's own screen
+        with self._lock:
+            tokens = [t for t in self._tokens.get(address, []) if t != token and held(t)]
+            if len(tokens) >= self.most:
+                raise InputError(
+                    f"this address holds {len(tokens)} seats already: at most {self.most} "
+                    "a phone (free one on the table view first)"
+                )
+            self._tokens[address] = [*tokens, token]
+            if len(self._tokens) > MAX_KEYS:
+                self._tokens.pop(next(iter(self._tokens)))
+
+
+class Cached(Generic[T]):
+    """One value computed per key (or per `every_s` s), one computation at once."""
+
+    def __init__(self, every_s: float = 0.0, clock: Callable[[], float] = time.monotonic):
+        self.every_s, self.clock = every_s, clock
+        self.computed = 0
+        self._value: tuple[object, float, T] | None = None  # (key, at, value)
+        self._lock = threading.Lock()
+
+    def get(self, key: object, compute: Callable[[], T]) -> T:
+        with self._lock:  # the others wait for this one, and take its answer
+            held = self._value
+            now = self.clock()
+            if held is not None and (held[0] == key or now - held[1] < self.every_s):
+                return held[2]
+            value = compute()
+            self.computed += 1
+            self._value = (key, self.clock(), value)
+            return value
