@@ -122,4 +122,6 @@ def test_an_emulated_pico_not_on_the_test_line_fails(pico: PicoEmulator) -> None
     finally:
         sources.close()
     assert not report.passed
-    assert "board a ch 21 saw 0 of 2 pulses: is the test line wired to it?" in report.problems
+    assert report.problems == [
+        "board a ch 21 saw 0 of 2 pulses: is the test line wired to it? (hardware/self-test.md)"
+    ]
