@@ -1,7 +1,7 @@
 """`buzzerbox doctor`: is the hardware right? GPIO, serial ports, boards, clocks, pads.
 
     buzzerbox doctor [--pads MAP] [--board URL ...] [--seconds S] [--sync-wire]
-                     [--pad-test S] [--presses N]
+                     [--pad-test S] [--presses N] [--fairness [--pulses N]] [--lamps S]
     buzzerbox doctor --log DIR
 
 With --log: the health of the event log in the data folder DIR instead, repaired
@@ -19,6 +19,10 @@ where it can be rebuilt from the events (store/check.py; serve runs it at start)
    sync wire, or by SYNC round trips and why (the words: doctor_boards.py).
 4. --pad-test S: press each pad; every press shows on the console, named from
    the map (the pads area's `PadSources` and monitor printer).
+5. --fairness: pulse the map's test line N times and say how far apart the box put
+   each pulse on every board and the Pi, against the README's figure, PASS or FAIL
+   (fairness_run.py; wiring: hardware/self-test.md).
+6. --lamps S: light each lamp in turn and show each pad's state live (lamps.py).
 
 Stop the box first (``sudo systemctl stop buzzerbox``): a port read by two
 programs loses bytes to both.
@@ -38,6 +42,8 @@ from typing import Any, TextIO
 
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.doctor_boards import board_lines
+from buzzerbox.appliance.fairness_run import add_fairness_options, fairness_section
+from buzzerbox.appliance.lamps import add_lamp_options, lamp_test
 from buzzerbox.appliance.probe import Probe
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.probe import add_doctor_options, doctor_section
@@ -66,6 +72,8 @@ def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
     )
     d.add_argument("--pad-test", metavar="S", type=float, help="then show pad presses for S s")
     d.add_argument("--presses", type=int, help="end the pad test after this many presses")
+    add_fairness_options(d)  # --fairness, --pulses N
+    add_lamp_options(d)  # --lamps S
     add_doctor_options(d)  # --mqtt URL, --config FILE: the event's broker
     d.add_argument(
         "--log", metavar="DIR", type=Path, help="check (and repair) the event log in DIR instead"
@@ -231,6 +239,8 @@ def run_doctor(
     comports: Callable[[], Any] | None = None,
     pulser_factory: Callable[[Any], Any] | None = None,
     period_us: int | None = None,
+    gpio_factory: Any = None,
+    line_pulser: Callable[[Any, int], Any] | None = None,
 ) -> int:
     """The doctor's report; 0 when everything asked for answered, 1 if not, 2 bad input."""
     from serial.tools import list_ports
@@ -250,6 +260,7 @@ def run_doctor(
     if box_is_running():
         out.write("note: the buzzerbox service is running: stop it first for true figures\n")
     factory = gpio_section(out, model_path)
+    factory = gpio_factory if gpio_factory is not None else factory  # tests: a MockFactory
     picos = ports_section(out, pad_map, comports or list_ports.comports)
     urls = list(args.board) or [b.url for b in (pad_map.boards if pad_map else ()) if b.url]
     urls = urls or picos
@@ -287,6 +298,20 @@ def run_doctor(
     healthy = doctor_section(args, out) and healthy
     if args.pad_test:
         pad_test(pad_map, urls, factory, out, seconds=args.pad_test, presses=args.presses)
+    if getattr(args, "fairness", False):
+        passed = fairness_section(
+            pad_map,
+            urls,
+            factory,
+            out,
+            pulses=args.pulses,
+            line_pulser=line_pulser,
+            sync_pulser=pulser_factory,
+            sync_period_us=period_us or PERIOD_US,
+        )
+        healthy = passed and healthy
+    if getattr(args, "lamps", None):
+        healthy = lamp_test(pad_map, urls, factory, out, seconds=args.lamps) and healthy
     out.flush()
     return 0 if healthy else 1
 

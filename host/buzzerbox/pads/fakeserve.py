@@ -158,6 +158,12 @@ class FakeBoardPort:
                 self._n += 1
                 self._timers.append((self._now() + after_us, self._n, action))
 
+    def still(self) -> threading.RLock:
+        """Hold it (``with port.still():``) and the board sends nothing of its own (no TICK,
+        no answer) meanwhile: an edge given an instant inside it is never behind a TICK
+        stamped later, as on the firmware, whose PIO stamps an edge as it happens."""
+        return self._lock
+
     def _check(self, ch: int) -> int:
         if not 0 <= ch < self.board.channels:
             raise FakeBoardCommandError(

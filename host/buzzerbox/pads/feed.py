@@ -30,6 +30,7 @@ from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
 from buzzerbox.pads.monitor import clock_text, event_json
 from buzzerbox.pads.padmap import PadMap, load_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
+from buzzerbox.pads.selftest import SELFTEST_S, SelfTest
 from buzzerbox.pads.sources import PadSources, open_pulser
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,9 @@ def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap,
 class PadFeed:
     """The thread between the pad sources and the box, and the box's pad lights."""
 
-    def __init__(self, sources: PadSources, box: PadSink) -> None:
+    def __init__(
+        self, sources: PadSources, box: PadSink, *, selftest_s: float = SELFTEST_S
+    ) -> None:
         self.sources = sources
         self.box = box
         self.edges = 0
@@ -85,18 +88,39 @@ class PadFeed:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="pad-feed", daemon=True)
         box.when_lit.append(self.light)
+        # the power-on self-test (selftest.py): said in the log; the box starts regardless
+        pad_map = sources.pad_map
+        self.selftest = SelfTest(pad_map) if pad_map is not None and pad_map.pads else None
+        self.selftest_said: list[str] | None = None
+        self._selftest_timer = threading.Timer(selftest_s, self._selftest)
+        self._selftest_timer.daemon = True
 
     def start(self) -> None:
         self.sources.start()
         self._thread.start()
+        if self.selftest is not None:
+            self._selftest_timer.start()
+
+    def _selftest(self) -> None:
+        assert self.selftest is not None
+        with self.sources.lock:
+            problems = self.selftest.check(self.sources)
+        for problem in problems:
+            log.warning("self-test: %s", problem)
+        if not problems:
+            log.info("self-test: every board answered and maps its clock; every pad is released")
+        self.selftest_said = problems
 
     def close(self) -> None:
+        self._selftest_timer.cancel()
         self._stop.set()
         self._thread.join(5)
         self.sources.close()
 
     def _run(self) -> None:
         for event in self.sources.events(self._stop):
+            if self.selftest is not None:
+                self.selftest.take(event)
             if isinstance(event, Edge):
                 self.edges += 1
                 self.box.pad_edge(event.pad, event.is_press, event.t_us)

@@ -24,6 +24,11 @@ Format 1 (see also README.md and examples/)::
     [sync]                 # optional: the Pi pulses the sync wire on this GPIO
     gpio = 7               # (without it, a board's sync pulses come from elsewhere)
 
+    [test_line]            # optional: the self-test line (hardware/self-test.md)
+    gpio = 16              # the Pi's output that pulses it (doctor --fairness)
+    gpio_in = 20           # optional: a Pi input it reaches too (needs [gpio] pull "up")
+    boards = { a = 22 }    # each board (id or alias) = its spare input on the line
+
     [[pad]]                # one table per pad
     id = "north-slap"      # optional; default "gpio:<pin>" or "<board>:<ch>"
     role = "slap"          # stop | slap | pile
@@ -58,6 +63,7 @@ from buzzerbox.pads.padspec import (
     BoardSpec,
     GpioSettings,
     PadMap,
+    TestLine,
 )
 from buzzerbox.pads.tomllines import TomlLines
 
@@ -68,7 +74,7 @@ MAX_SEATS: Final = 12
 MAX_PILES: Final = 12
 MAX_DEBOUNCE_US: Final = 100_000
 
-_TOP_KEYS: Final = ("seats", "piles", "release_ms", "gpio", "board", "pad", "sync")
+_TOP_KEYS: Final = ("seats", "piles", "release_ms", "gpio", "board", "pad", "sync", "test_line")
 _GPIO_KEYS: Final = ("pull", "debounce_us")
 _BOARD_KEYS: Final = ("id", "alias", "url", "channels", "debounce_us", "sync")
 _PAD_KEYS: Final = ("id", "role", "seat", "pile", "gpio", "board", "ch", "light_gpio", "light_ch")
@@ -162,9 +168,19 @@ class _Reader:
         if not isinstance(raw_pads, list):
             raise top.fail("pad", "pad must be an array of tables: write [[pad]]")
         pads = tuple(self._pad(raw, i, seats, piles, boards) for i, raw in enumerate(raw_pads))
-        self._unique(pads, sync_gpio)
+        test_line = (
+            self._test_line(data["test_line"], boards, gpio) if "test_line" in data else None
+        )
+        self._unique(pads, sync_gpio, test_line)
         specs = tuple(dict.fromkeys(boards.values()))
-        return PadMap(seats, pads, piles, specs, gpio, self.name, release, sync_gpio)
+        return PadMap(seats, pads, piles, specs, gpio, self.name, release, sync_gpio, test_line)
+
+    def _test_line(
+        self, raw: object, boards: Mapping[str, BoardSpec], gpio: GpioSettings
+    ) -> TestLine:
+        from buzzerbox.pads.testline import read_test_line
+
+        return read_test_line(self, raw, boards, gpio)
 
     def _sync(self, raw: object) -> int | None:
         where = self._table(raw, "[sync", 0, "[sync]")
@@ -312,10 +328,22 @@ class _Reader:
             raise where.fail(key, f"pin {pin!r} does not exist: GPIO pins are 0-{GPIO_PINS[-1]}")
         return pin
 
-    def _unique(self, pads: tuple[Pad, ...], sync_gpio: int | None = None) -> None:
+    def _unique(
+        self, pads: tuple[Pad, ...], sync_gpio: int | None = None, test: TestLine | None = None
+    ) -> None:
         used: dict[tuple[str, ...], tuple[str, Pad]] = {}
-        if sync_gpio is not None:  # the sync wire's pin is nobody's: a stand-in holder
-            used[("pin", str(sync_gpio))] = ("the sync wire ([sync] gpio)", Pad("", "", 0))
+        nobody = Pad("", "", 0)  # a stand-in holder for the wires' pins and channels
+        if sync_gpio is not None:
+            used[("pin", str(sync_gpio))] = ("the sync wire ([sync] gpio)", nobody)
+        if test is not None:
+            pins = [("gpio", test.gpio)] + [("gpio_in", test.gpio_in)] * (test.gpio_in is not None)
+            for key, pin in pins:
+                held = used.get(("pin", str(pin)))
+                if held is not None:
+                    raise self.fail(f"[test_line] {key} {pin} is {held[0]}'s pin", None)
+                used[("pin", str(pin))] = (f"the test line ([test_line] {key})", nobody)
+            for board, ch in test.channels.items():
+                used[("in", board, str(ch))] = ("the test line ([test_line] boards)", nobody)
 
         def claim(key: tuple[str, ...], what: str, user: str, pad: Pad) -> None:
             if key in used:

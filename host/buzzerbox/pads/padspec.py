@@ -59,6 +59,19 @@ class BoardSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class TestLine:
+    """The self-test line (hardware/self-test.md): the Pi's output `gpio` pulses it; it
+    reaches the spare input `channels[board id]` of each board and, with `gpio_in`, a
+    Pi input (the direct-GPIO path). Never a pad: `doctor --fairness` measures with it."""
+
+    __test__ = False  # not a pytest class
+
+    gpio: int
+    gpio_in: int | None = None
+    channels: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class PadMap:
     seats: int
     pads: tuple[Pad, ...] = ()
@@ -70,6 +83,8 @@ class PadMap:
     sync_gpio: int | None = None
     """The Pi's pin that pulses the sync wire ([sync] gpio); None: the pulses, if
     any, come from a pulser the host does not drive."""
+    test_line: TestLine | None = None
+    """The self-test line ([test_line]), if the box has one."""
 
     def pad(self, pad_id: str) -> Pad | None:
         return next((p for p in self.pads if p.id == pad_id), None)

@@ -129,8 +129,10 @@ class PadSources:
 
             pads = pad_map.gpio_pads if pad_map else ()
             settings = pad_map.gpio if pad_map else None
+            test = pad_map.test_line if pad_map else None  # its Pi input: doctor --fairness
+            tested = [test.gpio_in] if test is not None and test.gpio_in is not None else []
             self.gpio = GpioPads(
-                [p.ch for p in pads],
+                [p.ch for p in pads] + tested,
                 pin_factory=gpio_factory,
                 when_edge=self._gpio_edge,
                 pull_up=settings is None or settings.pull == "up",
@@ -158,6 +160,11 @@ class PadSources:
         if self.pulser is not None:
             self.pulser.rise()
             self.pulser.close()
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while events are handled: hold it to read the sessions from another thread."""
+        return self._lock
 
     def __enter__(self) -> PadSources:
         self.start()
