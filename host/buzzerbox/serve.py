@@ -1,7 +1,7 @@
 """`buzzerbox serve`: the one place that wires the box. Data flows one way:
 
     pad sources (GPIO, pad boards, or the phones' virtual pads)
-      -> PadFeed (pads/feed.py) -> Box (box.py: rules, the event log in store/)
+      -> PadFeed (pads/feed.py) -> Box (box/: rules, the event log in store/)
       -> listeners: the Flask app (web/, live stream), the MQTT publisher (mqtt/),
          the pad lights
 
@@ -137,9 +137,9 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 def run_serve(args: argparse.Namespace) -> int:
     # imported here, not at the top: `buzzerbox --help` and the other commands need none
     from buzzerbox.box import Box
+    from buzzerbox.box.phones import PhoneSeats
     from buzzerbox.mqtt.settings import attach_serve  # paho only once a broker is named
     from buzzerbox.pads.virtual import VirtualPads
-    from buzzerbox.phones import PhoneSeats
     from buzzerbox.store.check import ensure_healthy
     from buzzerbox.store.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
     from buzzerbox.store.log import EventLog

@@ -42,7 +42,7 @@ PAD_MAP = "seats = 4\npiles = 4\n" + "".join(
 PARTS = [
     ("the rules apply the event", "engine.py", "apply_dict"),
     ("the log write (SQLite, fsync)", "log.py", "append"),
-    ("the state object", "box.py", "state"),
+    ("the state object", "core.py", "state"),
     ("the live stream's message (delta)", "livestate.py", "publish"),
 ]
 

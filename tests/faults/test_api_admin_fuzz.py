@@ -62,7 +62,7 @@ def api(fuzzed_app: Flask) -> Any:
 
 
 #: what may change when a request is refused: the clock's now, and the pad test, which
-#: shows every edge as it comes, a refused one with its reason (enrol.py)
+#: shows every edge as it comes, a refused one with its reason (box/enrol.py)
 MAY_CHANGE = ("now_us", "pad_test")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import buzzerbox
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.entries import MAX_IMPORT_CHARS, REJECTED_SHOWN
+from buzzerbox.box.checks import MAX_IMPORT_CHARS, REJECTED_SHOWN
 from buzzerbox.store.export import cell
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app

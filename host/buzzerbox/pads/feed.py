@@ -40,7 +40,7 @@ class PadSink(Protocol):
 
     when_lit: list[Callable[[list[str]], None]]
 
-    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> None: ...
+    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> object: ...
 
     def pad_board(self, status: Mapping[str, Any]) -> None:
         """A board's status changed (`monitor --json`'s board object): for the pages."""

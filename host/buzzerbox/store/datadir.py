@@ -3,7 +3,7 @@
     buzzerbox.db   the event log (log.py)        sessions.db  the admin sessions
     lock           who holds the folder (a pid)  admin_pin    the admin PIN
     secret_key     the key that signs cookies    mqtt.db      the MQTT cursor
-    phones.json    the seats phones hold (phones.py)
+    phones.json    the seats phones hold (box/phones.py)
 
 One box at a time: `DataLock` takes an exclusive `flock` on `lock` (the kernel
 lets go of it when the process ends, even by kill -9); a second box on the same

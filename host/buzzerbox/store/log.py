@@ -7,7 +7,7 @@ summary per game (kind, players, phase, winners) so the list of games needs no r
 it is written in the same transaction as the event, so the two never disagree.
 
 A third table keeps the box's own enrolments (which pad is whose in a game, see
-buzzerbox/enrol.py): outside the events, so the rules never see them.
+buzzerbox/box/enrol.py): outside the events, so the rules never see them.
 
 The database runs in WAL mode with `synchronous=FULL`: when `append` returns, the event
 is on disk and survives a kill -9 or a power cut. The store knows nothing of the rules:

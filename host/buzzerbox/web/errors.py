@@ -2,7 +2,8 @@
 
 The field is the rules error's `subject`, set where the refusal is raised.
 
-A malformed event or request is 400, one the rules forbid now is 409, a game that is
+A malformed event or request is 400, one the rules forbid now is 409 (a phone's seat
+refused now too), a game that is
 not in the log 404, an export of an unfinished game 409, a log that cannot be written
 503. Nothing a phone sends is answered with a 500; a bug would be, and is logged.
 """
@@ -15,7 +16,13 @@ from flask import Flask
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from buzzerbox.box import GameNotFoundError, NoGameError, NotFinishedError
+from buzzerbox.box.errors import (
+    GameNotFoundError,
+    NoGameError,
+    NotFinishedError,
+    PhoneSeatError,
+    PhoneSeatRefusedError,
+)
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import StoreError
@@ -30,7 +37,7 @@ def status_of(exc: BuzzerboxError) -> int:
         return 503
     if isinstance(exc, GameNotFoundError):
         return 404
-    if isinstance(exc, IllegalEventError | NotFinishedError | NoGameError):
+    if isinstance(exc, IllegalEventError | NotFinishedError | NoGameError | PhoneSeatRefusedError):
         return 409
     return 400
 
@@ -39,7 +46,8 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(BuzzerboxError)
     def refused(exc: BuzzerboxError) -> ResponseReturnValue:
         message = str(exc)
-        if isinstance(exc, InvalidEventError | IllegalEventError) and exc.subject is not None:
+        named = InvalidEventError | IllegalEventError | PhoneSeatError
+        if isinstance(exc, named) and exc.subject is not None:
             return refuse(status_of(exc), message, field=exc.subject)
         if isinstance(exc, StoreError):
             log.error("the log failed: %s", exc)

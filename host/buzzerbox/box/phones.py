@@ -18,12 +18,15 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.errors import InputError
-from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+from buzzerbox.box.errors import (
+    PhoneSeatInvalidError,
+    PhoneSeatRefusedError,
+    PhoneTokenError,
+)
 from buzzerbox.store.datadir import write_private
 from buzzerbox.store.log import StoreError
 
-log = logging.getLogger("buzzerbox.box")
+log = logging.getLogger(__name__)
 TOKEN_CHARS = range(16, 129)
 OFF = "phones are no pads now: the host switches them on at the table view"
 #: more than a table has seats: a file with more is not the box's
@@ -68,21 +71,21 @@ class PhoneSeats:
 
     def switch(self, on: object) -> None:
         if type(on) is not bool:
-            raise InvalidEventError(f"phones as pads is on or off: true or false, not {on!r}")
+            raise PhoneSeatInvalidError(f"phones as pads is on or off: true or false, not {on!r}")
         self._keep(on, self._seats if on else {}, self._game)
 
     def take(self, token: object, seat: object, players: int) -> None:
         """The phone holding `token` becomes `seat`'s buzzer (its former seat is freed)."""
         token = check_token(token)
         if not self.is_on:
-            raise IllegalEventError(OFF)
+            raise PhoneSeatRefusedError(OFF)
         if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidEventError(
+            raise PhoneSeatInvalidError(
                 f"seat {seat!r} does not exist: this game has seats 0-{players - 1}", subject="seat"
             )
         holder = next((t for t, s in self._seats.items() if s == seat), None)
         if holder is not None and holder != token:
-            raise IllegalEventError(
+            raise PhoneSeatRefusedError(
                 f"seat {seat + 1} is taken by another phone: the host can free it at the table view"
             )
         self._keep(self.is_on, {**self._seats, token: seat}, self._game)
@@ -95,10 +98,10 @@ class PhoneSeats:
         """The seat of the phone holding `token`; refused if phones are off or it has none."""
         token = check_token(token)
         if not self.is_on:
-            raise IllegalEventError(OFF)
+            raise PhoneSeatRefusedError(OFF)
         seat = self._seats.get(token)
         if seat is None:
-            raise IllegalEventError(
+            raise PhoneSeatRefusedError(
                 "this phone has no seat: pick yours first (or the host freed it)"
             )
         return seat
@@ -149,7 +152,3 @@ def check_token(token: object) -> str:
             f"a phone's token is {TOKEN_CHARS.start}-{TOKEN_CHARS.stop - 1} ASCII characters"
         )
     return token
-
-
-class PhoneTokenError(InputError):
-    """A phone sent no usable token: answered with 400."""

@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from buzzerbox.box import Box
-from buzzerbox.enrol import PAD_TEST_EDGES
+from buzzerbox.box import Box, Enrolled
+from buzzerbox.box.enrol import PAD_TEST_EDGES
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from flask.testing import FlaskClient
-
-from .web_fakes import PIN, ManualClock, new_game
+from web.web_fakes import PIN, ManualClock, new_game  # type: ignore[import-not-found]
 
 MAP = """
 seats = 2
@@ -84,7 +83,11 @@ def test_the_next_press_enrols_its_pad_for_the_seat(
     reply = hw_admin.post("/api/enrol", json={"seat": 0})
     assert reply.status_code == 200, reply.json
     assert reply.json["box"]["enrolling"] == 0  # type: ignore[index]
-    tap(hw, clock, "south")
+    clock.now += 1000
+    assert hw.pad_edge("south", True, clock.now) == Enrolled(0, "enrolled for Ann")
+    clock.now += 50_000
+    released = hw.pad_edge("south", False, clock.now)
+    assert released == Enrolled(None, "released after its enrolment")
     state = hw_admin.get("/api/state").json or {}
     assert state["box"]["enrolling"] is None
     # Ann's now, as the stop pad of Ligretto Kids (the map calls it a slap pad)
@@ -243,7 +246,7 @@ def test_the_pad_test_shows_the_last_edges_of_real_and_virtual_pads(
 def test_pad_edges_are_on_the_console_while_no_round_plays(
     hw: Box, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="buzzerbox.enrol")
+    caplog.set_level(logging.INFO, logger="buzzerbox.box.enrol")
     hw.new_game({"game": "twinit", "players": ["Ann", "Ben"]})
     hw.pad_edge("north", True, clock.now)
     assert caplog.messages == [f"pad north press: slap of seat 0 at {hw.now_us()} µs"]

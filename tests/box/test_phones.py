@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from buzzerbox.box import Box
 from flask.testing import FlaskClient
-
-from .web_fakes import ManualClock, new_game, play
+from web.web_fakes import ManualClock, new_game, play  # type: ignore[import-not-found]
 
 ANN = "a" * 20
 BEN = "b" * 20

@@ -6,12 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad
-from buzzerbox.enrol import lit_pads
+from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad, Played, Refused
+from buzzerbox.box.enrol import lit_pads
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.store.log import EventLog, StoreError
-
-from .web_fakes import ManualClock
+from buzzerbox.testing import ManualClock
 
 PLAYERS = ["Ann", "Ben", "Cem"]
 
@@ -197,10 +196,11 @@ def test_lights_of_a_twin_it_claim() -> None:
 
 def test_a_pad_edge_the_rules_refuse_is_counted_not_raised(box: Box, clock: ManualClock) -> None:
     started(box, clock)
-    box.pad_edge("nowhere", True, clock.now)
-    box.pad_edge("s0-slap", True, clock.now)
+    assert box.pad_edge("nowhere", True, clock.now) == Refused("pad nowhere is not in the pad map")
+    refused = box.pad_edge("s0-slap", True, clock.now)
+    assert isinstance(refused, Refused) and "slap" in refused.reason
     assert box.pad_refusals == 2
-    box.pad_edge("s2-stop", True, clock.now)
+    assert box.pad_edge("s2-stop", True, clock.now) == Played(2, "stop", None, pressed=True)
     assert box.state()["caller"] == "Cem"
     assert box.log.events(box.game_id or 0)[-1].body["pad_id"] == "s2-stop"
 

@@ -12,8 +12,7 @@ from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
 from buzzerbox.pads.testing import Clock, ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.store.log import EventLog
-
-from .web_fakes import ManualClock
+from buzzerbox.testing import ManualClock
 
 MAP = """
 seats = 2

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.phones import PhoneSeats
+from buzzerbox.box.phones import PhoneSeats
 from buzzerbox.store.log import EventLog, StoreError
-
-from .web_fakes import ManualClock
+from buzzerbox.testing import ManualClock
 
 ANN = "a" * 20
 BEN = "b" * 20

@@ -27,15 +27,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
+from buzzerbox.box.errors import NoGameError
 from buzzerbox.pads.pad import Pad, pad_label
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.games import NoGameError
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 #: the seat an enrolment logs for a pad another pad replaced: it plays no seat this game
 UNSEATED = -1
@@ -103,6 +103,9 @@ class PadSeats:
         self._count = 0
         #: the pads worked out last: (engine, enrolments, pads); a game's shape is fixed
         self._made: tuple[Engine | None, dict[str, int], list[Pad]] | None = None
+        self._made_json: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
+        #: the pad boards' status for the pad test, by board
+        self.boards: dict[str, dict[str, Any]] = {}
 
     # -- enrolment ----------------------------------------------------------------------
 
@@ -188,12 +191,13 @@ class PadSeats:
         engine: Engine | None,
         game_id: int | None,
         log_: Enrolments,
-    ) -> bool:
-        """Whether the enrolment takes this edge (the press that enrols, its release);
-        an enrolment is on disk (`log_`) before it counts. Kept for the pad test."""
+    ) -> tuple[str, int | None] | None:
+        """Whether the enrolment takes this edge (the press that enrols, its release):
+        None if not, else what it did and the seat it enrolled the pad for (None: none).
+        An enrolment is on disk (`log_`) before it counts. Kept for the pad test."""
         taken = self.take(pad_id, pressed, engine)
         if taken is None:
-            return False
+            return None
         note, seat = taken
         if seat is not None and game_id is not None and engine is not None:
             replaced = self.replaced_by(pad_id, seat, engine)
@@ -204,10 +208,10 @@ class PadSeats:
             self.commit(pad_id, seat)
             if replaced:
                 note += f" (replaces pad {', '.join(replaced)})"
-            log.info("pad %s %s", pad_id, note)
+            logger.info("pad %s %s", pad_id, note)
         pad = next((p for p in self.pads(engine) if p.id == pad_id), None)
         self.edge(pad_id, pad, pressed, t_us)["note"] = note
-        return True
+        return note, seat
 
     def replaced_by(self, pad_id: str, seat: int, engine: Engine) -> list[str]:
         """The pads that play `seat`'s role now which `pad_id`, enrolled for it, replaces."""
@@ -239,6 +243,12 @@ class PadSeats:
         pads = self._pads(engine)
         self._made = (engine, dict(self._seats), pads)
         return pads
+
+    def pads_json(self, engine: Engine | None) -> list[dict[str, Any]]:
+        pads = self.pads(engine)  # the same list until the game or its enrolments change
+        if self._made_json[0] is not pads:
+            self._made_json = (pads, [p.to_json() for p in pads])
+        return self._made_json[1]
 
     def _pads(self, engine: Engine | None) -> list[Pad]:
         base = list(self.source.for_game(engine.game if engine else None))
@@ -292,7 +302,7 @@ class PadSeats:
         e = self._edges[-1]
         what = f"pile {e['pile'] + 1}" if e["pile"] is not None else e["role"]
         level = logging.DEBUG if phase in (Phase.COUNTDOWN, Phase.PLAYING) else logging.INFO
-        log.log(
+        logger.log(
             level,
             "pad %s %s: %s of seat %s at %d µs",
             e["pad"],
@@ -301,6 +311,10 @@ class PadSeats:
             e["seat"],
             e["t_us"],
         )
+
+    def board(self, status: Mapping[str, Any]) -> None:
+        """A pad board's status (`buzzerbox monitor --json`'s board object)."""
+        self.boards[str(status["board"])] = {k: v for k, v in status.items() if k != "event"}
 
     def edges(self) -> list[dict[str, Any]]:
         return [dict(e) for e in self._edges]

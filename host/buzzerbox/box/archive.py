@@ -1,10 +1,12 @@
-"""A game read back from the log: its state, and its exports (log, CSV, BG Stats)."""
+"""The box's archive: a game read back from the log, its state and its exports (log,
+CSV, BG Stats). The store (store/) keeps the events; this is what the box makes of them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.rules.phase import Phase
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.log import EventLog, StoredEvent
@@ -12,15 +14,12 @@ from buzzerbox.store.replay import replay_events
 
 
 class GameArchive:
-    """The log's games and their exports (log, CSV, BG Stats): of `game_id`, else of
-    the current game. The box is one; it sets `log` and `_game_id`."""
+    """The log's games and their exports (log, CSV, BG Stats). The box holds one and
+    asks it of `game_id`, else of its current game (`current()`)."""
 
-    log: EventLog
-    _game_id: int | None
-
-    @property
-    def game_id(self) -> int | None:
-        return self._game_id
+    def __init__(self, log: EventLog, current: Callable[[], int | None]) -> None:
+        self.log = log
+        self.current = current
 
     def games(self) -> list[dict[str, Any]]:
         return [g.to_json() for g in self.log.games()]
@@ -35,19 +34,7 @@ class GameArchive:
         return export_bgstats(self.log, self._game(game_id))
 
     def _game(self, game_id: int | None) -> int:
-        return check_game(self.log, self._game_id if game_id is None else game_id)
-
-
-class NoGameError(BuzzerboxError, LookupError):
-    """There is no game yet."""
-
-
-class GameNotFoundError(NoGameError):
-    """No game with that id is in the log."""
-
-
-class NotFinishedError(BuzzerboxError, ValueError):
-    """The game is not finished, and what was asked needs a finished game."""
+        return check_game(self.log, self.current() if game_id is None else game_id)
 
 
 def check_game(log: EventLog, game_id: int | None) -> int:

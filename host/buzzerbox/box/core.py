@@ -1,17 +1,13 @@
 """The box: the game in progress. Pads -> rules -> store -> listeners (web, lights).
 
-A `Box` holds the game (a rules `Engine`) and the SQLite `EventLog`. Every change goes
+A `Box` holds the game (a rules `Engine`), the SQLite `EventLog` and its parts: the
+pads' seats and enrolment (enrol.py), the phones as pads (phones.py), the countdown
+(countdown.py) and the archive of games and exports (archive.py). Every change goes
 through it under one lock: an event is applied to the engine (which refuses it and
 changes nothing, or accepts it), appended to the log (durable when `append` returns),
 and only then announced to the listeners (`when_changed`) and the pad lights
 (`when_lit`). On start it replays the log and resumes the last game where it stood.
-Which pad is whose is enrol.py's; the pads come from a pad source (pads/); what the box
-does with their edges (and the phones') is padinputs.py's. serve.py builds it and wires
-it to the rest.
-
-Time enters only through the injected `Clock` (host monotonic µs, the pads' clock):
-the `go` when a countdown ends, a virtual pad's press. The box timeline is the host
-clock plus an offset, so that it never runs behind the times already in the log.
+Time enters only through the injected `Clock`: see README.md beside this file.
 """
 
 from __future__ import annotations
@@ -21,39 +17,37 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from buzzerbox.clock import Clock, SystemClock
-from buzzerbox.countdown import Countdown
-from buzzerbox.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
-from buzzerbox.entries import (
+from buzzerbox.box.archive import GameArchive
+from buzzerbox.box.checks import (
     check_import_size,
     check_mostly_accepted,
     check_table_entry,
-    draw_seat,
-    idle_state,
-    last_t,
-    progress,
     shown_rejected,
 )
+from buzzerbox.box.countdown import Countdown
+from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
+from buzzerbox.box.errors import NoGameError
+from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
+from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
+from buzzerbox.box.phones import PhoneSeats
+from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.padinputs import PadInputs
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
-from buzzerbox.phones import PhoneSeats
 from buzzerbox.rules.engine import Engine
+from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.games import GameArchive, GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.store.log import EventLog, StoreError
 from buzzerbox.store.replay import load_lines, replay_stored
 
-log = logging.getLogger(__name__)
-__all__ = ["Box", "GameNotFoundError", "NoGameError", "NotFinishedError", "Pad"]
+logger = logging.getLogger(__name__)
 
 COUNTDOWN_US = 3_000_000
 GO_RETRY_US = 500_000
 
 
-class Box(PadInputs, GameArchive):
+class Box:
     """The game in progress, its log (and its games' exports), its countdown, its pads."""
 
     def __init__(
@@ -75,7 +69,9 @@ class Box(PadInputs, GameArchive):
         self.phones = phones if phones is not None else PhoneSeats()
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
+        #: the pad edges refused (counted, logged, never raised)
         self.pad_refusals = 0
+        self.archive = GameArchive(log_, lambda: self._game_id)
         self._lock = threading.RLock()
         self._engine: Engine | None = None
         self._game_line: dict[str, Any] = {}
@@ -85,9 +81,7 @@ class Box(PadInputs, GameArchive):
         self._offset_us = 0
         self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
-        self._boards: dict[str, dict[str, Any]] = {}
         self._cache: dict[str, Any] | None = None
-        self._pads_made: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
         self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
         self.seq = log_.last_seq()
         last = log_.last_game_id()
@@ -121,7 +115,7 @@ class Box(PadInputs, GameArchive):
                 state["rejected_count"] = self._rejected_count
                 state["box"] = {
                     "simulated": self.is_simulated,
-                    "pads": self._pads_json(),
+                    "pads": self._seats.pads_json(self._engine),
                     "countdown_ends_us": self._countdown.ends_us,
                     "countdown": self._countdown.kind,
                     "seq": self.seq,
@@ -130,7 +124,7 @@ class Box(PadInputs, GameArchive):
                     "lit": list(self._lit),
                     "enrolling": self._seats.enrolling,
                     "pad_test": self._seats.edges(),
-                    "boards": list(self._boards.values()),
+                    "boards": list(self._seats.boards.values()),
                     **self._reports,
                     "phones": self.phones.to_json(),
                 }
@@ -210,6 +204,119 @@ class Box(PadInputs, GameArchive):
             self._settle()
             return self.state()
 
+    # -- the pads and the phones ---------------------------------------------------------
+
+    def pads(self) -> list[Pad]:
+        with self._lock:
+            return self._seats.pads(self._engine)
+
+    def press(
+        self,
+        seat: int,
+        pad: str,
+        pile: int | None,
+        t_us: int,
+        *,
+        released: bool = False,
+        pad_id: str | None = None,
+        clamp: bool = True,
+    ) -> dict[str, Any]:
+        """A pad edge at `t_us` (box timeline). A virtual pad's time is clamped so pad
+        events stay in time order (two requests may take the lock in either order);
+        a real pad's is not (`clamp=False`): the rules refuse an edge out of order."""
+        obj: dict[str, Any] = {"type": "release" if released else "press", "seat": seat, "pad": pad}
+        if pile is not None:
+            obj["pile"] = pile
+        with self._lock:
+            last = self._engine.game.last_pad_t if self._engine and clamp else -1
+            obj["t_us"] = max(t_us, 0) if t_us >= last else last + 1  # no made-up tie
+            if pad_id is not None:
+                obj["pad_id"] = pad_id
+            edge = self._seats.edge_of(obj, pad_id)  # a malformed edge is refused, not shown
+            try:
+                self._accept(obj)
+            except BuzzerboxError as exc:
+                edge["note"] = f"refused: {exc}"
+                self._changed()
+                raise
+            return self.state()
+
+    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> EdgeOutcome:
+        """An edge from the pads layer (host timeline): mapped through the pad map and the
+        game's enrolments; while a seat enrols, a press enrols its pad and is not played.
+        Never raises: an edge the box or the rules refuse is counted, logged and returned
+        as `Refused` with its reason."""
+        with self._lock:
+            t_us = self.host_to_box_us(host_t_us)
+            try:
+                taken = self._seats.enrol_edge(
+                    pad_id, pressed, t_us, self._engine, self._game_id, self.log
+                )
+                if taken is not None:
+                    self._changed()
+                    return Enrolled(taken[1], taken[0])
+                pad = next((p for p in self.pads() if p.id == pad_id), None)
+                if pad is None:
+                    note = (
+                        "replaced: another pad plays its seat now"
+                        if self._seats.is_replaced(pad_id)
+                        else "not in the pad map"
+                    )
+                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = note
+                    self._changed()
+                    raise InvalidEventError(f"pad {pad_id} is not in the pad map")
+                where = (pad.seat, pad.role, pad.pile, t_us)
+                self.press(*where, released=not pressed, pad_id=pad_id, clamp=False)
+            except BuzzerboxError as exc:
+                self.pad_refusals += 1
+                logger.info("pad %s %s refused: %s", pad_id, "press" if pressed else "release", exc)
+                return Refused(str(exc))
+            self._seats.echo(self.state()["phase"])
+            return Played(pad.seat, pad.role, pad.pile, pressed)
+
+    def pad_board(self, status: Mapping[str, Any]) -> None:
+        """A pad board's status (`buzzerbox monitor --json`'s board object): the pad test's."""
+        with self._lock:
+            self._seats.board(status)
+            self._changed()
+
+    def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
+        """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
+        with self._lock:
+            self._seats.command(seat, reset, self._engine, self._game_id, self.log)
+            self._changed()
+            return self.state()
+
+    def change_phones(self, change: Callable[[PhoneSeats, int], None]) -> dict[str, Any]:
+        """Change which phones are pads: `change(phones, number of seats)`; announced."""
+        with self._lock:
+            change(self.phones, len(self._engine.game.players) if self._engine else 0)
+            self._changed()
+            return self.state()
+
+    def phone_seat(self, token: object) -> int:
+        """The seat of the phone holding `token` (PhoneSeatError if it has none)."""
+        with self._lock:
+            return self.phones.seat_of(token)
+
+    # -- the archive: the log's games and their exports (of `game_id`, else the current) --
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    def games(self) -> list[dict[str, Any]]:
+        return self.archive.games()
+
+    def export_log(self, game_id: int | None = None) -> str:
+        return self.archive.export_log(game_id)
+
+    def export_csv(self, game_id: int | None = None) -> str:
+        return self.archive.export_csv(game_id)
+
+    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
+        return self.archive.export_bgstats(game_id)
+
     # -- inside the lock ------------------------------------------------------------------
 
     def _accept(self, obj: dict[str, Any]) -> Event:
@@ -270,7 +377,7 @@ class Box(PadInputs, GameArchive):
                     self._accept({"type": "go", "t_us": self.now_us()})
                     return
             except BuzzerboxError as exc:
-                log.error("the start signal was refused: %s", exc)
+                logger.error("the start signal was refused: %s", exc)
                 if kind == "go":  # the log cannot be written now: try again soon
                     self._start_countdown("go", GO_RETRY_US)
             self._changed()
