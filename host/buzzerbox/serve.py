@@ -44,8 +44,8 @@ from buzzerbox.options import ALL_ADDRESSES, add_server_options
 
 if TYPE_CHECKING:
     from buzzerbox.box import Box
+    from buzzerbox.datadir import DataLock
     from buzzerbox.pads.feed import PadFeed
-    from buzzerbox.store.datadir import DataLock
 
 DEFAULTS: dict[str, Any] = {
     "host": ALL_ADDRESSES,
@@ -138,17 +138,17 @@ def run_serve(args: argparse.Namespace) -> int:
     # imported here, not at the top: `buzzerbox --help` and the other commands need none
     from buzzerbox.box import Box
     from buzzerbox.box.phones import PhoneSeats
+    from buzzerbox.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
+    from buzzerbox.live.fanout import check_threads
     from buzzerbox.mqtt.settings import attach_serve  # paho only once a broker is named
     from buzzerbox.pads.virtual import VirtualPads
+    from buzzerbox.server.auth import PIN_DIGITS, new_pin
+    from buzzerbox.server.guard import Guard
+    from buzzerbox.server.listen import bind, make_server, urls
+    from buzzerbox.server.sessions import Sessions
     from buzzerbox.store.check import ensure_healthy
-    from buzzerbox.store.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
     from buzzerbox.store.log import EventLog
     from buzzerbox.web import create_app
-    from buzzerbox.web.auth import PIN_DIGITS, new_pin
-    from buzzerbox.web.fanout import check_threads
-    from buzzerbox.web.guard import Guard
-    from buzzerbox.web.server import bind, make_server, urls
-    from buzzerbox.web.sessions import Sessions
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     feed: PadFeed | None = None

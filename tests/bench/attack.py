@@ -7,7 +7,7 @@ time to guess the admin PIN at the rate the box allows.
    then a header line every 20 s, and reconnect at once when the box drops them.
    Meanwhile the admin (127.0.0.1, logged in) asks for GET /api/state on a new
    connection every 0.2 s. Prints the admin's p50 / p95 / max and the failures.
-2. The guess time: the login limiter's own code (web/auth.py, on a driven clock)
+2. The guess time: the login limiter's own code (server/auth.py, on a driven clock)
    for one address over a simulated month gives the tries an address gets a day;
    with `--addresses` (254: a whole IPv4 /24) the expected time to find the default
    PIN (half its space) is printed in years.
@@ -40,7 +40,7 @@ import threading
 import time
 from pathlib import Path
 
-from buzzerbox.web.auth import guess_days
+from buzzerbox.server.auth import guess_days
 
 PIN = "20251130"
 PER_ADDRESS = 25

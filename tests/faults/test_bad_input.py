@@ -14,10 +14,10 @@ import buzzerbox
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.box.checks import MAX_IMPORT_CHARS, REJECTED_SHOWN
+from buzzerbox.server.auth import LoginLimiter
 from buzzerbox.store.export import cell
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
 from flask.testing import FlaskClient
 
 PIN = "24681357"

@@ -10,8 +10,8 @@ import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import create_app
 from buzzerbox.hub.board import Board
-from buzzerbox.web.auth import LoginLimiter
-from buzzerbox.web.sse import Live
+from buzzerbox.live.sse import Live
+from buzzerbox.server.auth import LoginLimiter
 from flask.testing import FlaskClient
 
 from .test_board import state

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.server.auth import LoginLimiter
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
 from flask import Flask
 from flask.testing import FlaskClient
 

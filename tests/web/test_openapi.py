@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import schemathesis
 from buzzerbox.box import Box
+from buzzerbox.server.auth import LoginLimiter
 from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
 from flask import Flask
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error

@@ -293,8 +293,8 @@ def run_doctor(
 
 def log_doctor(folder: Path, out: TextIO) -> int:
     """`doctor --log DIR`: 0 healthy or repaired, 1 if it cannot be used, 2 no such log."""
+    from buzzerbox.datadir import DataFolderBusyError, DataLock
     from buzzerbox.store.check import check_log
-    from buzzerbox.store.datadir import DataFolderBusyError, DataLock
 
     path = folder / "buzzerbox.db"
     if not path.exists():

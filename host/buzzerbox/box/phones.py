@@ -23,7 +23,7 @@ from buzzerbox.box.errors import (
     PhoneSeatRefusedError,
     PhoneTokenError,
 )
-from buzzerbox.store.datadir import write_private
+from buzzerbox.datadir import write_private
 from buzzerbox.store.log import StoreError
 
 log = logging.getLogger(__name__)

@@ -4,13 +4,13 @@ SSE_KEEPALIVE_S: the page says "reconnecting to the hub…" after two missed),
 /hub-assets/* (its JS and CSS, and the box's own watchdog of those keepalives,
 web/static/keepalive.js, served from here: the page's CSP takes scripts from the hub
 only), and the hub's admin: POST /api/login, /api/logout, GET /api/session (the box's
-own admin session, web/auth.py: the PIN the hub prints at start, a session cookie,
+own admin session, server/auth.py: the PIN the hub prints at start, a session cookie,
 CSRF tokens, rate-limited tries) and DELETE /api/tables/<box> (an offline table off
 the board). Everything is served by the hub itself (a venue may be offline): no CDN,
 no build step. Nothing lives in request globals: the app is built around its board
 and live stream. Config keys (optional): ADMIN_PIN (random if not given), SECRET_KEY,
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, LOGIN_LIMITER, GUARD (the server's
-web.guard.Guard: the per-address stream slots).
+server.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
@@ -32,16 +32,16 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from buzzerbox import web
 from buzzerbox.hub.board import Board, NotRemovable
-from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
-from buzzerbox.web.errors import register_errors
-from buzzerbox.web.guard import Guard, Slotted
-from buzzerbox.web.security import security_headers
-from buzzerbox.web.sse import Live, Stream
+from buzzerbox.live.sse import Live, Stream
+from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
+from buzzerbox.server.guard import Guard, Slotted
+from buzzerbox.server.refusals import register_refusals
+from buzzerbox.server.security import security_headers
 
-#: the box's pages' static folder: the one watchdog of the keepalives, for both
-BOX_STATIC = Path(web.__file__).parent / "static"
+#: the box's pages' static folder: the one watchdog of the keepalives, for both (a
+#: folder of files beside this package: the hub imports nothing of the box's web/)
+BOX_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE_S": 2.0,  # the page says "reconnecting" after two missed
@@ -120,7 +120,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     bp.after_app_request(security_headers("'none'"))
     app.register_blueprint(bp)
     app.register_blueprint(auth_blueprint(auth))
-    register_errors(app)  # refusals as JSON, never a 500 for a bad body
+    register_refusals(app)  # refusals as JSON, never a 500 for a bad body
     app.extensions["buzzerbox-hub"] = {"board": board, "live": live, "auth": auth}
     return app
 

@@ -52,15 +52,15 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def run_hub(args: argparse.Namespace) -> int:
+    from buzzerbox.datadir import admin_pin
     from buzzerbox.hub.app import create_app  # here: the other commands load no Flask
     from buzzerbox.hub.board import Board
     from buzzerbox.hub.record import RECORD_FILE, Keeper
     from buzzerbox.hub.subscriber import Subscriber
-    from buzzerbox.store.datadir import admin_pin
-    from buzzerbox.web.auth import new_pin
-    from buzzerbox.web.guard import Guard
-    from buzzerbox.web.server import bind, make_server, urls
-    from buzzerbox.web.sse import Live
+    from buzzerbox.live.sse import Live
+    from buzzerbox.server.auth import new_pin
+    from buzzerbox.server.guard import Guard
+    from buzzerbox.server.listen import bind, make_server, urls
 
     try:
         broker = hub_broker(args)

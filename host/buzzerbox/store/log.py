@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import StoreError as StoreError  # the store raises it; importable here
 from buzzerbox.rules.phase import Phase
 
 SCHEMA = """
@@ -58,10 +58,6 @@ CREATE INDEX IF NOT EXISTS enrolments_by_game ON enrolments (game, id);
 
 #: the columns of an `events` row, in the order `stored_event` reads them
 EVENT_COLUMNS = "seq, game, at, body"
-
-
-class StoreError(BuzzerboxError, OSError):
-    """The log cannot be read or written (a disk error, a foreign file)."""
 
 
 @dataclass(frozen=True, slots=True)

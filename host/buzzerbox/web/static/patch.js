@@ -1,5 +1,5 @@
 // The live stream's deltas: JSON Patch (RFC 6902; the box sends add, remove and
-// replace, see web/delta.py). `applyPatch(doc, ops)` returns a new document and
+// replace, see live/delta.py). `applyPatch(doc, ops)` returns a new document and
 // leaves `doc` as it was (what changed is copied, the rest shared), so a page that
 // kept the last state can still compare. Throws on an operation that does not fit.
 

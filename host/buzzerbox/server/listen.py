@@ -23,8 +23,8 @@ from typing import Any
 
 from waitress.server import create_server
 
-from buzzerbox.web.guard import Guard
-from buzzerbox.web.threads import OnDemandDispatcher
+from buzzerbox.server.guard import Guard
+from buzzerbox.server.threads import OnDemandDispatcher
 
 #: threads beyond the live streams, for the API, the pages and the exports
 RESERVE_THREADS = 32

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from buzzerbox.web.livestate import Hub
+from buzzerbox.live.livestate import LiveState
 
 
 class Connection:
@@ -126,7 +126,7 @@ class Payloads:
     """What the streams at each version need, worked out once per round of the fanout
     (most phones are at the same version: one delta, framed once, for all of them)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: LiveState) -> None:
         self.hub = hub
         self._made: dict[tuple[int, bool, bool], tuple[int, bytes]] = {}
 

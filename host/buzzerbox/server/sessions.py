@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from buzzerbox.store.log import StoreError
+from buzzerbox.errors import StoreError
 
 MAX_SESSIONS = 64
 LIFETIME_S = 12 * 3600.0

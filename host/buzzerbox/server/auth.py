@@ -27,9 +27,9 @@ from typing import Any, TypeVar, cast
 from flask import Blueprint, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
-from buzzerbox.web.bodies import read_json
-from buzzerbox.web.guard import address_key
-from buzzerbox.web.sessions import AdminSession, Sessions
+from buzzerbox.server.bodies import read_json
+from buzzerbox.server.guard import address_key
+from buzzerbox.server.sessions import AdminSession, Sessions
 
 CSRF_HEADER = "X-CSRF-Token"
 PIN_DIGITS = 8

@@ -1,4 +1,4 @@
-"""Server-Sent Events: what the box's stream (livestate.py: `Hub`, GET /api/events,
+"""Server-Sent Events: what the box's stream (livestate.py: `LiveState`, GET /api/events,
 the state to every phone) and the event's hub (`Live`: the leaderboard to every
 screen) share, and `Live` itself.
 

@@ -1,8 +1,8 @@
 """The box's live stream (GET /api/events): the full state once, then deltas.
 
-The box announces each change once (under its lock, so in order); the `Hub` works it
+The box announces each change once (under its lock, so in order); the `LiveState` works it
 out once for every phone: the public state (a viewer's, web/__init__.py `public`),
-what changed since the last one as a JSON Patch (web/delta.py), and one message
+what changed since the last one as a JSON Patch (live/delta.py), and one message
 
     id: <log seq>.<version>.<boot>
     event: delta
@@ -44,10 +44,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from buzzerbox.web.delta import diff
-from buzzerbox.web.sse import Clients, frame, is_number, keepalive_frame
+from buzzerbox.live.delta import diff
+from buzzerbox.live.sse import Clients, frame, is_number, keepalive_frame
 
-#: view(state) -> the public state a viewer gets (a new dict: the Hub keeps it)
+#: view(state) -> the public state a viewer gets (a new dict: the LiveState keeps it)
 View = Callable[[dict[str, Any]], dict[str, Any]]
 #: full(view, is_admin) -> the `data:` JSON of the full state for a viewer or the admin
 Full = Callable[[dict[str, Any], bool], str]
@@ -57,7 +57,7 @@ def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-class Hub(Clients):
+class LiveState(Clients):
     """The latest public state, the last `ring` deltas, and the streams waiting."""
 
     def __init__(self, view: View, full: Full, max_clients: int = 1000, ring: int = 64) -> None:
@@ -153,7 +153,7 @@ class StreamSettings:
 
 
 def stream(
-    hub: Hub,
+    hub: LiveState,
     is_admin: bool,
     last_version: int | None,
     settings: StreamSettings,

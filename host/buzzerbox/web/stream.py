@@ -11,18 +11,18 @@ from dataclasses import replace
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
-from buzzerbox.web.auth import Auth, refuse
-from buzzerbox.web.fanout import Fanout, handed_over, waitress_channel
-from buzzerbox.web.guard import Guard, Slotted
-from buzzerbox.web.livestate import Hub, StreamSettings, stream
-from buzzerbox.web.sse import Stream
+from buzzerbox.live.fanout import Fanout, handed_over, waitress_channel
+from buzzerbox.live.livestate import LiveState, StreamSettings, stream
+from buzzerbox.live.sse import Stream
+from buzzerbox.server.auth import Auth, refuse
+from buzzerbox.server.guard import Guard, Slotted
 
 #: live streams kept beyond --max-phones for the admin's phones
 ADMIN_STREAMS = 8
 
 
 def live_blueprint(
-    hub: Hub, auth: Auth, settings: StreamSettings, fanout: Fanout | None, guard: Guard
+    hub: LiveState, auth: Auth, settings: StreamSettings, fanout: Fanout | None, guard: Guard
 ) -> Blueprint:
     bp = Blueprint("live", __name__, url_prefix="/api")
 

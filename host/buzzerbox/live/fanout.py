@@ -37,9 +37,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from buzzerbox.web.connection import Connection, Payloads, chunk
-from buzzerbox.web.livestate import Hub
-from buzzerbox.web.sse import keepalive_frame
+from buzzerbox.live.connection import Connection, Payloads, chunk
+from buzzerbox.live.livestate import LiveState
+from buzzerbox.live.sse import keepalive_frame
 
 #: how often a sender looks for phones that hung up (s)
 HANGUP_CHECK_S = 0.5
@@ -71,7 +71,7 @@ class Fanout:
 
     def __init__(
         self,
-        hub: Hub,
+        hub: LiveState,
         keepalive_s: float = 2.0,
         backlog_limit: int = 64 * 1024,
         threads: int = 1,
