@@ -54,7 +54,7 @@ def test_the_root_is_one_class_every_layer_shares() -> None:
     from buzzerbox.appliance.installer import PackageFileMissingError
     from buzzerbox.pads.errors import PadsError
     from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-    from buzzerbox.store.log import StoreError
+    from buzzerbox.store.eventlog import StoreError
     from buzzerbox.web.api import BadBody
 
     assert buzzerbox.BuzzerboxError is BuzzerboxError

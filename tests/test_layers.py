@@ -191,7 +191,7 @@ def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
     write(root, "pads/feed.py", "from ..box import Box\n")
     write(root, "mqtt/pub.py", "import buzzerbox.hub.board\n")
     write(root, "rules/base.py", "import serial\nfrom buzzerbox.store import log\n")
-    write(root, "store/log.py", "from buzzerbox.web import api\n")
+    write(root, "store/eventlog.py", "from buzzerbox.web import api\n")
     write(root, "hub/x.py", "from buzzerbox.store import log\n")
     write(root, "hub/y.py", "def f():\n    import buzzerbox.box.core\n")
     write(root, "live/delta.py", "from buzzerbox.web import api\n")

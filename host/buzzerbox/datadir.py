@@ -1,6 +1,6 @@
 """The box's data folder: its lock, and what it keeps besides the log.
 
-    buzzerbox.db   the event log (log.py)        sessions.db  the admin sessions
+    buzzerbox.db   the event log (store/eventlog.py) sessions.db  the admin sessions
     lock           who holds the folder (a pid)  admin_pin    the admin PIN
     secret_key     the key that signs cookies    mqtt.db      the MQTT cursor
     phones.json    the seats phones hold (box/phones.py)

@@ -147,7 +147,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.server.listen import bind, make_server, urls
     from buzzerbox.server.sessions import Sessions
     from buzzerbox.store.check import ensure_healthy
-    from buzzerbox.store.log import EventLog
+    from buzzerbox.store.eventlog import EventLog
     from buzzerbox.web import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 from buzzerbox.appliance import doctor
-from buzzerbox.appliance.probe import Probe
-from buzzerbox.appliance.syncwire import Pulse
+from buzzerbox.appliance.boardprobe import Probe
+from buzzerbox.appliance.syncpulse import Pulse
 from buzzerbox.cli import build_parser
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine

@@ -28,7 +28,7 @@ from pathlib import Path
 import platformdirs
 from buzzerbox.box import Box
 from buzzerbox.pads.padmap import parse_pad_map
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 from buzzerbox.web import create_app
 
@@ -41,7 +41,7 @@ PAD_MAP = "seats = 4\npiles = 4\n" + "".join(
 #: what --profile reports: (label, the function's file and name in cProfile's terms)
 PARTS = [
     ("the rules apply the event", "engine.py", "apply_dict"),
-    ("the log write (SQLite, fsync)", "log.py", "append"),
+    ("the log write (SQLite, fsync)", "eventlog.py", "append"),
     ("the state object", "core.py", "state"),
     ("the live stream's message (delta)", "livestate.py", "publish"),
 ]

@@ -9,7 +9,7 @@ import pytest
 from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad, Played, Refused
 from buzzerbox.box.enrol import lit_pads
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-from buzzerbox.store.log import EventLog, StoreError
+from buzzerbox.store.eventlog import EventLog, StoreError
 from buzzerbox.testing import ManualClock
 
 PLAYERS = ["Ann", "Ben", "Cem"]

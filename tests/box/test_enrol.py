@@ -13,7 +13,7 @@ import pytest
 from buzzerbox.box import Box, Enrolled
 from buzzerbox.box.enrol import PAD_TEST_EDGES
 from buzzerbox.pads.padmap import parse_pad_map
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.web import create_app
 from flask.testing import FlaskClient
 from web.web_fakes import PIN, ManualClock, new_game  # type: ignore[import-not-found]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.box.phones import PhoneSeats
-from buzzerbox.store.log import EventLog, StoreError
+from buzzerbox.store.eventlog import EventLog, StoreError
 from buzzerbox.testing import ManualClock
 
 ANN = "a" * 20

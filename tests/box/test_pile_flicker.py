@@ -11,7 +11,7 @@ from buzzerbox.pads.arbiter import Edge
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
 from buzzerbox.pads.testing import Clock, ClockedMockFactory, drive_pin, resting_hand
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 
 MAP = """

@@ -15,8 +15,8 @@ import pytest
 from buzzerbox.box import Box
 from buzzerbox.box.checks import MAX_IMPORT_CHARS, REJECTED_SHOWN
 from buzzerbox.server.auth import LoginLimiter
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.store.export import cell
-from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
 from flask.testing import FlaskClient
 

@@ -14,7 +14,7 @@ from buzzerbox.box import Box
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 
 MAP = """

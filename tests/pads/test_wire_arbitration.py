@@ -11,7 +11,7 @@ import random
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.fakeusb import UsbLink, UsbRig, UsbTiming
-from buzzerbox.pads.syncwire import PulseTimer, SyncGroup
+from buzzerbox.pads.syncgroup import PulseTimer, SyncGroup
 from buzzerbox.pads.testing import Clock
 
 SYNC_CH = 7

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.server.auth import LoginLimiter
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.web import create_app
 from flask import Flask
 from flask.testing import FlaskClient

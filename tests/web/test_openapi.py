@@ -11,7 +11,7 @@ import pytest
 import schemathesis
 from buzzerbox.box import Box
 from buzzerbox.server.auth import LoginLimiter
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.web import create_app
 from flask import Flask
 from hypothesis import HealthCheck, settings

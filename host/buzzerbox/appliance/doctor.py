@@ -37,10 +37,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from buzzerbox.appliance import pinout
+from buzzerbox.appliance.boardprobe import Probe
 from buzzerbox.appliance.doctor_boards import board_lines
-from buzzerbox.appliance.probe import Probe
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.mqtt.probe import add_doctor_options, doctor_section
+from buzzerbox.mqtt.brokerprobe import add_doctor_options, doctor_section
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.protocol import Hello
 
@@ -235,7 +235,7 @@ def run_doctor(
     """The doctor's report; 0 when everything asked for answered, 1 if not, 2 bad input."""
     from serial.tools import list_ports
 
-    from buzzerbox.appliance.syncwire import PERIOD_US, SyncPulser
+    from buzzerbox.appliance.syncpulse import PERIOD_US, SyncPulser
     from buzzerbox.clock import monotonic_us
     from buzzerbox.pads.padmap import load_pad_map
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.rules.phase import Phase
+from buzzerbox.store.eventlog import EventLog, StoredEvent
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
-from buzzerbox.store.log import EventLog, StoredEvent
-from buzzerbox.store.replay import replay_events
+from buzzerbox.store.restore import replay_events
 
 
 class GameArchive:

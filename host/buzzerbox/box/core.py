@@ -38,8 +38,8 @@ from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.log import EventLog, StoreError
-from buzzerbox.store.replay import load_lines, replay_stored
+from buzzerbox.store.eventlog import EventLog, StoreError
+from buzzerbox.store.restore import load_lines, replay_stored
 
 logger = logging.getLogger(__name__)
 

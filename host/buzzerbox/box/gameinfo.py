@@ -8,7 +8,7 @@ from typing import Any
 
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.log import Progress
+from buzzerbox.store.eventlog import Progress
 
 
 def draw_seat(players: object) -> int:

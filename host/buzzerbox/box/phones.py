@@ -24,7 +24,7 @@ from buzzerbox.box.errors import (
     PhoneTokenError,
 )
 from buzzerbox.datadir import write_private
-from buzzerbox.store.log import StoreError
+from buzzerbox.store.eventlog import StoreError
 
 log = logging.getLogger(__name__)
 TOKEN_CHARS = range(16, 129)

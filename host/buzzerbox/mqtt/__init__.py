@@ -8,7 +8,7 @@
 - connect.py    the connection both sides use: `Link`, and why it is down, in words
 - publisher.py  `Publisher`: a box's log to the broker
 - settings.py   `attach(box, ...)`, serve's options and config keys, the environment
-- probe.py      one attempt to reach the broker, for `buzzerbox doctor`
+- brokerprobe.py one attempt to reach the broker, for `buzzerbox doctor`
 
 See README.md for the topic tree, the payloads and how to run a venue's broker.
 """

@@ -36,7 +36,7 @@ from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
 from buzzerbox.mqtt.outbox import Acks
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, Broker, check_box_name, topic
-from buzzerbox.store.log import StoreError
+from buzzerbox.store.eventlog import StoreError
 from buzzerbox.store.tail import Cursor, LogTail
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from typing import Literal
 from buzzerbox.pads.arbiter import Arbiter, Edge, PadEvent
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine
 from buzzerbox.pads.session import BoardSession, no_release_hold
-from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
+from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
 from buzzerbox.pads.testing import Clock
 
 FRAME_US = 1000

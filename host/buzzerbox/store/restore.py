@@ -1,7 +1,7 @@
 """Loading a game back from its events: the log's, or an imported file's.
 
 The one place the store meets the rules. It has no replay of its own: it hands the
-lines to the rules' one replay path (buzzerbox.rules.log), numbered by their `seq` in
+lines to the rules' one replay path (buzzerbox.rules.gamelog), numbered by their `seq` in
 the box's log or by their line in an imported file.
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.log import Line, fold, read_lines
-from buzzerbox.store.log import StoredEvent
+from buzzerbox.rules.gamelog import Line, fold, read_lines
+from buzzerbox.store.eventlog import StoredEvent
 
 __all__ = ["Line", "load_lines", "replay_events", "replay_stored"]
 

@@ -1,7 +1,7 @@
 """A box with a publisher in a process of its own, driven line by line on stdin, so
 a test can kill -9 it. Not a test module.
 
-    python tests/mqtt/boxproc.py DATA_DIR BROKER_URL BOX_NAME
+    python tests/mqtt/publishing_box.py DATA_DIR BROKER_URL BOX_NAME
 
 Each stdin line is a JSON command; each gets one JSON line back on stdout with the
 box's seq and the publisher's cursor:
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from buzzerbox.box import Box
 from buzzerbox.mqtt import attach
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 
 COUNTDOWN_US = 1_000_000

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import serial
 
 from buzzerbox.appliance import pinout
-from buzzerbox.appliance.syncwire import PERIOD_US, PULSE_US, Pulser, SyncMatcher
+from buzzerbox.appliance.syncpulse import PERIOD_US, PULSE_US, Pulser, SyncMatcher
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads import protocol as p
 from buzzerbox.pads.clockmap import ClockMap

@@ -2,7 +2,7 @@
 object) out.
 
 The one replay path: `buzzerbox replay`, an imported file and the box's own SQLite
-log (buzzerbox.store.replay) all fold their lines through `fold`. Pure: it takes the
+log (buzzerbox.store.restore) all fold their lines through `fold`. Pure: it takes the
 lines, the caller reads the file or the database.
 
 A line is numbered (its 1-based line in a file, or its `seq` in the box's log). A

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from buzzerbox.appliance import pinout
-from buzzerbox.appliance.syncwire import Pulse, SyncMatcher, SyncPulser
+from buzzerbox.appliance.syncpulse import Pulse, SyncMatcher, SyncPulser
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
 from buzzerbox.pads.testing import Clock, ClockedMockFactory

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from buzzerbox.store.log import EventLog, Progress, StoreError
+from buzzerbox.store.eventlog import EventLog, Progress, StoreError
 
 GAME = {"type": "game", "game": "kids", "players": ["Ann", "Ben"]}
 
