@@ -208,3 +208,10 @@ def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
     assert "rules imports store (rules/base.py)" in found
     # box -> rules -> store -> web -> pads -> box
     assert "import cycle between box, pads, rules, store, web" in found
+
+
+def test_the_pad_feed_does_not_import_the_monitor_command() -> None:
+    """The box's pad feed sends the events' own JSON (to_json), not the CLI's."""
+    feed = ROOT / "pads" / "feed.py"
+    assert "buzzerbox.pads.monitor" not in set(imports_of(feed, ROOT))
+    assert "buzzerbox.pads.arbiter" in set(imports_of(feed, ROOT))  # the walk reads it

@@ -38,7 +38,7 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, ConfigError
 from buzzerbox.mqtt.settings import SERVE_DEFAULTS, SERVE_TYPES, add_serve_options
 from buzzerbox.options import ALL_ADDRESSES, add_server_options
 
@@ -117,15 +117,15 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
             try:
                 loaded = tomllib.load(f)
             except tomllib.TOMLDecodeError as exc:
-                raise ValueError(f"{args.config}: not valid TOML: {exc}") from None
+                raise ConfigError(f"{args.config}: not valid TOML: {exc}") from None
         unknown = sorted(set(loaded) - set(DEFAULTS) - {"pads"})
         if unknown:
-            raise ValueError(f"{args.config}: unknown keys {', '.join(unknown)}")
+            raise ConfigError(f"{args.config}: unknown keys {', '.join(unknown)}")
         for key, value in loaded.items():
             kinds = TYPES.get(key)
             if kinds is not None and type(value) not in kinds:
                 names = " or ".join(k.__name__ for k in kinds)
-                raise ValueError(f"{args.config}: {key} {value!r} is not allowed: it is a {names}")
+                raise ConfigError(f"{args.config}: {key} {value!r} is not allowed: it is a {names}")
         out.update(loaded)
     for key in DEFAULTS:
         value = getattr(args, key, None)

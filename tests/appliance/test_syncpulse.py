@@ -8,26 +8,27 @@ import pytest
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.syncpulse import Pulse, SyncMatcher, SyncPulser
 from buzzerbox.pads.clockmap import ClockMap
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
-from buzzerbox.pads.testing import Clock, ClockedMockFactory
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.pins import ClockedMockFactory
+from buzzerbox.testing import START_US, ManualClock
 
 SYNC_CH = 23  # the last input of the pads24 layout
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> ManualClock:
+    return ManualClock(START_US)
 
 
 @pytest.fixture
-def factory(clock: Clock) -> Iterator[ClockedMockFactory]:
+def factory(clock: ManualClock) -> Iterator[ClockedMockFactory]:
     f = ClockedMockFactory(clock)
     yield f
     f.close()
 
 
 def test_the_line_idles_high_and_a_pulse_pulls_it_low(
-    clock: Clock, factory: ClockedMockFactory
+    clock: ManualClock, factory: ClockedMockFactory
 ) -> None:
     pulser = SyncPulser(factory, clock)
     pin = factory.pin(pinout.SYNC_GPIO)
@@ -42,7 +43,7 @@ def test_the_line_idles_high_and_a_pulse_pulls_it_low(
 
 
 def test_the_wire_maps_a_drifting_board_to_the_microsecond(
-    clock: Clock, factory: ClockedMockFactory
+    clock: ManualClock, factory: ClockedMockFactory
 ) -> None:
     board = FakeBoard(
         "pico-a", clock=BoardClock(clock, offset_us=7_000_000, drift_ppm=40.0), channels=24
@@ -73,7 +74,7 @@ def test_the_wire_maps_a_drifting_board_to_the_microsecond(
     assert max(offsets) - min(offsets) == pytest.approx(40 * 5.3, abs=2)  # 40 ppm over 5.3 s
 
 
-def test_a_usb_mapping_is_off_by_its_asymmetry_and_the_wire_is_not(clock: Clock) -> None:
+def test_a_usb_mapping_is_off_by_its_asymmetry_and_the_wire_is_not(clock: ManualClock) -> None:
     board = FakeBoard("pico-a", clock=BoardClock(clock, offset_us=1_000), channels=24)
     board.boot()
     usb = ClockMap(board.clock.tick_hz)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from buzzerbox.box import Box
 from buzzerbox.pads.arbiter import Edge
+from buzzerbox.pads.fakes.pins import ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.testing import Clock, ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 
@@ -43,7 +43,7 @@ def test_a_resting_hand_is_one_card_and_a_lift_and_a_new_card_are_two(
     box.submit({"type": "round"})
     clock.advance(box.countdown_us)
     assert box.state()["phase"] == "playing"
-    pads_clock = Clock(start_us=clock.now + 1_000)  # the host timeline: the box's, after the go
+    pads_clock = ManualClock(clock.now + 1_000)  # the host timeline: the box's, after the go
     factory = ClockedMockFactory(pads_clock)
     edges: list[Edge] = []
 

@@ -32,7 +32,8 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from buzzerbox.hub.board import Board, NotRemovable
+from buzzerbox.hub.board import Board
+from buzzerbox.hub.errors import NotRemovable
 from buzzerbox.live.sse import Live, Stream
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import Guard, Slotted

@@ -39,8 +39,8 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.hub import validate
+from buzzerbox.hub.errors import Invalid, NotRemovable
 from buzzerbox.hub.tables import Record, Table
-from buzzerbox.hub.validate import Invalid
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
 
 Update = tuple[str, Any]
@@ -50,14 +50,6 @@ FINISHES = 12
 MAX_TABLES = 500
 #: a table offline this long (s) drops off the board
 FORGET_AFTER_S = 3600.0
-
-
-class NotRemovable(ValueError):
-    """The admin asked to remove a table that is not there or is online; says why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class Board:

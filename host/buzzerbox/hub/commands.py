@@ -18,8 +18,9 @@ import logging
 import sys
 from typing import Any
 
+from buzzerbox.mqtt.errors import BoxNameError, BrokerUrlError
 from buzzerbox.mqtt.settings import add_tls_options, hub_broker
-from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name
+from buzzerbox.mqtt.topics import check_box_name
 from buzzerbox.options import add_server_options
 
 #: threads beyond the live streams, for the page, its assets and /api/board

@@ -15,6 +15,8 @@ import json
 import math
 from typing import Any
 
+from buzzerbox.hub.errors import Invalid
+
 #: the largest message the hub reads (a state of a 12-player game is about 6 KiB)
 MAX_PAYLOAD = 64 * 1024
 MAX_NAME = 64
@@ -22,10 +24,6 @@ MAX_TEXT = 200
 MAX_PLAYERS = 32
 MAX_PRESSES = 32
 MAX_INT = 2**53
-
-
-class Invalid(ValueError):
-    """A message the hub drops; the text is the reason (a short label)."""
 
 
 def parse(payload: bytes) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from buzzerbox import lazy
+from buzzerbox.mqtt.errors import BoxNameError, BrokerUrlError, MqttError
 from buzzerbox.mqtt.settings import (
     SERVE_DEFAULTS,
     SERVE_TYPES,
@@ -26,16 +27,16 @@ from buzzerbox.mqtt.settings import (
     attach_serve,
     broker_from,
 )
-from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, MqttError
 
 if TYPE_CHECKING:
-    from buzzerbox.mqtt.connect import LinkStatus, TlsFileError
+    from buzzerbox.mqtt.connect import LinkStatus
+    from buzzerbox.mqtt.errors import TlsFileError
     from buzzerbox.mqtt.publisher import Publisher
 
 #: what loads paho, loaded when first asked for, not with the package (`--help`)
 LAZY = {
     "LinkStatus": "buzzerbox.mqtt.connect",
-    "TlsFileError": "buzzerbox.mqtt.connect",
+    "TlsFileError": "buzzerbox.mqtt.errors",
     "Publisher": "buzzerbox.mqtt.publisher",
 }
 

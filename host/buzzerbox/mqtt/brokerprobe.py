@@ -9,8 +9,9 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from buzzerbox.mqtt.errors import BrokerUrlError
 from buzzerbox.mqtt.settings import FILE_KEYS, SERVE_DEFAULTS, add_tls_options, broker_from
-from buzzerbox.mqtt.topics import Broker, BrokerUrlError
+from buzzerbox.mqtt.topics import Broker
 
 if TYPE_CHECKING:
     from buzzerbox.mqtt.connect import LinkStatus

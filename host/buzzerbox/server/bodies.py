@@ -12,14 +12,10 @@ import json
 
 from flask import request
 
-from buzzerbox.errors import InputError
+from buzzerbox.server.errors import BadBody
 
 #: how deep a body may nest (the deepest the API takes is 3: an object of lists)
 MAX_DEPTH = 32
-
-
-class BadBody(InputError):
-    """The request body is not what the endpoint takes: answered with 400."""
 
 
 def check_json(value: object) -> object:

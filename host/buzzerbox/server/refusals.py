@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from buzzerbox.errors import BuzzerboxError, StoreError
 from buzzerbox.server.auth import refuse
-from buzzerbox.server.bodies import BadBody
+from buzzerbox.server.errors import BadBody
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from flask.typing import ResponseReturnValue
 from buzzerbox.box import Box
 from buzzerbox.box.stats import player_stats
 from buzzerbox.server.auth import Auth, refuse
-from buzzerbox.server.bodies import BadBody, read_json
+from buzzerbox.server.bodies import read_json
+from buzzerbox.server.errors import BadBody
 from buzzerbox.web.phonetime import press_time
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]

@@ -1,5 +1,5 @@
-"""The box's refusals: which HTTP status each of its errors gets (the JSON and the
-handlers are the server's, server/refusals.py).
+"""The box's web errors (a phone's press time), and which HTTP status each error
+gets (the JSON and the handlers are the server's, server/refusals.py).
 
 A malformed event or request is 400, one the rules forbid now is 409 (a phone's seat
 refused now too), a game that is not in the log 404, an export of an unfinished game
@@ -16,7 +16,7 @@ from buzzerbox.box.errors import (
     NotFinishedError,
     PhoneSeatRefusedError,
 )
-from buzzerbox.errors import BuzzerboxError, StoreError
+from buzzerbox.errors import BuzzerboxError, InputError, StoreError
 from buzzerbox.rules.errors import IllegalEventError
 from buzzerbox.server.refusals import register_refusals
 
@@ -33,3 +33,7 @@ def status_of(exc: BuzzerboxError) -> int:
 
 def register_errors(app: Flask) -> None:
     register_refusals(app, status_of)
+
+
+class PhoneTimeError(InputError):
+    """A press's times are not numbers of the kind the box takes: answered with 400."""

@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
 from buzzerbox.server.auth import refuse
-from buzzerbox.server.bodies import BadBody
+from buzzerbox.server.errors import BadBody
 from buzzerbox.web.card import result_card
 
 if TYPE_CHECKING:

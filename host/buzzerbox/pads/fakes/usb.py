@@ -11,7 +11,7 @@ midpoint, differently per board.
 
 `UsbRig` runs boards, links, sessions, the arbiter and the sync wire (a
 `SyncLine` that every board with a wire sees at its own clock, pulsed by the host
-with its stamps, or by an outside pulser without them) on one `Clock`, with an
+with its stamps, or by an outside pulser without them) on one `ManualClock`, with an
 event queue: deterministic, time moves only in `run`. Tests and
 tests/bench/fairness.py use it.
 """
@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from buzzerbox.pads.arbiter import Arbiter, Edge, PadEvent
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard, SyncLine
 from buzzerbox.pads.session import BoardSession, no_release_hold
 from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
-from buzzerbox.pads.testing import Clock
+from buzzerbox.testing import ManualClock
 
 FRAME_US = 1000
 """USB full speed: the host controller polls a board's IN endpoint once per frame."""
@@ -59,7 +59,7 @@ class UsbTiming:
 class Scheduler:
     """Callbacks at host times on `clock`; `run_until` moves the clock through them."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: ManualClock) -> None:
         self.clock = clock
         self._heap: list[tuple[int, int, Callable[[], None]]] = []
         self._n = 0
@@ -71,9 +71,9 @@ class Scheduler:
     def run_until(self, end_us: int) -> None:
         while self._heap and self._heap[0][0] <= end_us:
             t, _, fn = heapq.heappop(self._heap)
-            self.clock.now_us = max(self.clock.now_us, t)
+            self.clock.now = max(self.clock.now, t)
             fn()
-        self.clock.now_us = max(self.clock.now_us, end_us)
+        self.clock.now = max(self.clock.now, end_us)
 
 
 @dataclass
@@ -146,7 +146,7 @@ class UsbRig:
 
     def __init__(
         self,
-        clock: Clock,
+        clock: ManualClock,
         *,
         wire: Literal["host", "external"] | None = "host",
         period_us: int = PERIOD_US,

@@ -9,7 +9,7 @@ endpoint; the board's SYNC stamp latency is `FakeBoard.stamp_us`. `run_line` is
 the key/script language of `buzzerbox fake-board` (see `COMMANDS`).
 
 A sync wire to fake boards on ports (`FakeBoardPort.wire`) is seen by every board
-at the same instant; fakepulse.py pulses it.
+at the same instant; pulse.py pulses it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.pads.errors import FakeBoardCommandError
-from buzzerbox.pads.fakeboard import FakeBoard, SyncLine
+from buzzerbox.pads.fakes.board import FakeBoard, SyncLine
 
 Action = Callable[[FakeBoard], bytes]
 BACKLOG_MAX = 1 << 16

@@ -4,7 +4,7 @@
 on gets the firmware's own ERR code and text: boardside.py); `BoardClock` is its clock,
 with a settable offset and drift against an injected host clock, so tests can
 drive time. Tests use it in-process (wired straight to a `BoardSession`, or on
-a pty / TCP port through `fakeserve.FakeBoardPort`); `buzzerbox fake-board`
+a pty / TCP port through `port.FakeBoardPort`); `buzzerbox fake-board`
 and the box's simulated mode run it the same way.
 """
 
