@@ -1,4 +1,5 @@
-"""Fixtures of the web tests: a box on a driven clock, its app, a viewer and an admin."""
+"""Fixtures of the web tests: a box on a driven clock, its app, a viewer and an admin;
+and the browser tests' real `buzzerbox serve` and Chromium (browser_support.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from buzzerbox.web import create_app
 from flask import Flask
 from flask.testing import FlaskClient
 
+from .browser_support import browser, playwright, served  # noqa: F401  (the browser tests')
 from .web_fakes import PIN, ManualClock, Seconds
 
 

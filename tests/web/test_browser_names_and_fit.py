@@ -18,14 +18,12 @@ from .browser_support import (
     Watch,
     confirm,
     fits,
-    log_in,
     new_game,
     phone,
     start_round,
+    table_page,
     wait_for_go,
 )
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 #: a name of 11 graphemes and 17 UTF-16 units: cut naively, an emoji splits
 PARTY = "Jörg 🎉🎉🎉🎉🎉🎉"
@@ -43,9 +41,7 @@ def test_names_places_and_the_kids_stall(served: Served, browser: Browser) -> No
     watch = Watch(served.url)
     context = phone(browser)
     try:
-        table = watch.page(context)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, context, served)
         names = [PARTY, "Maximilian", "__proto__", "Dora", "Eve"]
         new_game(table, "kids", names)
         viewer = watch.page(context)
@@ -111,9 +107,7 @@ def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) 
             missing.append(f"{response.status} {response.url}")
 
     try:
-        table = watch.page(context)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, context, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
         pads = watch.page(context)
         pads.goto(f"{served.url}/pads")
