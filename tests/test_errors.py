@@ -12,7 +12,7 @@ from buzzerbox.mqtt.topics import check_box_name, parse_broker
 from buzzerbox.pads import protocol
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.debounce import Debouncer
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
 from buzzerbox.pads.padmap import parse_pad_map
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,11 +51,11 @@ def test_a_build_readme_without_its_wiring_markers_is_a_config_error(tmp_path: P
 
 def test_the_root_is_one_class_every_layer_shares() -> None:
     import buzzerbox
-    from buzzerbox.appliance.installer import PackageFileMissingError
+    from buzzerbox.appliance.errors import PackageFileMissingError
     from buzzerbox.pads.errors import PadsError
     from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-    from buzzerbox.store.log import StoreError
-    from buzzerbox.web.api import BadBody
+    from buzzerbox.server.errors import BadBody
+    from buzzerbox.store.eventlog import StoreError
 
     assert buzzerbox.BuzzerboxError is BuzzerboxError
     assert issubclass(BadBody, InputError) and issubclass(BadBody, ValueError)

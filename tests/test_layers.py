@@ -1,11 +1,17 @@
 """The layout's import rules, read from the source (ast): a change that breaks one fails.
 
 Data flows one way: pad sources -> box -> rules -> store -> web / MQTT, and serve.py
-is the one place that wires them. A *unit* is a package under buzzerbox/ (pads, web,
-...) or a top-level module (box, serve, ...). The rules:
+is the one place that wires them. A *unit* is a package under buzzerbox/ (box, pads,
+web, ...) or a top-level module (serve, cli, ...): box/ is one unit, its parts import
+each other freely. The rules:
 
 - no import cycles between units;
-- web/ is HTTP only: it imports nothing of pads/, mqtt/, hub/ or serve;
+- web/ (the box's pages and JSON API) imports nothing of pads/, mqtt/, hub/ or serve;
+- live/ (the stream engine) and server/ (the HTTP plumbing) import nothing of box/,
+  rules/, pads/, store/, the web pages, mqtt/ or hub/: the box and the hub share them;
+- hub/ imports neither box/, rules/, pads/ nor store/ (nor web/): the event's hub is
+  no box; it streams with live/ and serves with server/ (and a fresh interpreter that
+  imports buzzerbox.hub.app loads no module of the box, the rules or the pads);
 - pads/ never imports the box (the feed is typed against a Protocol), nor what sits
   on top of it;
 - mqtt/ imports neither web/ nor hub/;
@@ -18,6 +24,8 @@ synthetic tree with each kind of bad import, so this test can fail.
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,9 +35,14 @@ import buzzerbox
 ROOT = Path(buzzerbox.__file__).parent
 
 #: unit -> units it must not import
+#: what the stream engine and the server plumbing must not import: they serve both
+SHARED_MUST_NOT = {"box", "rules", "pads", "store", "web", "mqtt", "hub", "serve"}
 FORBIDDEN = {
     "web": {"pads", "mqtt", "hub", "serve"},
-    "pads": {"box", "enrol", "entries", "serve", "web", "mqtt", "hub", "appliance"},
+    "live": SHARED_MUST_NOT,
+    "server": SHARED_MUST_NOT,
+    "hub": {"box", "rules", "pads", "store", "web", "serve"},
+    "pads": {"box", "serve", "web", "live", "server", "mqtt", "hub", "appliance"},
     "mqtt": {"web", "hub", "serve"},
 }
 #: what rules/ may import besides the standard library
@@ -139,6 +152,22 @@ def test_serve_is_the_one_place_that_wires_the_box() -> None:
     assert wiring == ["serve"]
 
 
+def test_the_hub_loads_no_box_rules_or_pads() -> None:
+    """In a fresh interpreter: importing the hub's app loads none of the box's modules."""
+    code = (
+        "import sys, buzzerbox.hub.app\n"
+        "print('\\n'.join(m for m in sys.modules if m.startswith('buzzerbox')))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    loaded = done.stdout.split()
+    assert "buzzerbox.hub.app" in loaded and "buzzerbox.live.sse" in loaded  # it ran
+    banned = ("buzzerbox.box", "buzzerbox.rules", "buzzerbox.pads", "buzzerbox.store")
+    assert [m for m in loaded if m.split(".")[:2] in [b.split(".") for b in banned]] == []
+
+
 def write(root: Path, name: str, text: str) -> None:
     path = root / name
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,10 +176,13 @@ def write(root: Path, name: str, text: str) -> None:
 
 def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
     root = tmp_path / "buzzerbox"
-    for package in ("rules", "pads", "web", "mqtt", "hub", "store"):
+    for package in ("rules", "pads", "web", "mqtt", "hub", "store", "box", "live", "server"):
         write(root, f"{package}/__init__.py", "")
     write(root, "__init__.py", "")
-    write(root, "box.py", "from buzzerbox.rules import engine\n")
+    write(root, "box/core.py", "from buzzerbox.rules import engine\nfrom . import enrol\n")
+    write(root, "box/enrol.py", "from buzzerbox.box import errors\n")  # one unit: no cycle
+    write(root, "hub/app.py", "from buzzerbox.live import sse\nfrom buzzerbox.server import auth\n")
+    write(root, "live/sse.py", "from buzzerbox.server import guard\n")
     write(root, "rules/engine.py", "import json\nfrom buzzerbox.errors import BuzzerboxError\n")
     write(root, "errors.py", "")
     assert violations(root) == []  # a clean tree passes
@@ -159,9 +191,16 @@ def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
     write(root, "pads/feed.py", "from ..box import Box\n")
     write(root, "mqtt/pub.py", "import buzzerbox.hub.board\n")
     write(root, "rules/base.py", "import serial\nfrom buzzerbox.store import log\n")
-    write(root, "store/log.py", "from buzzerbox.web import api\n")
+    write(root, "store/eventlog.py", "from buzzerbox.web import api\n")
     write(root, "hub/x.py", "from buzzerbox.store import log\n")
+    write(root, "hub/y.py", "def f():\n    import buzzerbox.box.core\n")
+    write(root, "live/delta.py", "from buzzerbox.web import api\n")
+    write(root, "server/auth.py", "from ..rules import engine\n")
     found = violations(root)
+    assert "hub imports box (hub/y.py)" in found
+    assert "hub imports store (hub/x.py)" in found
+    assert "live imports web (live/delta.py)" in found
+    assert "server imports rules (server/auth.py)" in found
     assert "web imports pads (web/api.py)" in found
     assert "pads imports box (pads/feed.py)" in found
     assert "mqtt imports hub (mqtt/pub.py)" in found
@@ -169,3 +208,10 @@ def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
     assert "rules imports store (rules/base.py)" in found
     # box -> rules -> store -> web -> pads -> box
     assert "import cycle between box, pads, rules, store, web" in found
+
+
+def test_the_pad_feed_does_not_import_the_monitor_command() -> None:
+    """The box's pad feed sends the events' own JSON (to_json), not the CLI's."""
+    feed = ROOT / "pads" / "feed.py"
+    assert "buzzerbox.pads.monitor" not in set(imports_of(feed, ROOT))
+    assert "buzzerbox.pads.arbiter" in set(imports_of(feed, ROOT))  # the walk reads it

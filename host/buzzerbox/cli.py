@@ -12,7 +12,7 @@ from buzzerbox import __version__
 # Each area that has commands gives `add_commands(subparsers)` in the module named
 # here; a command sets `func(args) -> int` as its default and returns the exit code.
 AREAS = [
-    "buzzerbox.replay",
+    "buzzerbox.replay_command",
     "buzzerbox.pads.commands",
     "buzzerbox.serve",
     "buzzerbox.flash",

@@ -29,4 +29,9 @@ class InputError(BuzzerboxError, ValueError):
     """A value handed in at run time is refused: a channel, a clock rate, a window."""
 
 
-__all__ = ["BuzzerboxError", "ConfigError", "InputError"]
+class StoreError(BuzzerboxError, OSError):
+    """A file the box keeps cannot be read or written (a disk error, a foreign file): the
+    event log (store/), the admin sessions (server/sessions.py), the phone seats."""
+
+
+__all__ = ["BuzzerboxError", "ConfigError", "InputError", "StoreError"]

@@ -1,7 +1,7 @@
 """`buzzerbox serve`: the one place that wires the box. Data flows one way:
 
     pad sources (GPIO, pad boards, or the phones' virtual pads)
-      -> PadFeed (pads/feed.py) -> Box (box.py: rules, the event log in store/)
+      -> PadFeed (pads/feed.py) -> Box (box/: rules, the event log in store/)
       -> listeners: the Flask app (web/, live stream), the MQTT publisher (mqtt/),
          the pad lights
 
@@ -39,14 +39,14 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, ConfigError
 from buzzerbox.mqtt.settings import SERVE_DEFAULTS, SERVE_TYPES, add_serve_options
 from buzzerbox.options import ALL_ADDRESSES, add_server_options
 
 if TYPE_CHECKING:
     from buzzerbox.box import Box
+    from buzzerbox.datadir import DataLock
     from buzzerbox.pads.feed import PadFeed
-    from buzzerbox.store.datadir import DataLock
 
 DEFAULTS: dict[str, Any] = {
     "host": ALL_ADDRESSES,
@@ -118,15 +118,15 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
             try:
                 loaded = tomllib.load(f)
             except tomllib.TOMLDecodeError as exc:
-                raise ValueError(f"{args.config}: not valid TOML: {exc}") from None
+                raise ConfigError(f"{args.config}: not valid TOML: {exc}") from None
         unknown = sorted(set(loaded) - set(DEFAULTS) - {"pads"})
         if unknown:
-            raise ValueError(f"{args.config}: unknown keys {', '.join(unknown)}")
+            raise ConfigError(f"{args.config}: unknown keys {', '.join(unknown)}")
         for key, value in loaded.items():
             kinds = TYPES.get(key)
             if kinds is not None and type(value) not in kinds:
                 names = " or ".join(k.__name__ for k in kinds)
-                raise ValueError(f"{args.config}: {key} {value!r} is not allowed: it is a {names}")
+                raise ConfigError(f"{args.config}: {key} {value!r} is not allowed: it is a {names}")
         out.update(loaded)
     for key in DEFAULTS:
         value = getattr(args, key, None)
@@ -138,18 +138,18 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 def run_serve(args: argparse.Namespace) -> int:
     # imported here, not at the top: `buzzerbox --help` and the other commands need none
     from buzzerbox.box import Box
+    from buzzerbox.box.phones import PhoneSeats
+    from buzzerbox.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
+    from buzzerbox.live.fanout import check_threads
     from buzzerbox.mqtt.settings import attach_serve  # paho only once a broker is named
     from buzzerbox.pads.virtual import VirtualPads
-    from buzzerbox.phones import PhoneSeats
+    from buzzerbox.server.auth import new_pin, pin_warning
+    from buzzerbox.server.guard import Guard
+    from buzzerbox.server.listen import ACCEPT_LIMIT, bind, make_server, urls
+    from buzzerbox.server.sessions import Sessions
     from buzzerbox.store.check import ensure_healthy
-    from buzzerbox.store.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
-    from buzzerbox.store.log import EventLog
+    from buzzerbox.store.eventlog import EventLog
     from buzzerbox.web import create_app
-    from buzzerbox.web.auth import new_pin, pin_warning
-    from buzzerbox.web.fanout import check_threads
-    from buzzerbox.web.guard import Guard
-    from buzzerbox.web.server import ACCEPT_LIMIT, bind, make_server, urls
-    from buzzerbox.web.sessions import Sessions
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     feed: PadFeed | None = None
@@ -221,7 +221,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "GUARD": guard,
         },
     )
-    raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + 256)  # web/server.py: accepted
+    raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + 256)  # server/listen.py: accepted
     server = make_server(app, sock, max_phones, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (

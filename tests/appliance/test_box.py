@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from buzzerbox.appliance import mdns, run
+from buzzerbox.appliance.errors import MdnsError
 from buzzerbox.cli import build_parser
 
 
@@ -18,7 +19,7 @@ class FakeAdvertiser:
 
     def start(self) -> mdns.Announcement:
         if self.fail:
-            raise mdns.MdnsError("no network")
+            raise MdnsError("no network")
         self.started = True
         self.announcement = mdns.Announcement("buzzerbox-2", self.announcement.port, ("10.0.0.2",))
         return self.announcement

@@ -13,13 +13,13 @@ from types import SimpleNamespace
 
 import pytest
 from buzzerbox.appliance import doctor
-from buzzerbox.appliance.probe import Probe
-from buzzerbox.appliance.syncwire import Pulse
+from buzzerbox.appliance.boardprobe import Probe
+from buzzerbox.appliance.syncpulse import Pulse
 from buzzerbox.cli import build_parser
 from buzzerbox.clock import monotonic_us
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine
-from buzzerbox.pads.fakepulse import WirePulser
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard, SyncLine
+from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.pads.fakes.pulse import WirePulser
 from buzzerbox.pads.padmap import load_pad_map
 
 StartBoard = Callable[..., FakeBoardPort]

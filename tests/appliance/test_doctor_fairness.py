@@ -17,12 +17,12 @@ from buzzerbox.appliance import doctor
 from buzzerbox.appliance.fairness import FairnessTally, TestInput, percentiles
 from buzzerbox.appliance.fairness_run import clocks_of
 from buzzerbox.cli import build_parser
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard, SyncLine
-from buzzerbox.pads.fakepulse import LinePulser
-from buzzerbox.pads.fakeserve import FakeBoardPort
-from buzzerbox.pads.fakeusb import UsbLink, UsbRig, UsbTiming
-from buzzerbox.pads.syncwire import Pulse
-from buzzerbox.pads.testing import Clock
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard, SyncLine
+from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.pads.fakes.pulse import LinePulser
+from buzzerbox.pads.fakes.usb import UsbLink, UsbRig, UsbTiming
+from buzzerbox.pads.syncgroup import Pulse
+from buzzerbox.testing import ManualClock
 from gpiozero.pins.mock import MockConnectedPin, MockFactory
 
 TEST_CH, SYNC_CH, LINE_OUT, LINE_IN = 22, 23, 16, 20
@@ -179,7 +179,7 @@ def on_line(link: UsbLink, state: int, _at: int | None) -> None:
     link.edge(TEST_CH, state)  # the board stamps the test line now
 
 
-def usb_run(rig: UsbRig, clock: Clock, pulses: int) -> FairnessTally:
+def usb_run(rig: UsbRig, clock: ManualClock, pulses: int) -> FairnessTally:
     line = SyncLine()
     inputs = []
     for link in rig.links:
@@ -206,7 +206,7 @@ def clocks(rig: UsbRig) -> dict[str, str | None]:
 
 @pytest.mark.parametrize("wire", ["host", None])
 def test_the_usb_model_passes_on_the_wire_and_on_sync_round_trips(wire: str | None) -> None:
-    clock = Clock()
+    clock = ManualClock()
     rig = UsbRig(clock, wire="host" if wire else None, seed=3)
     rng = random.Random(3)
     for i in range(3):
@@ -227,7 +227,7 @@ def test_the_usb_model_passes_on_the_wire_and_on_sync_round_trips(wire: str | No
 
 
 def test_the_usb_model_fails_a_board_that_stamps_its_sync_late() -> None:
-    clock = Clock()
+    clock = ManualClock()
     rig = UsbRig(clock, wire=None, seed=4)
     rig.add_board("good", timing=UsbTiming(), channels=24)
     rig.add_board("late", timing=UsbTiming(stamp_us=2_000), channels=24)

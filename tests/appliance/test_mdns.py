@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import segno
 from buzzerbox.appliance import mdns
+from buzzerbox.appliance.errors import MdnsError
 from zeroconf import ServiceInfo
 
 
@@ -44,12 +45,12 @@ def test_urls_leave_out_port_80() -> None:
 
 @pytest.mark.parametrize("name", ["", "Box", "-box", "box-", "a.b", "x" * 64, "box_1"])
 def test_names_must_be_dns_labels(name: str) -> None:
-    with pytest.raises(mdns.MdnsError, match="is not allowed"):
+    with pytest.raises(MdnsError, match="is not allowed"):
         mdns.Announcement(name)
 
 
 def test_ports_are_checked() -> None:
-    with pytest.raises(mdns.MdnsError, match="port 0 is not allowed"):
+    with pytest.raises(MdnsError, match="port 0 is not allowed"):
         mdns.Announcement(port=0)
 
 
@@ -81,7 +82,7 @@ def test_a_name_taken_by_another_box_gets_a_number() -> None:
     assert mdns.choose_name("buzzerbox", ["10.0.0.2"], lambda n: mine.get(n, set())) == (
         "buzzerbox"
     )
-    with pytest.raises(mdns.MdnsError, match="all taken"):
+    with pytest.raises(MdnsError, match="all taken"):
         mdns.choose_name("buzzerbox", [], lambda n: {"10.9.9.9"})
 
 
@@ -127,7 +128,7 @@ def test_advertiser_closes_zeroconf_when_no_name_is_free() -> None:
     adv = mdns.Advertiser(
         mdns.Announcement(), registrar=lambda: zc, resolve=lambda _: lambda n: {"10.9.9.9"}
     )
-    with pytest.raises(mdns.MdnsError):
+    with pytest.raises(MdnsError):
         adv.start()
     assert zc.closed
     assert zc.registered == []

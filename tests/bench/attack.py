@@ -9,7 +9,7 @@ time to guess the admin PIN at the rate the box allows.
    connection every 0.2 s. Prints the admin's p50 / p95 / max and the failures.
 2. Big bodies (issue 28, item 1): 16 parallel 4 MiB JSON bodies to /api/phones/press,
    no login, three rounds: the box's peak RSS (VmHWM) is printed (goal < 150 MB).
-3. The guess time: the login limiter's own code (web/auth.py, on a driven clock)
+3. The guess time: the login limiter's own code (server/auth.py, on a driven clock)
    for one address over a simulated month gives the tries an address gets a day;
    with `--addresses` (254: a whole IPv4 /24) the expected time to find the default
    PIN (half its space) is printed in years.
@@ -49,7 +49,7 @@ import threading
 import time
 from pathlib import Path
 
-from buzzerbox.web.auth import guess_days
+from buzzerbox.server.auth import guess_days
 
 PIN = "20251130"
 PER_ADDRESS = 25

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.box import Box
-from buzzerbox.store.log import EventLog
+from buzzerbox.live.delta import diff
+from buzzerbox.server.auth import LoginLimiter
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
-from buzzerbox.web.delta import diff
 
 PIN = "9731"
 

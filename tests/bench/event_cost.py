@@ -3,7 +3,7 @@
     python3 tests/bench/event_cost.py [--events 400] [--data DIR] [--profile]
 
 A `Box` with its SQLite log on the real disk (WAL, synchronous=FULL: every event is
-fsync'ed before it is acknowledged) and the web app's live stream (its `Hub`: the
+fsync'ed before it is acknowledged) and the web app's live stream (its `LiveState`: the
 public state, the delta, one message for every phone) plays a 4-player Ligretto Twist
 round; pad edges (presses and releases of pile pads, in turn) come in as a pad board's
 do (`Box.pad_edge`). It prints the CPU per event of this thread (user + system: the
@@ -28,7 +28,7 @@ from pathlib import Path
 import platformdirs
 from buzzerbox.box import Box
 from buzzerbox.pads.padmap import parse_pad_map
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 from buzzerbox.web import create_app
 
@@ -41,8 +41,8 @@ PAD_MAP = "seats = 4\npiles = 4\n" + "".join(
 #: what --profile reports: (label, the function's file and name in cProfile's terms)
 PARTS = [
     ("the rules apply the event", "engine.py", "apply_dict"),
-    ("the log write (SQLite, fsync)", "log.py", "append"),
-    ("the state object", "box.py", "state"),
+    ("the log write (SQLite, fsync)", "eventlog.py", "append"),
+    ("the state object", "core.py", "state"),
     ("the live stream's message (delta)", "livestate.py", "publish"),
 ]
 
@@ -55,7 +55,7 @@ def game(folder: Path) -> tuple[Box, ManualClock, object]:
     box.submit({"type": "round"})
     clock.advance(box.countdown_us)
     assert box.state()["phase"] == "playing"
-    return box, clock, app.extensions["buzzerbox"]["hub"]
+    return box, clock, app.extensions["buzzerbox"]["live"]
 
 
 def play(box: Box, clock: ManualClock, start: int, n: int) -> None:

@@ -64,7 +64,7 @@ def worker(args: argparse.Namespace) -> int:
     stop press: {"box", "seq", "t0"}."""
     from buzzerbox.box import Box
     from buzzerbox.mqtt import attach
-    from buzzerbox.store.log import EventLog
+    from buzzerbox.store.eventlog import EventLog
 
     profile = Profiles() if args.profile else None
     rng = random.Random(args.first)

@@ -3,7 +3,7 @@ round trips only vs the sync wire. A script (not collected by pytest); prints fi
 
     python tests/bench/fairness.py [--boards 4] [--pairs 100] [--seed 1]
 
-Each board (pads/fakeusb.py) has its own clock offset, a drift of up to ±50 ppm and
+Each board (pads/fakes/usb.py) has its own clock offset, a drift of up to ±50 ppm and
 its own USB asymmetry (OUT 40-250 µs, IN polled once per 1 ms frame then 60-400 µs to
 the host program, SYNC stamped 5-50 µs after its line, EDGE out 50-900 µs after the
 contact). The same boards, presses and seed run three times on a driven clock: SYNC
@@ -23,8 +23,8 @@ import random
 import statistics
 from typing import Literal
 
-from buzzerbox.pads.fakeusb import UsbRig, UsbTiming
-from buzzerbox.pads.testing import Clock
+from buzzerbox.pads.fakes.usb import UsbRig, UsbTiming
+from buzzerbox.testing import START_US, ManualClock
 
 SPACINGS = (20, 50, 100, 300, 1000)
 SYNC_CH = 7
@@ -38,7 +38,7 @@ def run(mode: Mode, boards: int, pairs: int, seed: int) -> Result:
     """Misordered pairs per spacing, every press's |mapped - true| error (µs), and every
     pair's |mapped spacing - true spacing| (µs)."""
     rng = random.Random(seed)
-    clock = Clock()
+    clock = ManualClock(START_US)
     rig = UsbRig(clock, wire=mode, seed=seed, silence_us=60_000_000)
     links = [
         rig.add_board(

@@ -25,21 +25,22 @@ import time
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.arbiter import Arbiter, Edge
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.pads.fakes.wires import Wire
 from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.testing import Clock, Wire
+from buzzerbox.testing import START_US, ManualClock
 
 
 def throughput(n_edges: int) -> tuple[float, float]:
     """(edges/s of wall time, edges/s of this thread's CPU time)."""
-    clock = Clock()
+    clock = ManualClock(START_US)
     arbiter = Arbiter()
     streams: list[tuple[BoardSession, list[tuple[bytes, int]]]] = []
     start_us = clock()
     for i, board_id in enumerate(("pico-a", "pico-b")):
-        clock.now_us = start_us  # both boards cover the same stretch of time
+        clock.now = start_us  # both boards cover the same stretch of time
         board = FakeBoard(board_id, clock=BoardClock(clock, offset_us=1_000_000 * (i + 1)))
         board.boot()
         wire = Wire(clock, board, BoardSession(f"bench://{board_id}", arbiter))

@@ -63,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.faults.boardproc import BoardProcess
 
 PLAYERS = ["Ann", "Ben", "Cem", "Dan"]
-FANOUT = "bb-fanout"  # web/fanout.py's THREAD_NAME: its threads are bb-fanout-1, ...
+FANOUT = "bb-fanout"  # live/fanout.py's THREAD_NAME: its threads are bb-fanout-1, ...
 PIN = "2468"
 #: board mode: seats 0-1 on pico-a, 2-3 on pico-b; channel = 4 * (seat % 2) + pile
 # No release hold on the piles (the pad map's [release_ms], 120 ms by default): it holds
@@ -173,7 +173,7 @@ class Admin:
             self.conn.request(method, path, payload, self.headers)
             response = self.conn.getresponse()
         except (http.client.RemoteDisconnected, ConnectionError):
-            # the box closes a keep-alive connection idle for 30 s (web/guard.py), as
+            # the box closes a keep-alive connection idle for 30 s (server/guard.py), as
             # during a long run of board contacts: a new one, as a phone would
             self.conn.close()
             self.conn.connect()
@@ -228,7 +228,7 @@ def cpu_s(pid: int) -> float:
 
 def fanout_cpu_s(pid: int) -> tuple[float, float]:
     """(user, system) CPU time so far of the server's fanout threads (those that write
-    the phones' sockets: web/fanout.py names them bb-fanout-1, ...), summed, in seconds;
+    the phones' sockets: live/fanout.py names them bb-fanout-1, ...), summed, in seconds;
     (0, 0) before they run."""
     user = system = 0
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -245,7 +245,7 @@ def fanout_cpu_s(pid: int) -> tuple[float, float]:
 
 def round_walls(rounds: Path, since: float, until: float) -> list[float]:
     """The wall time of each fanout round between `since` and `until` (monotonic): from
-    its first send to its last, over all the fanout's threads (web/fanout.py writes
+    its first send to its last, over all the fanout's threads (live/fanout.py writes
     each thread's round to the file BUZZERBOX_FANOUT_ROUNDS names), in ms."""
     spans: dict[int, tuple[float, float]] = {}
     for line in rounds.read_text().splitlines():

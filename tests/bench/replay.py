@@ -1,6 +1,6 @@
 """Replay speed: events/s through the rules engine on one core.
 
-    python3 tests/bench/replay.py [--rounds N] [--repeat K]
+    python3 tests/bench/replay_command.py [--rounds N] [--repeat K]
 
 Generates long games (tests/rules/gamegen.py, game log v1.1: ties, voids,
 amends and undos among the pad events) of each kind, serialises them as

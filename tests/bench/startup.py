@@ -43,7 +43,7 @@ argv = sys.argv[1:]
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     try:
         if argv == ["serve"]:  # what serve loads before it listens
-            import buzzerbox.web, buzzerbox.web.server, buzzerbox.box
+            import buzzerbox.web, buzzerbox.server.listen, buzzerbox.box
         else:
             main(argv)
     except SystemExit:

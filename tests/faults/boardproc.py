@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.pads.fakeboard import FakeBoard
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakes.board import FakeBoard
+from buzzerbox.pads.fakes.port import FakeBoardPort
 
 
 class BoardProcess:

@@ -15,13 +15,12 @@ from typing import Any
 import pytest
 import schemathesis
 from buzzerbox.box import Box
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
-from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
 from flask import Flask
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
+from web.fuzz_setup import admin_auth_of, api_of, fuzzed_app_of  # type: ignore[import-not-found]
 
 PIN = "9731"
 
@@ -37,32 +36,21 @@ def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, clock: ManualClock) -> 
     box.new_game({"game": "twist", "players": ["Ann", "Ben", "Cem"], "rounds": 2})
     box.submit({"type": "round"})
     clock.advance(box.countdown_us)  # playing: presses, callers and scores are all open
-    config = {
-        "ADMIN_PIN": PIN,
-        "SECRET_KEY": b"f" * 32,
-        "URLS": ["http://box.local:8000/"],
-        "WIFI_SSID": "Table",
-        "LOGIN_LIMITER": LoginLimiter(free=10**9),
-    }
-    return create_app(box, config)
+    return fuzzed_app_of(box, PIN, b"f" * 32)  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
 def admin_auth(fuzzed_app: Flask) -> dict[str, Any]:
-    client = fuzzed_app.test_client()
-    token = client.post("/api/login", json={"pin": PIN}).json["csrf"]  # type: ignore[index]
-    cookie = client.get_cookie("session")
-    assert cookie is not None
-    return {"headers": {"X-CSRF-Token": token}, "cookies": {"session": cookie.value}}
+    return admin_auth_of(fuzzed_app, PIN)  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
 def api(fuzzed_app: Flask) -> Any:
-    return schemathesis.openapi.from_wsgi("/api/openapi.json", fuzzed_app)
+    return api_of(fuzzed_app)
 
 
 #: what may change when a request is refused: the clock's now, and the pad test, which
-#: shows every edge as it comes, a refused one with its reason (enrol.py)
+#: shows every edge as it comes, a refused one with its reason (box/enrol.py)
 MAY_CHANGE = ("now_us", "pad_test")
 
 

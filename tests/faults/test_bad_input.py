@@ -13,11 +13,11 @@ from typing import Any
 import buzzerbox
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.entries import MAX_IMPORT_CHARS, REJECTED_SHOWN
+from buzzerbox.box.checks import MAX_IMPORT_CHARS, REJECTED_SHOWN
+from buzzerbox.server.auth import LoginLimiter
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.store.export import cell
-from buzzerbox.store.log import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
 from flask.testing import FlaskClient
 
 PIN = "24681357"

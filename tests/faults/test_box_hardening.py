@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.box import Box
-from buzzerbox.store.log import EventLog
+from buzzerbox.server.auth import pin_warning
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import pin_warning
 
 from .served import start
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.box import Box
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 
 from .boxproc import Phone
 from .served import start

@@ -17,11 +17,12 @@ from typing import Any
 
 from buzzerbox.pads import protocol as p
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
-from buzzerbox.pads.fakeboard import FakeBoard
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakes.board import FakeBoard
+from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.pads.fakes.wires import Wire, collect, edges, make_wire, presses, run_wires
 from buzzerbox.pads.sources import PadSources
 from buzzerbox.pads.syncrounds import SYNC_TIMEOUT_US
-from buzzerbox.pads.testing import Clock, Wire, collect, edges, make_wire, presses, run_wires
+from buzzerbox.testing import START_US, ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -65,7 +66,7 @@ class Table:
     """pico-a (fuzzed) and pico-b (behaving) wired to one arbiter on one clock."""
 
     def __init__(self) -> None:
-        self.clock = Clock()
+        self.clock = ManualClock(START_US)
         self.arbiter = Arbiter()
         self.a = make_wire(self.clock, self.arbiter, "pico-a")
         self.b = make_wire(self.clock, self.arbiter, "pico-b")
@@ -165,7 +166,7 @@ def test_a_board_whose_time_stands_still_does_not_hold_up_the_others() -> None:
 
 
 def test_seq_wraps_and_reboots_in_a_long_session_lose_nothing() -> None:
-    clock, arbiter = Clock(), Arbiter()
+    clock, arbiter = ManualClock(START_US), Arbiter()
     wire: Wire = make_wire(clock, arbiter, "pico-a")
     wire.open()
     run_wires(clock, [wire], 100_000)

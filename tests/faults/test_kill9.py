@@ -23,8 +23,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.store.log import EventLog, StoredEvent
-from buzzerbox.store.replay import replay_events
+from buzzerbox.store.eventlog import EventLog, StoredEvent
+from buzzerbox.store.restore import replay_events
 
 from .boxproc import Phone, Refused, ServedBox, game_of, start_box, write_config
 

@@ -17,7 +17,7 @@ from typing import Any
 from .boxproc import Phone
 from .served import raw, read_status, start
 
-HEAD_S = 10.0  # web/guard.py Limits.head_s
+HEAD_S = 10.0  # server/guard.py Limits.head_s
 
 
 def slow(port: int, count: int, first: int = 1) -> list[Any]:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from buzzerbox.pads.fakeboard import FakeBoard
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakes.board import FakeBoard
+from buzzerbox.pads.fakes.port import FakeBoardPort
 
 from .boxproc import Phone, ServedBox, start_box, write_config
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.store.log import EventLog
+from buzzerbox.store.eventlog import EventLog
 
 from .mqtt_fakes import COUNTDOWN_US, ManualClock, Mosquitto
 

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from buzzerbox.hub.board import Board
-from buzzerbox.web.sse import Live
+from buzzerbox.live.sse import Live
 
 
 def msg(**fields: Any) -> bytes:

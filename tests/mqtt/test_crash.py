@@ -14,11 +14,11 @@ from buzzerbox.store.tail import LogTail
 
 from .mqtt_fakes import TIMEOUT_S, Mosquitto, Recorder
 
-BOXPROC = Path(__file__).with_name("boxproc.py")
+BOXPROC = Path(__file__).with_name("publishing_box.py")
 
 
 class BoxProcess:
-    """tests/mqtt/boxproc.py: a box and its publisher, driven over stdin."""
+    """tests/mqtt/publishing_box.py: a box and its publisher, driven over stdin."""
 
     def __init__(self, data: Path, url: str, name: str) -> None:
         self.process = subprocess.Popen(

@@ -17,6 +17,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.cli import main
+from buzzerbox.datadir import DataLock
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach
@@ -24,7 +25,6 @@ from buzzerbox.mqtt.connect import REFUSED, LinkStatus, stop_client
 from buzzerbox.mqtt.settings import signer_from
 from buzzerbox.mqtt.sign import Signer, SigningKeyError
 from buzzerbox.mqtt.topics import parse_broker
-from buzzerbox.store.datadir import DataLock
 from paho.mqtt.enums import CallbackAPIVersion
 
 from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, Recorder, Watcher, kids_round

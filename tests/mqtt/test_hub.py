@@ -19,9 +19,9 @@ from buzzerbox.box import Box
 from buzzerbox.cli import main
 from buzzerbox.hub.app import BOX_STATIC, create_app
 from buzzerbox.hub.board import Board
+from buzzerbox.live.sse import Live
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.sign import Signer
-from buzzerbox.web.sse import Live
 from flask.testing import FlaskClient
 
 from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, kids_round

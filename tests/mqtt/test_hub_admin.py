@@ -10,8 +10,8 @@ import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import create_app
 from buzzerbox.hub.board import Board
-from buzzerbox.web.auth import LoginLimiter
-from buzzerbox.web.sse import Live
+from buzzerbox.live.sse import Live
+from buzzerbox.server.auth import LoginLimiter
 from flask.testing import FlaskClient
 
 from .test_board import result, state
@@ -148,7 +148,7 @@ def test_the_admin_gets_a_live_page_when_guests_hold_every_place(board: Board, l
     admin = app.test_client()
     log_in(admin)
     stream = admin.get("/api/events", buffered=False)
-    assert stream.status_code == 200  # the admin's own places (web/live.py's ADMIN_STREAMS)
+    assert stream.status_code == 200  # the admin's own places (server/guard.py's ADMIN_STREAMS)
     for reply in [*held, stream]:
         reply.close()
 

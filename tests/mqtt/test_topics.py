@@ -8,10 +8,9 @@ import jinja2
 import pytest
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.discovery import discovery
+from buzzerbox.mqtt.errors import BoxNameError, BrokerUrlError
 from buzzerbox.mqtt.topics import (
-    BoxNameError,
     Broker,
-    BrokerUrlError,
     check_box_name,
     default_box_name,
     message_id,

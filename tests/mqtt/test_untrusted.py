@@ -19,9 +19,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from buzzerbox.hub.board import Board
+from buzzerbox.live.sse import Live
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.mqtt.sign import Signer
-from buzzerbox.web.sse import Live
 from paho.mqtt.enums import CallbackAPIVersion
 
 from .mqtt_fakes import TIMEOUT_S, Mosquitto

@@ -6,18 +6,19 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from buzzerbox.pads.arbiter import Arbiter
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
-from buzzerbox.pads.fakeserve import FakeBoardPort
-from buzzerbox.pads.testing import Clock, ClockedMockFactory
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.pins import ClockedMockFactory
+from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.testing import START_US, ManualClock
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> ManualClock:
+    return ManualClock(START_US)
 
 
 @pytest.fixture
-def mock_factory(clock: Clock) -> Iterator[ClockedMockFactory]:
+def mock_factory(clock: ManualClock) -> Iterator[ClockedMockFactory]:
     factory = ClockedMockFactory(clock)
     yield factory
     factory.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
-from buzzerbox.pads.testing import edges
+from buzzerbox.pads.fakes.wires import edges
 
 T0 = 1_000_000
 

@@ -3,6 +3,7 @@ box's lights go to the pads that have one."""
 
 from __future__ import annotations
 
+import argparse
 import queue
 import threading
 from collections.abc import Iterator
@@ -11,10 +12,12 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.errors import ConfigError
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
-from buzzerbox.store.log import EventLog
+from buzzerbox.serve import settings
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 
 MAP = """
@@ -90,10 +93,22 @@ def test_edges_of_real_pads_are_presses_of_their_seats(pad_map: PadMap, tmp_path
 
 
 def test_a_pads_table_needs_a_map(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="needs map"):
+    with pytest.raises(ConfigError, match="needs map"):
         open_sources({}, tmp_path)
-    with pytest.raises(ValueError, match="unknown keys"):
+    with pytest.raises(ConfigError, match="unknown keys"):
         open_sources({"map": "x.toml", "colour": "red"}, tmp_path)
+
+
+def test_a_wrong_serve_config_is_a_config_error(tmp_path: Path) -> None:
+    """serve's settings refuse a config file with ConfigError (a ValueError still)."""
+    config = tmp_path / "box.toml"
+    args = argparse.Namespace(config=config)
+    config.write_text("colour = 'red'\n")
+    with pytest.raises(ConfigError, match="unknown keys colour"):
+        settings(args)
+    config.write_text("colour = \n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        settings(args)
 
 
 def test_the_box_shows_each_boards_status_and_clock(pad_map: PadMap, tmp_path: Path) -> None:

@@ -10,11 +10,13 @@ from buzzerbox.errors import InputError
 from buzzerbox.pads.arbiter import GPIO, Edge
 from buzzerbox.pads.debounce import Debouncer
 from buzzerbox.pads.errors import GpioUnavailableError
+from buzzerbox.pads.fakes.pins import ClockedMockFactory
+from buzzerbox.pads.fakes.wires import edges
 from buzzerbox.pads.gpio import GpioPads
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.testing import Clock, ClockedMockFactory, edges
+from buzzerbox.testing import ManualClock
 
 Seen = list[tuple[int, int, int]]
 
@@ -46,7 +48,7 @@ def release(factory: ClockedMockFactory, pin: int) -> None:
 
 
 def test_presses_microseconds_apart_on_different_pins(
-    pads: GpioPads, mock_factory: ClockedMockFactory, clock: Clock, seen: Seen
+    pads: GpioPads, mock_factory: ClockedMockFactory, clock: ManualClock, seen: Seen
 ) -> None:
     t0 = clock()
     press(mock_factory, 27)
@@ -59,7 +61,7 @@ def test_presses_microseconds_apart_on_different_pins(
 
 
 def test_bounce_burst_is_reduced_to_its_first_edge(
-    pads: GpioPads, mock_factory: ClockedMockFactory, clock: Clock, seen: Seen
+    pads: GpioPads, mock_factory: ClockedMockFactory, clock: ManualClock, seen: Seen
 ) -> None:
     t0 = clock()
     for _ in range(6):  # a contact that chatters for 1.2 ms and stays closed
@@ -83,7 +85,7 @@ def test_bounce_burst_is_reduced_to_its_first_edge(
 
 
 def test_other_pads_are_never_affected_by_a_bounce(
-    pads: GpioPads, mock_factory: ClockedMockFactory, clock: Clock, seen: Seen
+    pads: GpioPads, mock_factory: ClockedMockFactory, clock: ManualClock, seen: Seen
 ) -> None:
     t0 = clock()
     press(mock_factory, 17)
@@ -97,7 +99,7 @@ def test_other_pads_are_never_affected_by_a_bounce(
 
 
 def test_tap_shorter_than_the_window_is_released_when_it_closes(
-    pads: GpioPads, mock_factory: ClockedMockFactory, clock: Clock, seen: Seen
+    pads: GpioPads, mock_factory: ClockedMockFactory, clock: ManualClock, seen: Seen
 ) -> None:
     t0 = clock()
     press(mock_factory, 17)
@@ -121,7 +123,7 @@ def test_lights_and_no_bounce_time_set(pads: GpioPads, mock_factory: ClockedMock
 
 
 def test_callbacks_survive_garbage_collection(
-    pads: GpioPads, mock_factory: ClockedMockFactory, clock: Clock, seen: Seen
+    pads: GpioPads, mock_factory: ClockedMockFactory, clock: ManualClock, seen: Seen
 ) -> None:
     import gc
 
@@ -159,7 +161,7 @@ def test_edges_settled_together_come_in_the_order_the_pads_were_added() -> None:
 
 
 def test_gpio_pads_in_pad_sources_are_ordered_and_named(
-    mock_factory: ClockedMockFactory, clock: Clock
+    mock_factory: ClockedMockFactory, clock: ManualClock
 ) -> None:
     pad_map = parse_pad_map(
         "seats = 2\n[gpio]\ndebounce_us = 3000\n"

@@ -9,7 +9,8 @@ import tomllib
 from importlib.metadata import version
 from pathlib import Path
 
-from buzzerbox.pads.testing import Clock, ClockedMockFactory, ClockedPin
+from buzzerbox.pads.fakes.pins import ClockedMockFactory, ClockedPin
+from buzzerbox.testing import START_US, ManualClock
 from gpiozero.pins.mock import MockPin, PinState
 from packaging.requirements import Requirement
 
@@ -39,7 +40,7 @@ def test_the_private_contract_the_clocked_pin_overrides() -> None:
 
 
 def test_a_clocked_pin_stamps_edges_with_the_clock() -> None:
-    clock = Clock()
+    clock = ManualClock(START_US)
     factory = ClockedMockFactory(clock)
     try:
         pin = factory.pin(4)

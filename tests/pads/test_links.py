@@ -9,12 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
-from buzzerbox.pads.fakeboard import SyncLine
-from buzzerbox.pads.fakepulse import LinePulser
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakes.board import SyncLine
+from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.pads.fakes.pulse import LinePulser
+from buzzerbox.pads.fakes.wires import collect, edges, presses, status_is
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.testing import collect, edges, presses, status_is
 
 StartPort = Callable[..., FakeBoardPort]
 

@@ -17,13 +17,13 @@ from typing import IO
 
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.fakeboard import FakeBoard, SyncLine
-from buzzerbox.pads.fakepulse import WirePulser
-from buzzerbox.pads.fakeserve import FakeBoardPort
+from buzzerbox.pads.fakes.board import FakeBoard, SyncLine
+from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.pads.fakes.pulse import WirePulser
+from buzzerbox.pads.fakes.wires import collect, presses, status_is
 from buzzerbox.pads.monitor import TextPrinter, event_json
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.testing import collect, presses, status_is
 
 StartPort = Callable[..., FakeBoardPort]
 

@@ -8,20 +8,13 @@ import pytest
 from buzzerbox.pads.arbiter import GPIO, Arbiter, Edge
 from buzzerbox.pads.debounce import Debouncer
 from buzzerbox.pads.errors import PadMapError
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.pins import SHIFTS_MS, ClockedMockFactory, drive_pin, resting_hand
+from buzzerbox.pads.fakes.wires import Wire, edges, run_wires
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.testing import (
-    SHIFTS_MS,
-    Clock,
-    ClockedMockFactory,
-    Wire,
-    drive_pin,
-    edges,
-    resting_hand,
-    run_wires,
-)
+from buzzerbox.testing import ManualClock
 
 
 def board_output(trace: list[tuple[int, int]], window_us: int) -> list[tuple[int, int]]:
@@ -92,7 +85,7 @@ def drive(
 
 
 def test_gpio_a_resting_hand_is_one_card_and_a_lift_makes_two(
-    mock_factory: ClockedMockFactory, clock: Clock
+    mock_factory: ClockedMockFactory, clock: ManualClock
 ) -> None:
     pad_map = parse_pad_map(GPIO_MAP)
     with PadSources(pad_map, gpio_factory=mock_factory, clock=clock, gpio_margin_us=2_000) as src:
@@ -133,7 +126,7 @@ ch = 1
 """
 
 
-def board_wire(clock: Clock, arbiter: Arbiter, board_id: str) -> Wire:
+def board_wire(clock: ManualClock, arbiter: Arbiter, board_id: str) -> Wire:
     pad_map = parse_pad_map(BOARD_MAP.replace("pico-e6614103e7000001", board_id))
     board = FakeBoard(board_id, clock=BoardClock(clock, offset_us=5_000_000), channels=8)
     board.boot()
@@ -149,7 +142,7 @@ def board_wire(clock: Clock, arbiter: Arbiter, board_id: str) -> Wire:
 
 
 def play(
-    clock: Clock, wires: list[Wire], wire: Wire, ch: int, sent: list[tuple[int, int]]
+    clock: ManualClock, wires: list[Wire], wire: Wire, ch: int, sent: list[tuple[int, int]]
 ) -> list[Edge]:
     """The board sends these (µs from now, state) edges, ticking every 10 ms between."""
     start, out = clock(), []
@@ -164,7 +157,7 @@ def play(
     return out + edges(run_wires(clock, wires, 400_000))
 
 
-def test_board_a_resting_hand_is_one_card_and_a_lift_makes_two(clock: Clock) -> None:
+def test_board_a_resting_hand_is_one_card_and_a_lift_makes_two(clock: ManualClock) -> None:
     arbiter = Arbiter()
     w = board_wire(clock, arbiter, "pico-a1")
     run_wires(clock, [w], 100_000)
@@ -181,7 +174,7 @@ def test_board_a_resting_hand_is_one_card_and_a_lift_makes_two(clock: Clock) -> 
     assert 299_000 < out[1].t_us - out[0].t_us < 301_000
 
 
-def test_board_releases_wait_in_order_and_stop_and_sync_are_never_held(clock: Clock) -> None:
+def test_board_releases_wait_in_order_and_stop_and_sync_are_never_held(clock: ManualClock) -> None:
     arbiter = Arbiter()
     a, b = board_wire(clock, arbiter, "pico-a1"), board_wire(clock, arbiter, "pico-b1")
     wires = [a, b]
@@ -211,7 +204,7 @@ def test_board_releases_wait_in_order_and_stop_and_sync_are_never_held(clock: Cl
     assert abs(out[2].t_us - out[1].t_us - 60_000) < 100 and out[1].t_us >= pulse - 1_000
 
 
-def pressed_then_released(clock: Clock, arbiter: Arbiter) -> tuple[Wire, list[Edge]]:
+def pressed_then_released(clock: ManualClock, arbiter: Arbiter) -> tuple[Wire, list[Edge]]:
     """A board online, a hand on its pile zone (final), then lifted (held)."""
     w = board_wire(clock, arbiter, "pico-a1")
     run_wires(clock, [w], 100_000)
@@ -221,7 +214,7 @@ def pressed_then_released(clock: Clock, arbiter: Arbiter) -> tuple[Wire, list[Ed
     return w, out
 
 
-def test_a_board_that_goes_away_still_reports_its_held_release(clock: Clock) -> None:
+def test_a_board_that_goes_away_still_reports_its_held_release(clock: ManualClock) -> None:
     arbiter = Arbiter()
     w, out = pressed_then_released(clock, arbiter)
     w.session.gone(clock())
@@ -247,7 +240,7 @@ def test_the_pad_map_sets_the_hold_per_role_and_refuses_bad_ones() -> None:
         parse_pad_map("seats = 1\n[release_ms]\npile = 5000\n")
 
 
-def test_a_board_that_reboots_still_reports_its_held_release(clock: Clock) -> None:
+def test_a_board_that_reboots_still_reports_its_held_release(clock: ManualClock) -> None:
     arbiter = Arbiter()
     w, out = pressed_then_released(clock, arbiter)
     released = clock()

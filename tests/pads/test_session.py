@@ -5,26 +5,27 @@ from __future__ import annotations
 
 from buzzerbox.pads import protocol as p
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.wires import Wire, edges, make_wire, run_wires
 from buzzerbox.pads.session import BoardSession
-from buzzerbox.pads.testing import Clock, Wire, edges, make_wire, run_wires
+from buzzerbox.testing import ManualClock
 
 
-def online(clock: Clock, arbiter: Arbiter, *ids: str, **kw: float) -> list[Wire]:
+def online(clock: ManualClock, arbiter: Arbiter, *ids: str, **kw: float) -> list[Wire]:
     wires = [make_wire(clock, arbiter, i, **kw) for i in ids]  # type: ignore[arg-type]
     for w in wires:
         w.open()
     return wires
 
 
-def test_hello_then_sync_then_online(clock: Clock, arbiter: Arbiter) -> None:
+def test_hello_then_sync_then_online(clock: ManualClock, arbiter: Arbiter) -> None:
     (w,) = online(clock, arbiter, "pico-a")
     assert w.session.board == "pico-a"
     assert w.session.events() == [BoardStatusChanged("pico-a", "online")]
     assert w.session.clock is not None and w.session.clock.is_mapped
 
 
-def test_frames_before_hello_are_ignored(clock: Clock, arbiter: Arbiter) -> None:
+def test_frames_before_hello_are_ignored(clock: ManualClock, arbiter: Arbiter) -> None:
     w = make_wire(clock, arbiter, "pico-a")
     w.session.opened(clock())
     assert w.session.outgoing() == p.hello_request()
@@ -34,7 +35,7 @@ def test_frames_before_hello_are_ignored(clock: Clock, arbiter: Arbiter) -> None
     assert w.session.events() == [BoardStatusChanged("pico-a", "online")]
 
 
-def test_hello_is_asked_again_until_it_comes(clock: Clock, arbiter: Arbiter) -> None:
+def test_hello_is_asked_again_until_it_comes(clock: ManualClock, arbiter: Arbiter) -> None:
     w = make_wire(clock, arbiter, "pico-a")
     w.session.opened(clock())
     w.session.outgoing()
@@ -43,7 +44,9 @@ def test_hello_is_asked_again_until_it_comes(clock: Clock, arbiter: Arbiter) -> 
     assert w.session.outgoing() == p.hello_request()
 
 
-def test_press_is_final_after_the_next_tick_with_host_time(clock: Clock, arbiter: Arbiter) -> None:
+def test_press_is_final_after_the_next_tick_with_host_time(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
     (w,) = online(clock, arbiter, "pico-a", offset_us=9_000_000, drift_ppm=0.0)
     run_wires(clock, [w], 100_000)
     pressed_at = clock()
@@ -53,7 +56,9 @@ def test_press_is_final_after_the_next_tick_with_host_time(clock: Clock, arbiter
     assert edges(events) == [Edge("pico-a", 3, "pico-a:3", 1, pressed_at)]
 
 
-def test_two_boards_offsets_and_drifts_microseconds_apart(clock: Clock, arbiter: Arbiter) -> None:
+def test_two_boards_offsets_and_drifts_microseconds_apart(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
     a = make_wire(clock, arbiter, "pico-a", offset_us=3_000_000, drift_ppm=48.0, latency_us=150)
     b = make_wire(clock, arbiter, "pico-b", offset_us=71_000_000, drift_ppm=-45.0, latency_us=400)
     a.open()
@@ -73,7 +78,7 @@ def test_two_boards_offsets_and_drifts_microseconds_apart(clock: Clock, arbiter:
     assert all(abs(e.t_us - t) <= 5 for e, (_, t) in zip(got, truth, strict=True))
 
 
-def test_edges_wait_for_the_clock_map(clock: Clock, arbiter: Arbiter) -> None:
+def test_edges_wait_for_the_clock_map(clock: ManualClock, arbiter: Arbiter) -> None:
     w = make_wire(clock, arbiter, "pico-a")
     w.answers = False  # SYNC requests go nowhere for now
     w.session.opened(clock())
@@ -91,7 +96,7 @@ def test_edges_wait_for_the_clock_map(clock: Clock, arbiter: Arbiter) -> None:
     assert edges(arbiter.advance(clock())) == [Edge("pico-a", 2, "pico-a:2", 1, pressed_at)]
 
 
-def test_sync_unanswered_for_2_s_leaves_the_board_out(clock: Clock, arbiter: Arbiter) -> None:
+def test_sync_unanswered_for_2_s_leaves_the_board_out(clock: ManualClock, arbiter: Arbiter) -> None:
     a, b = online(clock, arbiter, "pico-a", "pico-b")
     run_wires(clock, [a, b], 100_000)
     a.session.events()
@@ -107,7 +112,7 @@ def test_sync_unanswered_for_2_s_leaves_the_board_out(clock: Clock, arbiter: Arb
     assert arbiter.is_waited_for("pico-a")
 
 
-def test_unsupported_protocol(clock: Clock, arbiter: Arbiter) -> None:
+def test_unsupported_protocol(clock: ManualClock, arbiter: Arbiter) -> None:
     board = FakeBoard("pico-new", clock=BoardClock(clock), proto=2)
     w = Wire(clock, board, BoardSession("loop://x", arbiter))
     w.open()
@@ -116,7 +121,7 @@ def test_unsupported_protocol(clock: Clock, arbiter: Arbiter) -> None:
     assert arbiter.pending == 0 and not arbiter.is_waited_for("pico-new")
 
 
-def test_seq_gaps_and_lost_are_reported(clock: Clock, arbiter: Arbiter) -> None:
+def test_seq_gaps_and_lost_are_reported(clock: ManualClock, arbiter: Arbiter) -> None:
     (w,) = online(clock, arbiter, "pico-a")
     w.session.events()
     w.board.skip(3)
@@ -126,7 +131,7 @@ def test_seq_gaps_and_lost_are_reported(clock: Clock, arbiter: Arbiter) -> None:
     assert w.session.events() == [FramesLost("pico-a", 3), FramesLost("pico-a", 5)]
 
 
-def test_seq_wraps_without_a_gap(clock: Clock, arbiter: Arbiter) -> None:
+def test_seq_wraps_without_a_gap(clock: ManualClock, arbiter: Arbiter) -> None:
     (w,) = online(clock, arbiter, "pico-a")
     w.session.events()
     w.board.seq = p.U32 - 2
@@ -136,7 +141,9 @@ def test_seq_wraps_without_a_gap(clock: Clock, arbiter: Arbiter) -> None:
     assert w.session.events() == []
 
 
-def test_edge_on_a_channel_the_board_lacks_is_a_bad_frame(clock: Clock, arbiter: Arbiter) -> None:
+def test_edge_on_a_channel_the_board_lacks_is_a_bad_frame(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
     (w,) = online(clock, arbiter, "pico-a")
     w.to_host(p.encode(f"EDGE {w.board.seq} 8 1 {w.board.clock.ticks()}"))
     w.board.skip(1)
@@ -144,7 +151,7 @@ def test_edge_on_a_channel_the_board_lacks_is_a_bad_frame(clock: Clock, arbiter:
     assert arbiter.pending == 0
 
 
-def test_reboot_maps_the_clock_anew(clock: Clock, arbiter: Arbiter) -> None:
+def test_reboot_maps_the_clock_anew(clock: ManualClock, arbiter: Arbiter) -> None:
     (w,) = online(clock, arbiter, "pico-a", offset_us=40_000_000)
     run_wires(clock, [w], 1_000_000)
     w.session.events()
@@ -159,7 +166,7 @@ def test_reboot_maps_the_clock_anew(clock: Clock, arbiter: Arbiter) -> None:
     assert w.session.events() == []  # no seq gap reported for a reboot
 
 
-def test_unseen_restart_is_caught_by_seq_or_sync(clock: Clock, arbiter: Arbiter) -> None:
+def test_unseen_restart_is_caught_by_seq_or_sync(clock: ManualClock, arbiter: Arbiter) -> None:
     (w,) = online(clock, arbiter, "pico-a", offset_us=40_000_000)
     run_wires(clock, [w], 500_000)
     w.session.gone(clock())
@@ -175,7 +182,7 @@ def test_unseen_restart_is_caught_by_seq_or_sync(clock: Clock, arbiter: Arbiter)
 
 
 def test_gone_and_back_keeps_the_map_and_counts_what_was_missed(
-    clock: Clock, arbiter: Arbiter
+    clock: ManualClock, arbiter: Arbiter
 ) -> None:
     a, b = online(clock, arbiter, "pico-a", "pico-b")
     run_wires(clock, [a, b], 100_000)
@@ -193,7 +200,9 @@ def test_gone_and_back_keeps_the_map_and_counts_what_was_missed(
     ]
 
 
-def test_silent_board_then_its_stalled_edge_comes_late(clock: Clock, arbiter: Arbiter) -> None:
+def test_silent_board_then_its_stalled_edge_comes_late(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
     a, b = online(clock, arbiter, "pico-a", "pico-b")
     run_wires(clock, [a, b], 100_000)
     b.is_ticking = False
@@ -211,7 +220,7 @@ def test_silent_board_then_its_stalled_edge_comes_late(clock: Clock, arbiter: Ar
     ]
 
 
-def test_junk_on_the_line_is_counted_and_harmless(clock: Clock, arbiter: Arbiter) -> None:
+def test_junk_on_the_line_is_counted_and_harmless(clock: ManualClock, arbiter: Arbiter) -> None:
     (w,) = online(clock, arbiter, "pico-a")
     w.to_host(b"\x00\xff garbage *1234\n" + b"z" * 500 + b"\nEDGE 1 2 3*0000\n")
     pressed_at = clock()
@@ -220,7 +229,7 @@ def test_junk_on_the_line_is_counted_and_harmless(clock: Clock, arbiter: Arbiter
     assert w.session.decoder.bad == 3
 
 
-def test_leds_debounce_and_err(clock: Clock, arbiter: Arbiter) -> None:
+def test_leds_debounce_and_err(clock: ManualClock, arbiter: Arbiter) -> None:
     board = FakeBoard("pico-a", clock=BoardClock(clock), leds=4)
     session = BoardSession("loop://a", arbiter, debounce_us=2500)
     session.set_led(1, True)  # before HELLO: sent after it

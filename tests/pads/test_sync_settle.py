@@ -6,17 +6,18 @@ can all be slow, and a time mapped from such a round trip is off by half of it."
 from __future__ import annotations
 
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
-from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.wires import edges
 from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.syncrounds import SYNC_FAST_US, SYNC_GOOD_RTT_US, SYNC_SETTLE, SYNC_STEADY_US
-from buzzerbox.pads.testing import Clock, edges
+from buzzerbox.testing import ManualClock
 
 
 class Link:
     """A board and its session, with each crossing's time given: `out_us` to the board,
     `back_us` until the host reads (and stamps) the answer."""
 
-    def __init__(self, clock: Clock, arbiter: Arbiter) -> None:
+    def __init__(self, clock: ManualClock, arbiter: Arbiter) -> None:
         self.clock = clock
         self.board = FakeBoard("pico-a", clock=BoardClock(clock, offset_us=5_000_000))
         self.board.boot()
@@ -46,7 +47,7 @@ class Link:
 
 
 def test_a_slow_first_round_trip_does_not_map_the_edges_that_follow(
-    clock: Clock, arbiter: Arbiter
+    clock: ManualClock, arbiter: Arbiter
 ) -> None:
     link = Link(clock, arbiter)
     link.round_trip(100, 100)  # HELLO? -> HELLO; the session asks SYNC
@@ -61,7 +62,7 @@ def test_a_slow_first_round_trip_does_not_map_the_edges_that_follow(
 
 
 def test_a_link_never_quick_is_mapped_from_the_best_of_its_first_round_trips(
-    clock: Clock, arbiter: Arbiter
+    clock: ManualClock, arbiter: Arbiter
 ) -> None:
     link = Link(clock, arbiter)
     link.round_trip(100, 100)  # HELLO
@@ -82,7 +83,7 @@ def test_a_link_never_quick_is_mapped_from_the_best_of_its_first_round_trips(
     assert link.session.outgoing() == b""
 
 
-def test_while_unmapped_sync_keeps_coming_fast(clock: Clock, arbiter: Arbiter) -> None:
+def test_while_unmapped_sync_keeps_coming_fast(clock: ManualClock, arbiter: Arbiter) -> None:
     link = Link(clock, arbiter)
     link.round_trip(100, 100)
     for _ in range(SYNC_SETTLE - 1):  # more than the usual fast ones, all slow

@@ -1,5 +1,5 @@
 """The sync wire in arbitration, on emulated boards with a realistic USB link (pads/
-fakeusb.py) and a driven clock: boards with offsets and drifts line up to the µs by
+pads/fakes/usb.py) and a driven clock: boards with offsets and drifts line up to the µs by
 the host's stamped pulses or by common pulses of an outside pulser; a missing or
 silent wire falls back to SYNC round trips and the status says so; a missed pulse
 changes nothing."""
@@ -10,9 +10,9 @@ import random
 
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
-from buzzerbox.pads.fakeusb import UsbLink, UsbRig, UsbTiming
-from buzzerbox.pads.syncwire import PulseTimer, SyncGroup
-from buzzerbox.pads.testing import Clock
+from buzzerbox.pads.fakes.usb import UsbLink, UsbRig, UsbTiming
+from buzzerbox.pads.syncgroup import PulseTimer, SyncGroup
+from buzzerbox.testing import ManualClock
 
 SYNC_CH = 7
 BOARDS = (  # offset, drift (ppm), USB timing: each board its own asymmetry
@@ -22,7 +22,9 @@ BOARDS = (  # offset, drift (ppm), USB timing: each board its own asymmetry
 )
 
 
-def rig_of(clock: Clock, wire: str | None, *, wired: tuple[bool, ...] = (True,) * 3) -> UsbRig:
+def rig_of(
+    clock: ManualClock, wire: str | None, *, wired: tuple[bool, ...] = (True,) * 3
+) -> UsbRig:
     rig = UsbRig(clock, wire=wire, silence_us=60_000_000)  # type: ignore[arg-type]
     for i, ((offset, drift, timing), is_wired) in enumerate(zip(BOARDS, wired, strict=True)):
         rig.add_board(
@@ -68,7 +70,7 @@ def pairs(rig: UsbRig, spacing_us: int, n: int = 30) -> list[tuple[Edge, int, Ed
 
 
 def test_host_pulses_align_boards_with_offsets_and_drifts_to_the_microsecond(
-    clock: Clock,
+    clock: ManualClock,
 ) -> None:
     rig = rig_of(clock, "host")
     events = rig.run(500_000)
@@ -84,7 +86,7 @@ def test_host_pulses_align_boards_with_offsets_and_drifts_to_the_microsecond(
     assert all(e.ch != SYNC_CH for e in rig.edges())  # a sync channel is never a pad
 
 
-def test_the_release_hold_never_holds_the_sync_wire(clock: Clock) -> None:
+def test_the_release_hold_never_holds_the_sync_wire(clock: ManualClock) -> None:
     rig = UsbRig(clock, wire="host", silence_us=60_000_000)
     for board, (offset, drift, timing) in zip(("pico-a", "pico-b"), BOARDS, strict=False):
         rig.add_board(
@@ -117,7 +119,7 @@ def test_the_release_hold_never_holds_the_sync_wire(clock: Clock) -> None:
     assert all(abs(e[2] - true) <= 10 for e, true in zip(got, truth, strict=True))
 
 
-def test_without_the_wire_the_same_boards_misorder_close_presses(clock: Clock) -> None:
+def test_without_the_wire_the_same_boards_misorder_close_presses(clock: ManualClock) -> None:
     rig = rig_of(clock, None)
     events = rig.run(5_500_000)
     assert status(events, "pico-a") == BoardStatusChanged("pico-a", "online")
@@ -127,7 +129,7 @@ def test_without_the_wire_the_same_boards_misorder_close_presses(clock: Clock) -
     assert any(first.t_us > second.t_us for first, _, second, _ in got)
 
 
-def test_a_board_the_wire_does_not_reach_falls_back_and_says_so(clock: Clock) -> None:
+def test_a_board_the_wire_does_not_reach_falls_back_and_says_so(clock: ManualClock) -> None:
     rig = rig_of(clock, "host", wired=(True, True, False))
     events = rig.run(8_000_000)
     assert status(events, "pico-a").clock == "wire"
@@ -137,7 +139,7 @@ def test_a_board_the_wire_does_not_reach_falls_back_and_says_so(clock: Clock) ->
         assert first.t_us < second.t_us
 
 
-def test_a_wire_that_falls_silent_falls_back_and_comes_back(clock: Clock) -> None:
+def test_a_wire_that_falls_silent_falls_back_and_comes_back(clock: ManualClock) -> None:
     rig = rig_of(clock, "host")
     rig.run(6_000_000)
     rig.is_pulsing = False  # the pulses stop (a cut wire, a stopped pulser)
@@ -149,7 +151,7 @@ def test_a_wire_that_falls_silent_falls_back_and_comes_back(clock: Clock) -> Non
     assert status(events, "pico-b") == BoardStatusChanged("pico-b", "online", "wire", "live")
 
 
-def test_an_outside_pulser_lines_the_boards_up_by_common_pulses(clock: Clock) -> None:
+def test_an_outside_pulser_lines_the_boards_up_by_common_pulses(clock: ManualClock) -> None:
     rig = rig_of(clock, "external")
     events = rig.run(6_000_000)
     for board in ("pico-a", "pico-b", "pico-c"):
@@ -162,7 +164,7 @@ def test_an_outside_pulser_lines_the_boards_up_by_common_pulses(clock: Clock) ->
 
 
 @pytest.mark.parametrize("wire", ["host", "external"])
-def test_a_missed_pulse_on_one_board_changes_nothing(clock: Clock, wire: str) -> None:
+def test_a_missed_pulse_on_one_board_changes_nothing(clock: ManualClock, wire: str) -> None:
     rig = rig_of(clock, wire)
     rig.run(6_000_000)
     c = rig.links[2]

@@ -1,4 +1,4 @@
-"""Replay's fast paths (rules/log.py, rules/events.py) read what the full checks read.
+"""Replay's fast paths (rules/gamelog.py, rules/events.py) read what the full checks read.
 
 Most lines of a log are pad edges written as plain ASCII JSON: replay reads them with
 JSON's scanner alone and makes their events without a frozen dataclass's setattrs.
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from buzzerbox.rules import InvalidEventError, parse_event, replay_state
 from buzzerbox.rules.events import PadPressed, PadReleased, _pad_fields
-from buzzerbox.rules.log import fold, read_lines
+from buzzerbox.rules.gamelog import fold, read_lines
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from buzzerbox.datadir import admin_pin, secret_key
 from buzzerbox.durable import write_atomic
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.record import save
-from buzzerbox.store.datadir import admin_pin, secret_key
-from buzzerbox.web.sessions import Sessions
+from buzzerbox.server.sessions import Sessions
 
 
 @pytest.fixture

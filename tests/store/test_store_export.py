@@ -8,9 +8,9 @@ import json
 import urllib.parse
 from typing import Any
 
-from buzzerbox.rules.log import replay_state
+from buzzerbox.rules.gamelog import replay_state
 from buzzerbox.store.export import bgstats_link, ranks, to_bgstats, to_csv, to_jsonl
-from buzzerbox.store.replay import load_lines, replay_stored
+from buzzerbox.store.restore import load_lines, replay_stored
 
 KIDS: list[dict[str, Any]] = [
     {"type": "game", "game": "kids", "players": ["Ann", "Ben", "Cem"], "rounds": 1},

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from buzzerbox.store import StoredEvent
-from buzzerbox.store.log import EventLog, Progress, StoreError
+from buzzerbox.store.eventlog import EventLog, Progress, StoreError
 from buzzerbox.store.tail import Cursor, LogTail
 
 GAME = {"type": "game", "game": "kids", "players": ["Ann", "Ben"]}

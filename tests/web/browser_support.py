@@ -1,8 +1,9 @@
 """What the browser tests share: the real `buzzerbox serve`, Debian's Chromium driven by
 Playwright, phones, screenshots, and the steps every game takes.
 
-Test modules import the fixtures by binding them at module level (`served = ...`), so
-each module gets its own box (module scope). Chromium is Debian's (/usr/bin/chromium);
+The fixtures (`served`, `playwright`, `browser`) are the web tests' own, bound once in
+tests/web/conftest.py (as Home Assistant's tests/components share theirs); module scope:
+each test module gets its own box. Chromium is Debian's (/usr/bin/chromium);
 `playwright install` is never needed. Playwright is in the dev extras `bash
 tests/check` installs: without it these tests fail at import, they never skip.
 
@@ -369,13 +370,19 @@ def new_game(table: Page, game: str, names: list[str], rounds: int | None = None
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
 
 
+def table_page(watch: Watch, context: BrowserContext, served: Served) -> Page:
+    """The table view in `context`, logged in as the admin (the set-up of most tests)."""
+    table = watch.page(context)
+    table.goto(f"{served.url}/table")
+    log_in(table, served.pin)
+    return table
+
+
 def table_and_pads(
     watch: Watch, context: BrowserContext, served: Served, game: str, names: list[str]
 ) -> tuple[Page, Page]:
     """The table view logged in with a new game, and the pads page, in `context`."""
-    table = watch.page(context)
-    table.goto(f"{served.url}/table")
-    log_in(table, served.pin)
+    table = table_page(watch, context, served)
     new_game(table, game, names)
     pads = watch.page(context)
     pads.goto(f"{served.url}/pads")

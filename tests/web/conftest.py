@@ -1,4 +1,5 @@
-"""Fixtures of the web tests: a box on a driven clock, its app, a viewer and an admin."""
+"""Fixtures of the web tests: a box on a driven clock, its app, a viewer and an admin;
+and the browser tests' real `buzzerbox serve` and Chromium (browser_support.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.store.log import EventLog
+from buzzerbox.server.auth import LoginLimiter
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
 from flask import Flask
 from flask.testing import FlaskClient
 
+from .browser_support import browser, playwright, served  # noqa: F401  (the browser tests')
 from .web_fakes import PIN, ManualClock, Seconds
 
 

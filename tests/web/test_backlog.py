@@ -9,8 +9,8 @@ from __future__ import annotations
 import socket
 from types import SimpleNamespace
 
-from buzzerbox.web.guard import Guard
-from buzzerbox.web.server import bind, connection_limit, make_server, server_options
+from buzzerbox.server.guard import Guard
+from buzzerbox.server.listen import bind, connection_limit, make_server, server_options
 
 
 def test_waitress_accepts_beyond_the_guards_limit() -> None:

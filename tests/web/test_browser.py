@@ -16,23 +16,20 @@ import re
 
 from playwright.sync_api import Browser, Error, Page, expect
 
-from . import browser_support as support
 from .browser_support import (
     Served,
     Watch,
     enter,
-    log_in,
     phone,
     shoot,
     standings_apart,
     start_round,
+    table_page,
     targets_big_enough,
     wait_for_go,
 )
 
 # the shared fixtures, for this module (each module has its own box)
-playwright, browser, served = support.playwright, support.browser, support.served
-
 
 # -- steps of a game -------------------------------------------------------------------------
 
@@ -57,9 +54,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
     table_phone = phone(browser)
     viewer_phone = phone(browser, "dark")
     try:
-        table = watch.page(table_phone)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, table_phone, served)
         expect(table.get_by_test_id("newgame-form")).to_be_visible()
         targets_big_enough(table)
         new_ligretto(table, ["Ann", "Ben", "Cara"], target=50)

@@ -10,7 +10,6 @@ import json
 
 from playwright.sync_api import Browser, expect
 
-from . import browser_support as support
 from .browser_support import (
     CSP_HOLDS,
     PHONE,
@@ -19,14 +18,12 @@ from .browser_support import (
     audit,
     confirm,
     enter,
-    log_in,
     new_game,
     phone,
     start_round,
+    table_page,
     wait_for_go,
 )
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 PAGES = ["/", "/finish", "/table", "/pads", "/join", "/tv", "/buzzer"]
 
@@ -40,9 +37,7 @@ def test_every_page_passes_axe_in_light_and_dark_on_a_phone_and_a_tv(
     host, guest = phone(browser), phone(browser)
     try:
         found = {}
-        table = watch.page(host)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, host, served)
         expect(table.get_by_test_id("newgame-form")).to_be_visible()
         found["/table (a new game)"] = audit(table)
         new_game(table, "ligretto", ["Ann", "Ben", "Cara"])
@@ -93,9 +88,7 @@ def test_the_table_works_by_keyboard(served: Served, browser: Browser) -> None:
     watch = Watch(served.url)
     context = browser.new_context(viewport=PHONE)
     try:
-        table = watch.page(context)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, context, served)
         new_game(table, "kids", ["Ann", "Ben"])
         pads = watch.page(context)
         pads.goto(f"{served.url}/pads")

@@ -10,9 +10,7 @@ import itertools
 from playwright.sync_api import Browser, expect
 
 from . import browser_support as support
-from .browser_support import FITS, Served, Watch, log_in, new_game, phone
-
-playwright, browser, served = support.playwright, support.browser, support.served
+from .browser_support import FITS, Served, Watch, new_game, phone, table_page
 
 #: every oscillator started: its pitch, and how far ahead on the audio clock (s)
 RECORD = """window.__beeps = [];
@@ -31,9 +29,7 @@ def test_the_tv_beeps_each_second_of_the_countdown(served: Served, browser: Brow
     screen = browser.new_context(viewport=FITS["tv"])
     quiet_screen = browser.new_context(viewport=FITS["tv"])
     try:
-        table = watch.page(hand)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, hand, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
 
         tv = watch.page(screen)

@@ -17,10 +17,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, Response, Route, expect
 
-from . import browser_support as support
-from .browser_support import GO_TIMEOUT_MS, Served, Watch, fits, log_in, new_game, phone
-
-playwright, browser, served = support.playwright, support.browser, support.served
+from .browser_support import GO_TIMEOUT_MS, Served, Watch, fits, new_game, phone, table_page
 
 #: how long the press's request is held on its way (a slow wifi), ms: within what the
 #: phone's round trips allow (2 x its map's error + 100 ms, web/phonetime.py); a longer
@@ -62,9 +59,7 @@ def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
     watch = Watch(served.url)
     host, guest = phone(browser), phone(browser)
     try:
-        table = watch.page(host)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, host, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
         table.get_by_test_id("phones-toggle").click()
         expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")

@@ -9,28 +9,23 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from . import browser_support as support
 from .browser_support import (
     GO_TIMEOUT_MS,
     Served,
     Watch,
     fits,
-    log_in,
     new_game,
     phone,
+    table_page,
     targets_big_enough,
 )
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 
 def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser) -> None:
     watch = Watch(served.url)
     host_phone, ann_phone, ben_phone = phone(browser), phone(browser), phone(browser, "dark")
     try:
-        table = watch.page(host_phone)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, host_phone, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
 
         # phones are no pads until the host says so

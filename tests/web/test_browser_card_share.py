@@ -15,7 +15,6 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from . import browser_support as support
 from .browser_support import (
     Served,
     Watch,
@@ -24,10 +23,9 @@ from .browser_support import (
     log_in,
     new_game,
     phone,
+    table_page,
     targets_big_enough,
 )
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 #: a share sheet that takes PNG files and notes what it was given
 SHARE_SHEET = """window.__shared = [];
@@ -124,9 +122,7 @@ def test_a_share_sheet_that_fails_saves_the_card_instead(served: Served, browser
                              window.__tries > 1 ? "AbortError" : "NotAllowedError");
     }});"""
     try:
-        table = watch.page(context)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, context, served)
         new_game(table, "kids", ["Cem", "Dan"])
         confirm(table, "finish")
         page = scoreboard(watch, context, served, failing)

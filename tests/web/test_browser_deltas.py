@@ -13,8 +13,6 @@ from . import browser_support as support
 from .browser_support import Served, Watch, phone, serving
 from .web_fakes import Admin
 
-playwright, browser = support.playwright, support.browser
-
 #: what the scoreboard shows of the game (not the QR code, the addresses or the live dot)
 SHOWN = ["hero", "standings", "photo-compact", "history"]
 

@@ -16,24 +16,21 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Browser, Error, Page, expect
 
-from . import browser_support as support
 from .browser_support import (
     Served,
     Watch,
     confirm,
     enter,
-    log_in,
     new_game,
     phone,
     serving,
     shoot,
     standings_apart,
     start_round,
+    table_page,
     targets_big_enough,
     wait_for_go,
 )
-
-playwright, browser = support.playwright, support.browser
 
 LEAD = re.compile(r"^\+\d+(\.\d+)? (µs|ms|s)$")
 
@@ -60,9 +57,7 @@ def phones(served: Served, browser: Browser) -> Iterator[Table]:
     table_phone = phone(browser)
     viewer_phone = phone(browser, "dark")
     try:
-        table = watch.page(table_phone)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, table_phone, served)
         pads = watch.page(table_phone)
         pads.goto(f"{served.url}/pads")
         viewer = watch.page(viewer_phone)

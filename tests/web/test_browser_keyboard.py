@@ -11,22 +11,19 @@ import json
 
 from playwright.sync_api import Browser, Page, expect
 
-from . import browser_support as support
 from .browser_support import (
     FITS,
     Served,
     Watch,
     enter,
-    log_in,
     new_game,
     phone,
     start_round,
     table_and_pads,
+    table_page,
     wait_for_go,
 )
 from .keyboard import walk
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 PAGES = ["/", "/finish", "/join", "/tv"]
 
@@ -49,9 +46,7 @@ def test_every_control_of_every_page_works_by_keyboard(served: Served, browser: 
         expect(page.get_by_test_id("pin-input")).to_be_visible()
         walked(page, found, "/table (the PIN)")
 
-        table = watch.page(host)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, host, served)
         expect(table.get_by_test_id("newgame-form")).to_be_visible()
         walked(table, found, "/table (a new game)")
         new_game_by_keyboard(table)

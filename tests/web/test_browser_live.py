@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from . import browser_support as support
 from .browser_support import PHONE, Served, Watch, phone
 from .quiet import EVERY_MS, frozen, live, reconnecting_after_two_missed
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 
 def test_a_quiet_box_is_reconnecting_after_two_missed_keepalives(

@@ -9,35 +9,28 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from . import browser_support as support
 from .browser_support import (
     Served,
     Watch,
     confirm,
     enter,
     fits,
-    log_in,
     new_game,
     phone,
     start_round,
     table_and_pads,
+    table_page,
     wait_for_go,
 )
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 
 def test_typed_counts_stay_and_a_second_phone_is_noticed(served: Served, browser: Browser) -> None:
     watch = Watch(served.url)
     first_phone, second_phone = phone(browser), phone(browser, "dark")
     try:
-        a = watch.page(first_phone)
-        a.goto(f"{served.url}/table")
-        log_in(a, served.pin)
+        a = table_page(watch, first_phone, served)
         new_game(a, "ligretto", ["Ann", "Ben", "Cara"])
-        b = watch.page(second_phone)
-        b.goto(f"{served.url}/table")
-        log_in(b, served.pin)
+        b = table_page(watch, second_phone, served)
         pads = watch.page(first_phone)
         pads.goto(f"{served.url}/pads")
         start_round(a, pads)

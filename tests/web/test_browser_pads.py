@@ -15,20 +15,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Error, expect
 
-from . import browser_support as support
 from .browser_support import (
     Served,
     Watch,
-    log_in,
     new_game,
     phone,
     serving,
     shoot,
+    table_page,
     targets_big_enough,
     wait_for_go,
 )
-
-playwright, browser = support.playwright, support.browser
 
 PAD_MAP = """
 seats = 2
@@ -98,9 +95,7 @@ def test_a_seat_is_enrolled_by_pressing_its_pad(
     table_phone = phone(browser)
     viewer_phone = phone(browser, "dark")
     try:
-        table = watch.page(table_phone)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, table_phone, served)
         new_game(table, "kids", ["Ann", "Ben"])
         expect(table.get_by_test_id("seat-pads-0")).to_have_text("stop · pad north")
         pads = watch.page(table_phone)

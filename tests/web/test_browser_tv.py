@@ -10,21 +10,18 @@ import re
 
 from playwright.sync_api import Browser, expect
 
-from . import browser_support as support
 from .browser_support import (
     FITS,
     Served,
     Watch,
     enter,
     fits,
-    log_in,
     new_game,
     phone,
     start_round,
+    table_page,
     wait_for_go,
 )
-
-playwright, browser, served = support.playwright, support.browser, support.served
 
 NAMES = [
     "Ann",
@@ -52,9 +49,7 @@ def test_the_tv_view_fits_twelve_and_shouts_the_first(served: Served, browser: B
     hand = phone(browser)
     screen = browser.new_context(viewport=FITS["tv"], color_scheme="dark")
     try:
-        table = watch.page(hand)
-        table.goto(f"{served.url}/table")
-        log_in(table, served.pin)
+        table = table_page(watch, hand, served)
         new_game(table, "ligretto", NAMES)
         pads = watch.page(hand)
         pads.goto(f"{served.url}/pads")

@@ -1,4 +1,4 @@
-"""web/delta.py's diff against two independent appliers (issue 26, item 2): for random
+"""live/delta.py's diff against two independent appliers (issue 26, item 2): for random
 pairs of JSON states, and for real /api/state snapshots of games played, the patch
 applied to the old state by the `jsonpatch` package (PyPI) and by the pages' own
 web/static/patch.js (node) gives the new state exactly, types included: true is not 1
@@ -10,7 +10,7 @@ import itertools
 from typing import Any
 
 import jsonpatch
-from buzzerbox.web.delta import diff, same
+from buzzerbox.live.delta import diff, same
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st

@@ -1,4 +1,4 @@
-"""The fanout (web/fanout.py) on a real waitress server in this process, with two
+"""The fanout (live/fanout.py) on a real waitress server in this process, with two
 sender threads: every phone gets every delta once and in order, whichever thread
 writes it, and a phone that stops reading holds back none of the others."""
 
@@ -14,9 +14,9 @@ from typing import Any
 import jsonpatch
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.live.fanout import Fanout
+from buzzerbox.server.listen import bind, make_server
 from buzzerbox.web import create_app
-from buzzerbox.web.fanout import Fanout
-from buzzerbox.web.server import bind, make_server
 
 from .web_fakes import PIN, Admin, ManualClock
 
@@ -38,7 +38,7 @@ def served(box: Box, app_config: dict[str, Any]) -> Iterator[Served]:
     runner = threading.Thread(target=server.run, daemon=True)
     runner.start()
     parts = app.extensions["buzzerbox"]
-    yield Served(int(server.effective_port), parts["fanout"], parts["hub"])
+    yield Served(int(server.effective_port), parts["fanout"], parts["live"])
     server.close()
     runner.join(10)
 

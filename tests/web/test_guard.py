@@ -1,10 +1,10 @@
-"""The guard's bookkeeping on its own (web/guard.py): who counts as one address, and
+"""The guard's bookkeeping on its own (server/guard.py): who counts as one address, and
 the per-address stream shares. Its work on real connections: tests/faults/
 test_slow_clients.py, test_uploads.py and tests/mqtt/test_hub_guard.py."""
 
 from __future__ import annotations
 
-from buzzerbox.web.guard import Guard, Limits, Slotted, address_key
+from buzzerbox.server.guard import Guard, Limits, Slotted, address_key
 
 
 def test_an_ipv6_64_is_one_address_and_a_mapped_ipv4_is_its_ipv4() -> None:

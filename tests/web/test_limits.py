@@ -1,12 +1,13 @@
 """Issue 28, item 1: a body's size per endpoint is checked before it is read or parsed
-(web/limits.py), and the parse is bounded on the bytes before json.loads."""
+(server/limits.py), and the parse is bounded on the bytes before json.loads."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from buzzerbox.web import bodies, limits
+from buzzerbox.server import bodies, limits
+from buzzerbox.server.errors import BadBody
 from flask.testing import FlaskClient
 
 JSON = {"Content-Type": "application/json"}
@@ -49,11 +50,11 @@ def test_the_import_is_large_only_for_the_admin(
 
 
 def test_the_parse_counts_values_and_depth_before_building() -> None:
-    limits.check_parse(b'{"pin": "[[[[,,,,"}', bodies.BadBody)  # strings do not count
-    with pytest.raises(bodies.BadBody, match="over 2000 values"):
-        limits.check_parse(b"[" + b"0," * 2000 + b"0]", bodies.BadBody)
-    with pytest.raises(bodies.BadBody, match="nests deeper than 32"):
-        limits.check_parse(b"[" * 33 + b"]" * 33, bodies.BadBody)
+    limits.check_parse(b'{"pin": "[[[[,,,,"}', BadBody)  # strings do not count
+    with pytest.raises(BadBody, match="over 2000 values"):
+        limits.check_parse(b"[" + b"0," * 2000 + b"0]", BadBody)
+    with pytest.raises(BadBody, match="nests deeper than 32"):
+        limits.check_parse(b"[" * 33 + b"]" * 33, BadBody)
 
 
 def test_the_guard_is_given_the_same_sizes(client: FlaskClient) -> None:

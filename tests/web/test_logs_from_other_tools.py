@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from buzzerbox.rules import replay_state
-from buzzerbox.store.replay import load_lines
+from buzzerbox.store.restore import load_lines
 from flask.testing import FlaskClient
 
 BOM = "\ufeff"

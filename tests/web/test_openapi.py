@@ -15,9 +15,7 @@ from typing import Any
 import pytest
 import schemathesis
 from buzzerbox.box import Box
-from buzzerbox.store.log import EventLog
-from buzzerbox.web import create_app
-from buzzerbox.web.auth import LoginLimiter
+from buzzerbox.store.eventlog import EventLog
 from buzzerbox.web.openapi import document
 from flask import Flask
 from hypothesis import HealthCheck, settings
@@ -30,6 +28,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from .fuzz_setup import admin_auth_of, api_of, fuzzed_app_of
 from .web_fakes import PIN, ManualClock
 
 CHECKS = [
@@ -44,28 +43,17 @@ CHECKS = [
 def fuzzed_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     box = Box(EventLog(Path(tmp_path_factory.mktemp("openapi")) / "box.db"), clock=ManualClock())
     box.new_game({"game": "ligretto", "players": ["Ann", "Ben", "Cem"]})
-    config = {
-        "ADMIN_PIN": PIN,
-        "SECRET_KEY": b"s" * 32,
-        "URLS": ["http://box.local:8000/"],
-        "WIFI_SSID": "Table",
-        "LOGIN_LIMITER": LoginLimiter(free=10**9),
-    }
-    return create_app(box, config)
+    return fuzzed_app_of(box, PIN, b"s" * 32)
 
 
 @pytest.fixture(scope="module")
 def admin_auth(fuzzed_app: Flask) -> dict[str, Any]:
-    client = fuzzed_app.test_client()
-    token = client.post("/api/login", json={"pin": PIN}).json["csrf"]  # type: ignore[index]
-    cookie = client.get_cookie("session")
-    assert cookie is not None
-    return {"headers": {"X-CSRF-Token": token}, "cookies": {"session": cookie.value}}
+    return admin_auth_of(fuzzed_app, PIN)
 
 
 @pytest.fixture(scope="module")
 def api(fuzzed_app: Flask) -> Any:
-    return schemathesis.openapi.from_wsgi("/api/openapi.json", fuzzed_app)
+    return api_of(fuzzed_app)
 
 
 schema = schemathesis.pytest.from_fixture("api").exclude(path="/api/events")

@@ -5,7 +5,8 @@ age, and why."""
 from __future__ import annotations
 
 import pytest
-from buzzerbox.web.phonetime import MAX_ERROR_US, PhoneTimeError, PressTime, press_time
+from buzzerbox.web.errors import PhoneTimeError
+from buzzerbox.web.phonetime import MAX_ERROR_US, PressTime, press_time
 
 ARRIVED = 50_000_000  # the request reached the box 50 s into its timeline
 

@@ -1,13 +1,13 @@
-"""The admin sessions the box keeps (web/sessions.py) and the PIN's guess time
-(web/auth.py): a session ends on logout, on its time, with a new PIN; a file keeps
+"""The admin sessions the box keeps (server/sessions.py) and the PIN's guess time
+(server/auth.py): a session ends on logout, on its time, with a new PIN; a file keeps
 them across a restart; the default PIN takes over a year to guess at the allowed rate."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from buzzerbox.web.auth import LoginLimiter, guess_days, tries_a_day
-from buzzerbox.web.sessions import MAX_SESSIONS, Sessions
+from buzzerbox.server.auth import LoginLimiter, guess_days, tries_a_day
+from buzzerbox.server.sessions import MAX_SESSIONS, Sessions
 
 
 class Clock:

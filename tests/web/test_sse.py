@@ -13,8 +13,8 @@ from typing import Any
 import jsonpatch
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.live.livestate import LiveState, StreamSettings, stream
 from buzzerbox.web import create_app
-from buzzerbox.web.livestate import Hub, StreamSettings, stream
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -195,7 +195,7 @@ def test_a_slow_stream_skips_to_the_latest_state(client: FlaskClient, admin: Fla
 
 
 def test_a_stream_further_behind_than_the_ring_gets_the_full_state() -> None:
-    hub = Hub(lambda s: dict(s), lambda view, admin: json.dumps(view), ring=2)
+    hub = LiveState(lambda s: dict(s), lambda view, admin: json.dumps(view), ring=2)
     for seq in range(1, 6):
         hub.publish({"box": {"seq": seq}})
     assert hub.catch_up(4, False) == (5, hub.catch_up(4, True)[1])  # deltas: one for all
@@ -214,7 +214,7 @@ def quick(box: Box, app_config: dict[str, Any]) -> Flask:
 def test_keepalives_and_the_stream_ends_for_the_browser_to_reconnect(quick: Flask) -> None:
     """Keepalives are events the page sees (a comment it would not), saying how often
     they come: the first at once, in the stream's head."""
-    hub: Hub = quick.extensions["buzzerbox"]["hub"]
+    hub: LiveState = quick.extensions["buzzerbox"]["live"]
     response, chunks = open_stream(quick.test_client())
     keepalive = b"event: keepalive\ndata: 1\n\n"  # SSE_KEEPALIVE_S 0.001: 1 ms
     assert next(chunks).startswith(b"retry: 2000\n\n" + keepalive + b"id: ")
@@ -239,7 +239,7 @@ def test_streams_beyond_the_limit_are_refused(box: Box, app_config: dict[str, An
 
 
 def test_a_waiting_stream_wakes_on_publish() -> None:
-    hub = Hub(lambda s: dict(s), lambda view, admin: json.dumps({**view, "admin": admin}))
+    hub = LiveState(lambda s: dict(s), lambda view, admin: json.dumps({**view, "admin": admin}))
     hub.publish({"box": {"seq": 7}})
     assert hub.join()
     body = stream(hub, False, None, StreamSettings(keepalive_s=30))

@@ -6,7 +6,7 @@ import logging
 import threading
 
 import pytest
-from buzzerbox.web.threads import OnDemandDispatcher
+from buzzerbox.server.threads import OnDemandDispatcher
 
 
 class Task:

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from buzzerbox.appliance import mdns
+from buzzerbox.appliance.errors import MdnsError
 from buzzerbox.appliance.run import add_box_command
 
 
@@ -86,7 +87,7 @@ def _add_url(sub: argparse._SubParsersAction[Any]) -> None:
 def _run_url(args: argparse.Namespace) -> int:
     try:
         ann = mdns.Announcement(args.name, args.port, mdns.local_addresses())
-    except mdns.MdnsError as exc:
+    except MdnsError as exc:
         print(f"buzzerbox url: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(mdns.banner(ann))

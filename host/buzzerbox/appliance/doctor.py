@@ -41,12 +41,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from buzzerbox.appliance import pinout
+from buzzerbox.appliance.boardprobe import Probe
 from buzzerbox.appliance.doctor_boards import board_lines
 from buzzerbox.appliance.fairness_run import add_fairness_options, fairness_section
 from buzzerbox.appliance.lamps import add_lamp_options, lamp_test
-from buzzerbox.appliance.probe import Probe
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.mqtt.probe import add_doctor_options, doctor_section
+from buzzerbox.mqtt.brokerprobe import add_doctor_options, doctor_section
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.protocol import Hello
 
@@ -245,7 +245,7 @@ def run_doctor(
     """The doctor's report; 0 when everything asked for answered, 1 if not, 2 bad input."""
     from serial.tools import list_ports
 
-    from buzzerbox.appliance.syncwire import PERIOD_US, SyncPulser
+    from buzzerbox.appliance.syncpulse import PERIOD_US, SyncPulser
     from buzzerbox.clock import monotonic_us
     from buzzerbox.pads.padmap import load_pad_map
 
@@ -318,8 +318,8 @@ def run_doctor(
 
 def log_doctor(folder: Path, out: TextIO) -> int:
     """`doctor --log DIR`: 0 healthy or repaired, 1 if it cannot be used, 2 no such log."""
+    from buzzerbox.datadir import DataFolderBusyError, DataLock
     from buzzerbox.store.check import check_log
-    from buzzerbox.store.datadir import DataFolderBusyError, DataLock
 
     path = folder / "buzzerbox.db"
     if not path.exists():

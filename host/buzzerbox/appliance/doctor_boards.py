@@ -1,6 +1,6 @@
 """`buzzerbox doctor`'s report of one pad board, in words (doctor.py's section 3).
 
-From a `BoardReport` (probe.py): its HELLO and whether it fits the pad map, the SYNC
+From a `BoardReport` (boardprobe.py): its HELLO and whether it fits the pad map, the SYNC
 round trips and the spread of its clock offset, the sync wire's pulses, and how the
 box will map its clock (by the sync wire, or by SYNC round trips and why).
 """
@@ -8,7 +8,7 @@ box will map its clock (by the sync wire, or by SYNC round trips and why).
 from __future__ import annotations
 
 from buzzerbox.appliance import pinout
-from buzzerbox.appliance.probe import BoardReport, spread
+from buzzerbox.appliance.boardprobe import BoardReport, spread
 from buzzerbox.pads.padmap import PadMap
 
 

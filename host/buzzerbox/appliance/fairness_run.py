@@ -20,7 +20,7 @@ from buzzerbox.pads.arbiter import GPIO, Edge
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources, open_pulser
-from buzzerbox.pads.syncwire import PERIOD_US, Pulser
+from buzzerbox.pads.syncgroup import PERIOD_US, Pulser
 
 PULSES = 50
 LOW_US = 60_000

@@ -23,14 +23,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from buzzerbox import __version__
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.appliance.errors import PackageFileMissingError
 
 SCRIPT = "install.sh"
 UNIT = "buzzerbox.service"
-
-
-class PackageFileMissingError(BuzzerboxError, FileNotFoundError):
-    """A file the package ships is not there (a broken install)."""
 
 
 def packaged(name: str) -> Path:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.appliance.errors import MdnsError
 
 if TYPE_CHECKING:
     from zeroconf import ServiceInfo
@@ -33,10 +33,6 @@ MAX_NAMES = 32
 
 #: addresses held by another host for a name, `.local.` included: empty if free
 Resolve = Callable[[str], set[str]]
-
-
-class MdnsError(BuzzerboxError, RuntimeError):
-    """The box could not be advertised on the network."""
 
 
 class Registrar(Protocol):

@@ -6,7 +6,7 @@
 - tables.py      what the board holds of a box (Table) and of a player (Record)
 - validate.py    every message from the broker checked, bounded and copied
 - record.py      the hub's own record on disk (hub.json), idle tables dropped
-- web/sse.py     Live: Server-Sent Events from the board to every screen
+- (buzzerbox.live.sse.Live: Server-Sent Events from the board to every screen)
 - subscriber.py  the hub's MQTT client
 - commands.py    `buzzerbox hub --broker URL`: subscribe, serve, print the address
 - app.py         create_app: GET / (the page, for a TV or a phone), GET /api/board

@@ -4,14 +4,14 @@ SSE_KEEPALIVE_S: the page says "reconnecting to the hub…" after two missed),
 /hub-assets/* (its JS and CSS, and the box's own watchdog of those keepalives,
 web/static/keepalive.js, served from here: the page's CSP takes scripts from the hub
 only), and the hub's admin: POST /api/login, /api/logout, GET /api/session (the box's
-own admin session, web/auth.py: the PIN the hub prints at start, a session cookie,
+own admin session, server/auth.py: the PIN the hub prints at start, a session cookie,
 CSRF tokens, rate-limited tries) and DELETE /api/tables/<box> (a table off the
 board), DELETE /api/results/<box>/<game_id> (a game's result out of the tournament).
 Everything is served by the hub itself (a venue may be offline): no CDN,
 no build step. Nothing lives in request globals: the app is built around its board
 and live stream. Config keys (optional): ADMIN_PIN (random if not given), SECRET_KEY,
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, LOGIN_LIMITER, GUARD, COMMIT (the server's
-web.guard.Guard: the per-address stream slots).
+server.guard.Guard: the per-address stream slots).
 """
 
 from __future__ import annotations
@@ -33,17 +33,17 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from buzzerbox import web
-from buzzerbox.hub.board import Board, NotRemovable, Update
-from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
-from buzzerbox.web.errors import register_errors
-from buzzerbox.web.guard import Guard, Slotted, is_lane
-from buzzerbox.web.live import ADMIN_STREAMS
-from buzzerbox.web.security import security_headers
-from buzzerbox.web.sse import Live, Stream
+from buzzerbox.hub.board import Board, Update
+from buzzerbox.hub.errors import NotRemovable
+from buzzerbox.live.sse import Live, Stream
+from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
+from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane
+from buzzerbox.server.refusals import register_refusals
+from buzzerbox.server.security import security_headers
 
-#: the box's pages' static folder: the one watchdog of the keepalives, for both
-BOX_STATIC = Path(web.__file__).parent / "static"
+#: the box's pages' static folder: the one watchdog of the keepalives, for both (a
+#: folder of files beside this package: the hub imports nothing of the box's web/)
+BOX_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE_S": 2.0,  # the page says "reconnecting" after two missed
@@ -100,7 +100,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         address = request.remote_addr or "?"
         if not guard.take_stream(address):
             return busy(429, "this address already has its share of live pages: close some")
-        # the admin's own places beyond --max-screens (as on the box: web/live.py)
+        # the admin's own places beyond --max-screens (as on the box: server/guard.py ADMIN_STREAMS)
         if not live.join(ADMIN_STREAMS if auth.is_admin() else 0):
             guard.give_stream(address)
             return busy(503, "the hub serves as many screens as it can: try again soon")
@@ -138,7 +138,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
 
     @bp.before_app_request
     def admin_lane() -> ResponseReturnValue | None:
-        """At the connection limit the server serves the admin only (web/guard.py)."""
+        """At the connection limit the server serves the admin only (server/guard.py)."""
         if is_lane(request.environ) and not auth.is_admin():
             response = busy(503, "the hub serves as many connections as it can: try again soon")
             response.headers["Connection"] = "close"
@@ -148,7 +148,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     bp.after_app_request(security_headers("'none'"))
     app.register_blueprint(bp)
     app.register_blueprint(auth_blueprint(auth))
-    register_errors(app)  # refusals as JSON, never a 500 for a bad body
+    register_refusals(app)  # refusals as JSON, never a 500 for a bad body
     app.extensions["buzzerbox-hub"] = {"board": board, "live": live, "auth": auth}
     return app
 

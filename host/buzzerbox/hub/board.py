@@ -34,8 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.hub import validate
+from buzzerbox.hub.errors import Invalid, NotRemovable
 from buzzerbox.hub.tables import Record, Table, parse_record
-from buzzerbox.hub.validate import Invalid
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
 
@@ -51,14 +51,6 @@ FORGET_AFTER_S = 3600.0
 MAX_RESULTS = 2000
 MAX_PLAYERS = 2000
 TOURNAMENT_ROWS = 300
-
-
-class NotRemovable(ValueError):
-    """The admin asked to remove a table that is not there or is online; says why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class Board:

@@ -23,8 +23,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from buzzerbox.errors import BuzzerboxError
+from buzzerbox.mqtt.errors import BoxNameError, BrokerUrlError
 from buzzerbox.mqtt.settings import add_tls_options, hub_broker
-from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, check_box_name
+from buzzerbox.mqtt.topics import check_box_name
 from buzzerbox.options import add_server_options
 
 if TYPE_CHECKING:
@@ -115,16 +116,15 @@ def client_id(args: argparse.Namespace, name: str) -> str:
 
 
 def run_hub(args: argparse.Namespace) -> int:
+    from buzzerbox.datadir import DataFolderBusyError, DataLock, admin_pin
     from buzzerbox.hub.app import create_app  # here: the other commands load no Flask
     from buzzerbox.hub.board import Board
     from buzzerbox.hub.record import RECORD_FILE, Keeper
     from buzzerbox.hub.subscriber import Subscriber
-    from buzzerbox.store.datadir import DataFolderBusyError, DataLock, admin_pin
-    from buzzerbox.web.auth import new_pin
-    from buzzerbox.web.guard import Guard
-    from buzzerbox.web.live import ADMIN_STREAMS
-    from buzzerbox.web.server import bind, make_server, urls
-    from buzzerbox.web.sse import Live
+    from buzzerbox.live.sse import Live
+    from buzzerbox.server.auth import new_pin
+    from buzzerbox.server.guard import ADMIN_STREAMS, Guard
+    from buzzerbox.server.listen import bind, make_server, urls
 
     try:
         broker = hub_broker(args)
@@ -141,7 +141,7 @@ def run_hub(args: argparse.Namespace) -> int:
     try:
         if args.data is not None:
             args.data.mkdir(parents=True, exist_ok=True)
-            lock = DataLock(args.data)  # one hub a folder, as one box (store/datadir.py)
+            lock = DataLock(args.data)  # one hub a folder, as one box (datadir.py)
             pin, _ = admin_pin(args.data, args.pin, new_pin)
         else:
             pin = "".join((args.pin or new_pin()).split())

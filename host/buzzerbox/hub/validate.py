@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from typing import Any
 
-from buzzerbox.rules.names import hidden_character
+from buzzerbox.hub.errors import Invalid
 
 #: the largest message the hub reads (a state of a 12-player game is about 6 KiB)
 MAX_PAYLOAD = 64 * 1024
@@ -24,10 +25,6 @@ MAX_TEXT = 200
 MAX_PLAYERS = 32
 MAX_PRESSES = 32
 MAX_INT = 2**53
-
-
-class Invalid(ValueError):
-    """A message the hub drops; the text is the reason (a short label)."""
 
 
 def parse(payload: bytes) -> dict[str, Any]:
@@ -111,7 +108,9 @@ def text(value: Any, what: str, *, limit: int = MAX_TEXT, optional: bool = True)
         return None
     if not isinstance(value, str) or len(value) > limit:
         raise Invalid(f"bad {what}")
-    if not (value.isascii() and value.isprintable()) and hidden_character(value) is not None:
+    if not (value.isascii() and value.isprintable()) and any(
+        unicodedata.category(ch) in ("Cc", "Cf") for ch in value
+    ):  # control and format characters, refused as the box's names refuse them
         raise Invalid("hidden character")
     return value
 

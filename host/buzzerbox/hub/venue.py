@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.mqtt.topics import BoxNameError, check_box_name
+from buzzerbox.mqtt.errors import BoxNameError
+from buzzerbox.mqtt.topics import check_box_name
 
 CONF = "buzzerbox.conf"
 ACL = "acl"

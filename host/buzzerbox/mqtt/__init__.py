@@ -8,7 +8,7 @@
 - connect.py    the connection both sides use: `Link`, and why it is down, in words
 - publisher.py  `Publisher`: a box's log to the broker
 - settings.py   `attach(box, ...)`, serve's options and config keys, the environment
-- probe.py      one attempt to reach the broker, for `buzzerbox doctor`
+- brokerprobe.py one attempt to reach the broker, for `buzzerbox doctor`
 
 See README.md for the topic tree, the payloads and how to run a venue's broker.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from buzzerbox import lazy
+from buzzerbox.mqtt.errors import BoxNameError, BrokerUrlError, MqttError
 from buzzerbox.mqtt.settings import (
     SERVE_DEFAULTS,
     SERVE_TYPES,
@@ -26,16 +27,16 @@ from buzzerbox.mqtt.settings import (
     attach_serve,
     broker_from,
 )
-from buzzerbox.mqtt.topics import BoxNameError, BrokerUrlError, MqttError
 
 if TYPE_CHECKING:
-    from buzzerbox.mqtt.connect import LinkStatus, TlsFileError
+    from buzzerbox.mqtt.connect import LinkStatus
+    from buzzerbox.mqtt.errors import TlsFileError
     from buzzerbox.mqtt.publisher import Publisher
 
 #: what loads paho, loaded when first asked for, not with the package (`--help`)
 LAZY = {
     "LinkStatus": "buzzerbox.mqtt.connect",
-    "TlsFileError": "buzzerbox.mqtt.connect",
+    "TlsFileError": "buzzerbox.mqtt.errors",
     "Publisher": "buzzerbox.mqtt.publisher",
 }
 

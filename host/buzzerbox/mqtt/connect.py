@@ -26,8 +26,9 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from buzzerbox.mqtt.errors import TlsFileError
 from buzzerbox.mqtt.reasons import explain, refusal
-from buzzerbox.mqtt.topics import Broker, BrokerUrlError
+from buzzerbox.mqtt.topics import Broker
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +39,6 @@ REFUSED = "refused"
 #: an accepted connection that ended sooner than this was thrown off (s)
 SHORT_LIVED_S = 2.0
 STOPPED = "stopped"
-
-
-class TlsFileError(BrokerUrlError):
-    """A CA file, client certificate or key that cannot be used, or a login or TLS
-    setting that does not fit the broker's URL."""
 
 
 @dataclass(frozen=True, slots=True)

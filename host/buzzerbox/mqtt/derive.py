@@ -31,7 +31,7 @@ from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.topics import VERSION, message_id, topic
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.log import StoredEvent
+from buzzerbox.store.eventlog import StoredEvent
 
 #: a finish older than this (s) fires no Home Assistant event
 FRESH_S = 120.0

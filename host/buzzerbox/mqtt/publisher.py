@@ -43,7 +43,7 @@ from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
 from buzzerbox.mqtt.outbox import Acks
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, Broker, check_box_name, topic
-from buzzerbox.store.log import StoreError
+from buzzerbox.store.eventlog import StoreError
 from buzzerbox.store.tail import Cursor, LogTail
 
 log = logging.getLogger(__name__)

@@ -66,7 +66,8 @@ def broker_from(
 ) -> Broker:
     """The broker at `url`, with its login and TLS files checked (BrokerUrlError or
     TlsFileError, both ValueError, say what is wrong)."""
-    from buzzerbox.mqtt.connect import TlsFileError, tls_context
+    from buzzerbox.mqtt.connect import tls_context
+    from buzzerbox.mqtt.errors import TlsFileError
 
     env = os.environ if env is None else env
     broker = parse_broker(url)

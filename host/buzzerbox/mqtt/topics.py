@@ -22,7 +22,7 @@ import socket
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
-from buzzerbox.errors import BuzzerboxError, ConfigError
+from buzzerbox.mqtt.errors import BoxNameError, BrokerUrlError
 
 ROOT = "buzzerbox"
 VERSION = 1
@@ -32,18 +32,6 @@ OFFLINE = "offline"
 KINDS = ("status", "state", "event", "race", "games", "ha", "claim")
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
-
-
-class MqttError(BuzzerboxError):
-    """The root of the errors of the MQTT side."""
-
-
-class BoxNameError(MqttError, ConfigError):
-    """A box name that cannot be a topic level and a Home Assistant id."""
-
-
-class BrokerUrlError(MqttError, ConfigError):
-    """A broker address that is not mqtt://host[:port] or mqtts://host[:port]."""
 
 
 def check_box_name(name: str) -> str:

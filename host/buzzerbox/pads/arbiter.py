@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 GPIO: Final = "gpio"
 """The source name (and `Edge.board`) of pads on the Pi's own header."""
@@ -47,6 +47,19 @@ class Edge:
     def is_press(self) -> bool:
         return self.state == 1
 
+    def to_json(self) -> dict[str, Any]:
+        """The event as `buzzerbox monitor --json` prints it (and the box's pad test)."""
+        obj: dict[str, Any] = {
+            "event": "press" if self.state else "release",
+            "board": self.board,
+            "ch": self.ch,
+            "pad": self.pad,
+            "t_us": self.t_us,
+        }
+        if self.late:
+            obj["late"] = True
+        return obj
+
 
 ClockSource = Literal["sync", "wire"]
 """How a board's clock is mapped: SYNC round trips, or its sync wire's pulses."""
@@ -69,6 +82,23 @@ class BoardStatusChanged:
     wire: str | None = None
     note: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        obj: dict[str, Any] = {"event": "board", "board": self.board, "status": self.status}
+        if self.clock is not None:
+            obj.update(clock=self.clock, wire=self.wire)
+        if self.note:
+            obj["note"] = self.note
+        return obj
+
+    def clock_text(self) -> str:
+        """How an online board's clock is mapped, for people: "" when no board has a wire."""
+        if self.clock is None:
+            return ""
+        if self.clock == "wire":
+            return ", clock by the sync wire"
+        why = {"waiting": "waiting for a pulse", "silent": "silent", None: "none on this board"}
+        return f", clock by SYNC round trips (sync wire: {why.get(self.wire, self.wire)})"
+
 
 @dataclass(frozen=True, slots=True)
 class FramesLost:
@@ -76,6 +106,9 @@ class FramesLost:
 
     board: str
     frames: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": "lost", "board": self.board, "frames": self.frames}
 
 
 PadEvent = Edge | BoardStatusChanged | FramesLost

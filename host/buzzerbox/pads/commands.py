@@ -50,7 +50,7 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     )
     mon.set_defaults(func=_monitor)
 
-    from buzzerbox.pads.fakeserve import COMMANDS
+    from buzzerbox.pads.fakes.port import COMMANDS
 
     fake = sub.add_parser(
         "fake-board",
@@ -151,8 +151,8 @@ class _Stop(Exception):
 
 def _fake_board(args: argparse.Namespace) -> int:
     from buzzerbox.pads.errors import FakeBoardCommandError
-    from buzzerbox.pads.fakeboard import BoardClock, FakeBoard
-    from buzzerbox.pads.fakeserve import FakeBoardPort, run_line
+    from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+    from buzzerbox.pads.fakes.port import FakeBoardPort, run_line
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         raise _Stop

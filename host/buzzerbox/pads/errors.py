@@ -34,3 +34,7 @@ class FakeBoardCommandError(PadsError, InputError):
 
 class PadNotFoundError(PadsError, LookupError):
     """A pad (or its light) that the pad map does not have."""
+
+
+class FirmwareMissingError(PadsError, FileNotFoundError):
+    """The firmware that ships in the package is not there (a broken install)."""

@@ -25,9 +25,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, ConfigError
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.monitor import clock_text, event_json
 from buzzerbox.pads.padmap import PadMap, load_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.selftest import SELFTEST_S, SelfTest
@@ -41,7 +40,7 @@ class PadSink(Protocol):
 
     when_lit: list[Callable[[list[str]], None]]
 
-    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> None: ...
+    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> object: ...
 
     def pad_board(self, status: Mapping[str, Any]) -> None:
         """A board's status changed (`monitor --json`'s board object): for the pages."""
@@ -52,19 +51,19 @@ def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap,
     if isinstance(settings, str):
         settings = {"map": settings}
     if not isinstance(settings, Mapping):
-        raise ValueError('pads is a table ([pads] map = "...") or the pad map file\'s name')
+        raise ConfigError('pads is a table ([pads] map = "...") or the pad map file\'s name')
     if "map" not in settings:
-        raise ValueError('[pads] needs map = "<pad map file>"')
+        raise ConfigError('[pads] needs map = "<pad map file>"')
     unknown = sorted(set(settings) - {"map", "boards", "gpio"})
     if unknown:
-        raise ValueError(f"[pads]: unknown keys {', '.join(unknown)}: it takes map, boards, gpio")
+        raise ConfigError(f"[pads]: unknown keys {', '.join(unknown)}: it takes map, boards, gpio")
     pad_map = load_pad_map(base / str(settings["map"]))
     use_gpio = settings.get("gpio", bool(pad_map.gpio_pads))
     factory = open_pi_factory() if use_gpio else None
     boards = [str(b) for b in settings.get("boards", [])]
     unreachable = [b.id for b in pad_map.boards if not b.url]
     if not boards and unreachable:
-        raise ValueError(
+        raise ConfigError(
             f'{pad_map.name}: board {unreachable[0]!r} has no url: give it url = "/dev/..." '
             "in the pad map, or list the boards' ports in [pads] boards"
         )
@@ -125,10 +124,10 @@ class PadFeed:
                 self.edges += 1
                 self.box.pad_edge(event.pad, event.is_press, event.t_us)
             elif isinstance(event, BoardStatusChanged):
-                log.info("pad board %s is %s%s", event.board, event.status, clock_text(event))
+                log.info("pad board %s is %s%s", event.board, event.status, event.clock_text())
                 if event.note:
                     log.warning("pad board %s: %s", event.board, event.note)
-                self.box.pad_board(event_json(event))
+                self.box.pad_board(event.to_json())
             elif isinstance(event, FramesLost):
                 log.warning("pad frames lost: %s", event)
 

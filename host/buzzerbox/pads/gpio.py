@@ -22,7 +22,7 @@ from typing import Any
 from gpiozero import LED, InputDevice
 
 from buzzerbox.pads.debounce import Debouncer
-from buzzerbox.pads.syncwire import Pulse
+from buzzerbox.pads.syncgroup import Pulse
 
 EdgeCallback = Callable[[int, int, int], None]
 """`when_edge(pin, state, t_us)`: state 1 = pressed (contact closed)."""

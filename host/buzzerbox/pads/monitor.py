@@ -30,36 +30,8 @@ from buzzerbox.pads.sources import PadSources
 
 
 def event_json(ev: PadEvent) -> dict[str, Any]:
-    """The ``--json`` object of one event."""
-    if isinstance(ev, Edge):
-        obj: dict[str, Any] = {
-            "event": "press" if ev.state else "release",
-            "board": ev.board,
-            "ch": ev.ch,
-            "pad": ev.pad,
-            "t_us": ev.t_us,
-        }
-        if ev.late:
-            obj["late"] = True
-        return obj
-    if isinstance(ev, BoardStatusChanged):
-        obj = {"event": "board", "board": ev.board, "status": ev.status}
-        if ev.clock is not None:
-            obj.update(clock=ev.clock, wire=ev.wire)
-        if ev.note:
-            obj["note"] = ev.note
-        return obj
-    return {"event": "lost", "board": ev.board, "frames": ev.frames}
-
-
-def clock_text(ev: BoardStatusChanged) -> str:
-    """How an online board's clock is mapped, for people: "" when no board has a wire."""
-    if ev.clock is None:
-        return ""
-    if ev.clock == "wire":
-        return ", clock by the sync wire"
-    why = {"waiting": "waiting for a pulse", "silent": "silent", None: "none on this board"}
-    return f", clock by SYNC round trips (sync wire: {why.get(ev.wire, ev.wire)})"
+    """The ``--json`` object of one event (the event's own `to_json`)."""
+    return ev.to_json()
 
 
 class JsonPrinter:
@@ -90,7 +62,7 @@ class TextPrinter:
             kind = "press" if ev.state else "release"
             self._row(f"{ev.t_us / 1e6:.6f}", kind, ev.board, str(ev.ch), what)
         elif isinstance(ev, BoardStatusChanged):
-            self._row("", "board", ev.board, "", ev.status + clock_text(ev))
+            self._row("", "board", ev.board, "", ev.status + ev.clock_text())
             if ev.note:
                 self._row("", "WARNING", ev.board, "", ev.note)
         elif isinstance(ev, FramesLost):

@@ -39,8 +39,8 @@ from buzzerbox.pads.arbiter import (
 )
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.debounce import Debouncer
+from buzzerbox.pads.syncgroup import SyncGroup
 from buzzerbox.pads.syncrounds import SyncRounds, is_trusted
-from buzzerbox.pads.syncwire import SyncGroup
 
 HELLO_RETRY_US: Final = 1_000_000
 CLOCK_JUMP_US: Final = 50_000

@@ -31,7 +31,7 @@ from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.session import BoardSession
-from buzzerbox.pads.syncwire import PERIOD_US, PULSE_US, Pulser, PulseTimer, SyncGroup
+from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, Pulser, PulseTimer, SyncGroup
 
 if TYPE_CHECKING:
     from buzzerbox.pads.gpio import GpioPads, SyncPulser

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.rules.log import fold
-from buzzerbox.store.log import SCHEMA, StoreError
+from buzzerbox.rules.gamelog import fold
+from buzzerbox.store.eventlog import SCHEMA, StoreError
 
 DAMAGED = """CREATE TABLE IF NOT EXISTS damaged (
     seq INTEGER PRIMARY KEY, game INTEGER NOT NULL, at REAL NOT NULL,

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.store.log import EVENT_COLUMNS, StoredEvent, StoreError, stored_event
+from buzzerbox.store.eventlog import EVENT_COLUMNS, StoredEvent, StoreError, stored_event
 
 
 class LogTail:

@@ -1,12 +1,14 @@
 """The box's web side: `create_app(box, config)`, one blueprint per area.
 
-- auth.py     /api/login, /api/logout, /api/session; the admin PIN, CSRF, rate limits
 - api.py      /api/state, /api/game, /api/event, /api/pads/*, /api/enrol, /api/games,
               /api/import
 - exports.py  /api/export/*, /api/qr/*
-- live.py     /api/events, the live stream: the full state, then deltas (livestate.py)
+- stream.py   /api/events, the live stream: the full state, then deltas (buzzerbox.live)
 - openapi.py  /api/openapi.json
 - pages.py    the HTML pages (its own blueprint `bp`, registered when present)
+
+/api/login, /api/logout, /api/session (the admin PIN, CSRF, rate limits) are the
+server's (buzzerbox.server.auth), shared with the hub; README.md says what is where.
 
 Nothing lives in request globals: each blueprint is built around the box and the
 settings it is given. Config keys (all optional): SECRET_KEY, ADMIN_PIN (random if
@@ -15,7 +17,7 @@ SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (on
 writes the stream to every phone, under waitress: `buzzerbox serve` sets it),
 SSE_FANOUT_THREADS (how many such threads share the phones, 1 by default), LOGIN_LIMITER,
 SESSIONS (a sessions.Sessions: the admin sessions, in memory if absent),
-GUARD (the server's guard.Guard: per-address stream slots, the admin's lane).
+GUARD (the server's server.guard.Guard: per-address stream slots, the admin's lane).
 """
 
 from __future__ import annotations
@@ -30,18 +32,18 @@ from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
-from buzzerbox.web import limits
+from buzzerbox.live.fanout import Fanout
+from buzzerbox.live.livestate import LiveState, StreamSettings, dumps
+from buzzerbox.server import limits
+from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
+from buzzerbox.server.guard import Guard, is_lane
+from buzzerbox.server.security import security_headers
+from buzzerbox.server.sessions import Sessions
 from buzzerbox.web.api import api_blueprint
-from buzzerbox.web.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.web.errors import register_errors
 from buzzerbox.web.exports import exports_blueprint
-from buzzerbox.web.fanout import Fanout
-from buzzerbox.web.guard import Guard, is_lane
-from buzzerbox.web.live import live_blueprint
-from buzzerbox.web.livestate import Hub, StreamSettings, dumps
 from buzzerbox.web.openapi import document
-from buzzerbox.web.security import security_headers
-from buzzerbox.web.sessions import Sessions
+from buzzerbox.web.stream import live_blueprint
 
 DEFAULTS: dict[str, Any] = {
     "URLS": [],
@@ -56,7 +58,7 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,
     "PERMANENT_SESSION_LIFETIME": timedelta(hours=12),
-    # the cookie lasts as long as its session (sessions.py: 12 h from the login, not
+    # the cookie lasts as long as its session (server/sessions.py: 12 h from the login, not
     # from the last request), so it is not signed and sent again with every answer
     "SESSION_REFRESH_EACH_REQUEST": False,
 }
@@ -104,9 +106,9 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         """A view as a whole state for a stream starting now (this session, now)."""
         return dumps({**view, "box": {**view["box"], "admin": is_admin, "now_us": box.now_us()}})
 
-    hub = Hub(view, full, max_clients=int(cfg["SSE_MAX_CLIENTS"]))
-    hub.publish(box.state())
-    box.when_changed.append(hub.publish)
+    live = LiveState(view, full, max_clients=int(cfg["SSE_MAX_CLIENTS"]))
+    live.publish(box.state())
+    box.when_changed.append(live.publish)
     stream_settings = StreamSettings(
         keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
         max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
@@ -125,17 +127,17 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         )
     )
     fanout = (
-        Fanout(hub, stream_settings.keepalive_s, threads=int(cfg.get("SSE_FANOUT_THREADS", 1)))
+        Fanout(live, stream_settings.keepalive_s, threads=int(cfg.get("SSE_FANOUT_THREADS", 1)))
         if cfg.get("SSE_FANOUT")
         else None
     )
     guard: Guard = cfg.get("GUARD") or Guard()
     limits.install(app, auth.has_session, guard)  # bodies' sizes, before they are read
-    app.register_blueprint(live_blueprint(hub, auth, stream_settings, fanout, guard))
+    app.register_blueprint(live_blueprint(live, auth, stream_settings, fanout, guard))
 
     @app.before_request
     def admin_lane() -> ResponseReturnValue | None:
-        """At the connection limit the server serves the admin only (guard.py)."""
+        """At the connection limit the server serves the admin only (server/guard.py)."""
         if is_lane(request.environ) and not auth.is_admin():
             response = refuse(
                 503, "the box is serving as many connections as it can: try again soon"
@@ -150,7 +152,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
 
     app.extensions["buzzerbox"] = {
         "box": box,
-        "hub": hub,
+        "live": live,
         "auth": auth,
         "fanout": fanout,
         "guard": guard,

@@ -1,5 +1,5 @@
 """The JSON API of the game: its state, new games, table entries, virtual pads, imports,
-and the enrolment of real pads (which pad is whose, see buzzerbox/enrol.py).
+and the enrolment of real pads (which pad is whose, see buzzerbox/box/enrol.py).
 
 Viewers read; every change needs the admin session (see auth.py), except virtual pad
 presses when the box was started with --open-pads. A refusal is a 4xx with the rules'
@@ -17,11 +17,12 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.box.stats import player_stats
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.stats import player_stats
-from buzzerbox.web.auth import Auth, refuse
-from buzzerbox.web.bodies import BadBody, read_json, whole
-from buzzerbox.web.guard import address_key
+from buzzerbox.server.auth import Auth, refuse
+from buzzerbox.server.bodies import read_json, whole
+from buzzerbox.server.errors import BadBody
+from buzzerbox.server.guard import address_key
 from buzzerbox.web.phonetime import press_time
 from buzzerbox.web.rates import Cached, PressRates, SeatOwners
 

@@ -14,8 +14,8 @@ from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
-from buzzerbox.web.auth import refuse
-from buzzerbox.web.bodies import BadBody
+from buzzerbox.server.auth import refuse
+from buzzerbox.server.errors import BadBody
 from buzzerbox.web.card import result_card
 
 if TYPE_CHECKING:

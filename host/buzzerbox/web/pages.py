@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 from flask import Blueprint, render_template
 
-from buzzerbox.web.security import security_headers
+from buzzerbox.server.security import security_headers
 
 bp = Blueprint(
     "pages",

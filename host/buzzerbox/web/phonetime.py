@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from buzzerbox.errors import InputError
+from buzzerbox.web.errors import PhoneTimeError
 
 #: a phone's press reaches the box at most this long after the touch, or it is refused
 MAX_AGO_MS = 2000
@@ -45,10 +45,6 @@ TRANSIT_SLACK_US = 100_000
 
 UNMATCHED = "the phone's clock is not matched to the box's yet"
 UNCERTAINTY = "the clock map's uncertainty: µs, 0 or more"
-
-
-class PhoneTimeError(InputError):
-    """A press's times are not numbers of the kind the box takes: answered with 400."""
 
 
 @dataclass(frozen=True, slots=True)

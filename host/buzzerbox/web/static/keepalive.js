@@ -1,6 +1,6 @@
 // Watching the live stream's keepalives. The box sends one every `every` ms when it has
-// nothing else to send (the first at once, saying how often: web/livestate.py), and so
-// does the event's hub (web/sse.py `Live`; its page loads this file from the hub); a
+// nothing else to send (the first at once, saying how often: live/livestate.py), and so
+// does the event's hub (live/sse.py `Live`; its page loads this file from the hub); a
 // link that went quiet for two of them (a box switched off, a phone out of the wifi:
 // no error comes, the stream just stops) is taken for lost.
 

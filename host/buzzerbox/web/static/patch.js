@@ -1,5 +1,5 @@
 // The live stream's deltas: JSON Patch (RFC 6902) with the operations the box sends,
-// add, remove and replace (web/delta.py). `applyPatch(doc, ops)` returns a new
+// add, remove and replace (live/delta.py). `applyPatch(doc, ops)` returns a new
 // document and leaves `doc` as it was (what changed is copied, the rest shared), so a
 // page that kept the last state can still compare. Any patch that is not valid for
 // `doc` throws (a member or item that is not there, an index that is not RFC 6901's,

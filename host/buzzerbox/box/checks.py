@@ -1,0 +1,69 @@
+"""What the box refuses before the rules see it: a phone's entry, an imported log.
+
+The rules (rules/) decide whether an entry is allowed in the game's state; this is
+what the box itself refuses before that: event types that come from the box and the
+pads, not from a phone (`go`, `press`, `release`). Variants and `first` are the
+rules' to check (rules/events.py). An imported log is refused whole when it is too big
+or mostly refused by the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from buzzerbox.box.errors import ImportRefusedError
+from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.events import TABLE_ENTRIES
+
+#: an imported game log: at most this many characters and lines
+MAX_IMPORT_CHARS = 2 * 1024 * 1024
+MAX_IMPORT_LINES = 50_000
+#: the refused lines the state carries (the rest are counted)
+REJECTED_SHOWN = 20
+
+
+def check_import_size(text: str) -> None:
+    """ImportRefusedError if the file is bigger than a game log can be."""
+    if len(text) > MAX_IMPORT_CHARS:
+        raise ImportRefusedError(
+            f"the file has {len(text):,} characters: a game log is at most "
+            f"{MAX_IMPORT_CHARS:,} (nothing was imported)"
+        )
+    lines = text.count("\n") + 1
+    if lines > MAX_IMPORT_LINES:
+        raise ImportRefusedError(
+            f"the file has {lines:,} lines: a game log is at most {MAX_IMPORT_LINES:,} "
+            "(nothing was imported)"
+        )
+
+
+def check_mostly_accepted(accepted: int, rejected: list[dict[str, Any]]) -> None:
+    """ImportRefusedError if more lines were refused than accepted (and more than a few):
+    the file is not this kind of game's log, and replaces nothing."""
+    if len(rejected) > max(accepted, REJECTED_SHOWN // 2):
+        first = rejected[0]
+        raise ImportRefusedError(
+            f"{len(rejected):,} of {len(rejected) + accepted:,} lines are refused by the rules "
+            f"(line {first['line']}: {first['reason']}): is it a game log? (nothing was imported)"
+        )
+
+
+def shown_rejected(rejected: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return rejected[:REJECTED_SHOWN]
+
+
+#: table entries a phone may post; `go`, `press` and `release` come from the box and pads
+TABLE_EVENTS = frozenset(
+    {"round", *TABLE_ENTRIES, "undo"}  # caller, stall, counts, claim, void, amend, finish
+)
+
+
+def check_table_entry(obj: Mapping[str, Any]) -> None:
+    """InvalidEventError unless `obj` is a table entry a phone may post."""
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in TABLE_EVENTS:
+        raise InvalidEventError(
+            f"event type {kind!r} cannot be posted: the table posts "
+            f"{', '.join(sorted(TABLE_EVENTS))}; go, press and release come from the box"
+        )

@@ -1,0 +1,399 @@
+"""The box: the game in progress. Pads -> rules -> store -> listeners (web, lights).
+
+A `Box` holds the game (a rules `Engine`), the SQLite `EventLog` and its parts: the
+pads' seats and enrolment (enrol.py), the phones as pads (phones.py), the countdown
+(countdown.py) and the archive of games and exports (archive.py). Every change goes
+through it under one lock: an event is applied to the engine (which refuses it and
+changes nothing, or accepts it), appended to the log (durable when `append` returns),
+and only then announced to the listeners (`when_changed`) and the pad lights
+(`when_lit`). On start it replays the log and resumes the last game where it stood.
+Time enters only through the injected `Clock`: see README.md beside this file.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from buzzerbox.box.archive import GameArchive
+from buzzerbox.box.checks import (
+    check_import_size,
+    check_mostly_accepted,
+    check_table_entry,
+    shown_rejected,
+)
+from buzzerbox.box.countdown import Countdown
+from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
+from buzzerbox.box.errors import NoGameError
+from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
+from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
+from buzzerbox.box.phones import PhoneSeats
+from buzzerbox.clock import Clock, SystemClock
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.virtual import VirtualPads
+from buzzerbox.rules.engine import Engine
+from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
+from buzzerbox.rules.phase import Phase
+from buzzerbox.store.eventlog import EventLog, StoreError
+from buzzerbox.store.restore import load_lines, replay_stored
+
+logger = logging.getLogger(__name__)
+
+COUNTDOWN_US = 3_000_000
+GO_RETRY_US = 500_000
+
+
+class Box:
+    """The game in progress, its log (and its games' exports), its countdown, its pads."""
+
+    def __init__(
+        self,
+        log_: EventLog,
+        *,
+        clock: Clock | None = None,
+        pads: PadSource | None = None,
+        countdown_us: int = COUNTDOWN_US,
+        phones: PhoneSeats | None = None,
+    ) -> None:
+        self.log = log_
+        self.clock: Clock = clock or SystemClock()
+        self.countdown_us = countdown_us
+        #: where the pads come from: a pad map, or the phones' virtual pads (the default)
+        self.pad_source: PadSource = pads if pads is not None else VirtualPads()
+        self._seats = PadSeats(self.pad_source)
+        #: phones as pads: which phone is whose buzzer (phones.py; kept if given a file)
+        self.phones = phones if phones is not None else PhoneSeats()
+        self.when_changed: list[Callable[[dict[str, Any]], None]] = []
+        self.when_lit: list[Callable[[list[str]], None]] = []
+        #: the pad edges refused (counted, logged, never raised)
+        self.pad_refusals = 0
+        self.archive = GameArchive(log_, lambda: self._game_id)
+        self._lock = threading.RLock()
+        self._engine: Engine | None = None
+        self._game_line: dict[str, Any] = {}
+        self._game_id: int | None = None
+        self._rejected: list[dict[str, Any]] = []  # the first few (REJECTED_SHOWN)
+        self._rejected_count = 0
+        self._offset_us = 0
+        self._countdown = Countdown(self.clock)
+        self._lit: list[str] = []
+        self._cache: dict[str, Any] | None = None
+        self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
+        self.seq = log_.last_seq()
+        last = log_.last_game_id()
+        if last is not None:
+            self._load(last)
+        players = len(self._engine.game.players) if self._engine else 0
+        self.phones.resume(self._game_id, players)  # the seats phones held before a restart
+        if last is not None:
+            self._settle()
+
+    # -- time -------------------------------------------------------------------------
+
+    def now_us(self) -> int:
+        """Now on the box timeline (host monotonic µs plus the offset)."""
+        return self.clock.ticks() + self._offset_us
+
+    def host_to_box_us(self, t_us: int) -> int:
+        return t_us + self._offset_us
+
+    # -- reading ------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The state object of the current game, plus what the box adds under "box".
+
+        The dict is shared between callers until the next change: do not mutate it.
+        """
+        with self._lock:
+            if self._cache is None:
+                state = self._engine.state() if self._engine else idle_state()
+                state["rejected"] = list(self._rejected)
+                state["rejected_count"] = self._rejected_count
+                state["box"] = {
+                    "simulated": self.is_simulated,
+                    "pads": self._seats.pads_json(self._engine),
+                    "countdown_ends_us": self._countdown.ends_us,
+                    "countdown": self._countdown.kind,
+                    "seq": self.seq,
+                    "game_id": self._game_id,
+                    "variants": list(self._game_line.get("variants", [])),
+                    "lit": list(self._lit),
+                    "enrolling": self._seats.enrolling,
+                    "pad_test": self._seats.edges(),
+                    "boards": list(self._seats.boards.values()),
+                    **self._reports,
+                    "phones": self.phones.to_json(),
+                }
+                self._cache = state
+            return self._cache
+
+    @property
+    def is_simulated(self) -> bool:
+        """Whether the pads are virtual (pressed on the phones), not wired."""
+        return self.pad_source.is_virtual
+
+    def report(self, key: str, value: Any) -> None:
+        """Another part's status under state["box"][key] (e.g. the broker link)."""
+        with self._lock:
+            self._reports[key] = value
+            self._changed()
+
+    # -- commands -----------------------------------------------------------------------
+
+    def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """Start a new game (the old one stays in the log). Raises InvalidEventError."""
+        line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
+        if line.get("game") == "twinit":  # the box draws who starts unless the table chose
+            line.setdefault("first", draw_seat(line.get("players")))
+        engine = Engine.from_dict(line)
+        body = event_to_dict(engine.created)
+        with self._lock:
+            self._game_id = self.log.new_game(body, progress(engine))
+            self.seq = self._game_id
+            self._engine, self._game_line = engine, body
+            self._rejected, self._rejected_count = [], 0
+            self._seats.load({})
+            self.phones.reset(self._game_id)
+            self._settle()
+            return self.state()
+
+    def rematch(self) -> dict[str, Any]:
+        """The same game again: its players in their seats (so their colours), its target
+        or rounds and variants, its enrolled pads. NoGameError if there is none."""
+        with self._lock:
+            if self._game_id is None:
+                raise NoGameError("no game has been played: a rematch repeats one")
+            old, line = self._game_id, self._game_line
+            keep = ("game", "players", "target", "rounds", "variants")
+            fields = {k: line[k] for k in keep if k in line}
+            self.new_game(fields)
+            new = self._game_id
+            assert new is not None
+            for pad, seat in self.log.enrolments(old).items():
+                self.log.enrol(new, pad, seat)
+            self._seats.load(self.log.enrolments(new))
+            self._changed()
+            return self.state()
+
+    def submit(self, obj: Mapping[str, Any]) -> dict[str, Any]:
+        """A table entry from a phone (round, caller, ..., undo); returns the new state."""
+        check_table_entry(obj)
+        with self._lock:
+            self._accept(dict(obj))
+            return self.state()
+
+    def import_log(self, text: str) -> dict[str, Any]:
+        """A game log (v1) as a new game; returns its state with the lines rejected (the
+        first few, and their count). A file too big or mostly refused changes nothing."""
+        check_import_size(text)
+        lines = load_lines(text)
+        engine, accepted, rejected = replay_stored(lines)
+        check_mostly_accepted(len(accepted), rejected)
+        body = dict(lines[0][1])
+        with self._lock:
+            self._game_id, self.seq = self.log.new_game_with(body, accepted, progress(engine))
+            self._engine, self._game_line = engine, body
+            self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
+            self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
+            self._seats.load({})
+            self.phones.reset(self._game_id)
+            self._settle()
+            return self.state()
+
+    # -- the pads and the phones ---------------------------------------------------------
+
+    def pads(self) -> list[Pad]:
+        with self._lock:
+            return self._seats.pads(self._engine)
+
+    def press(
+        self,
+        seat: int,
+        pad: str,
+        pile: int | None,
+        t_us: int,
+        *,
+        released: bool = False,
+        pad_id: str | None = None,
+        clamp: bool = True,
+    ) -> dict[str, Any]:
+        """A pad edge at `t_us` (box timeline). A virtual pad's time is clamped so pad
+        events stay in time order (two requests may take the lock in either order);
+        a real pad's is not (`clamp=False`): the rules refuse an edge out of order."""
+        obj: dict[str, Any] = {"type": "release" if released else "press", "seat": seat, "pad": pad}
+        if pile is not None:
+            obj["pile"] = pile
+        with self._lock:
+            last = self._engine.game.last_pad_t if self._engine and clamp else -1
+            obj["t_us"] = max(t_us, 0) if t_us >= last else last + 1  # no made-up tie
+            if pad_id is not None:
+                obj["pad_id"] = pad_id
+            edge = self._seats.edge_of(obj, pad_id)  # a malformed edge is refused, not shown
+            try:
+                self._accept(obj)
+            except BuzzerboxError as exc:
+                edge["note"] = f"refused: {exc}"
+                self._changed()
+                raise
+            return self.state()
+
+    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> EdgeOutcome:
+        """An edge from the pads layer (host timeline): mapped through the pad map and the
+        game's enrolments; while a seat enrols, a press enrols its pad and is not played.
+        Never raises: an edge the box or the rules refuse is counted, logged and returned
+        as `Refused` with its reason."""
+        with self._lock:
+            t_us = self.host_to_box_us(host_t_us)
+            try:
+                taken = self._seats.enrol_edge(
+                    pad_id, pressed, t_us, self._engine, self._game_id, self.log
+                )
+                if taken is not None:
+                    self._changed()
+                    return Enrolled(taken[1], taken[0])
+                pad = next((p for p in self.pads() if p.id == pad_id), None)
+                if pad is None:
+                    note = (
+                        "replaced: another pad plays its seat now"
+                        if self._seats.is_replaced(pad_id)
+                        else "not in the pad map"
+                    )
+                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = note
+                    self._changed()
+                    raise InvalidEventError(f"pad {pad_id} is not in the pad map")
+                where = (pad.seat, pad.role, pad.pile, t_us)
+                self.press(*where, released=not pressed, pad_id=pad_id, clamp=False)
+            except BuzzerboxError as exc:
+                self.pad_refusals += 1
+                logger.info("pad %s %s refused: %s", pad_id, "press" if pressed else "release", exc)
+                return Refused(str(exc))
+            self._seats.echo(self.state()["phase"])
+            return Played(pad.seat, pad.role, pad.pile, pressed)
+
+    def pad_board(self, status: Mapping[str, Any]) -> None:
+        """A pad board's status (`buzzerbox monitor --json`'s board object): the pad test's."""
+        with self._lock:
+            self._seats.board(status)
+            self._changed()
+
+    def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
+        """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
+        with self._lock:
+            self._seats.command(seat, reset, self._engine, self._game_id, self.log)
+            self._changed()
+            return self.state()
+
+    def change_phones(self, change: Callable[[PhoneSeats, int], None]) -> dict[str, Any]:
+        """Change which phones are pads: `change(phones, number of seats)`; announced."""
+        with self._lock:
+            change(self.phones, len(self._engine.game.players) if self._engine else 0)
+            self._changed()
+            return self.state()
+
+    def phone_seat(self, token: object) -> int:
+        """The seat of the phone holding `token` (PhoneSeatError if it has none)."""
+        with self._lock:
+            return self.phones.seat_of(token)
+
+    # -- the archive: the log's games and their exports (of `game_id`, else the current) --
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    def games(self) -> list[dict[str, Any]]:
+        return self.archive.games()
+
+    def export_log(self, game_id: int | None = None) -> str:
+        return self.archive.export_log(game_id)
+
+    def export_csv(self, game_id: int | None = None) -> str:
+        return self.archive.export_csv(game_id)
+
+    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
+        return self.archive.export_bgstats(game_id)
+
+    # -- inside the lock ------------------------------------------------------------------
+
+    def _accept(self, obj: dict[str, Any]) -> Event:
+        if self._engine is None or self._game_id is None:
+            raise NoGameError("no game has started: start a new game first")
+        event = self._engine.apply_dict(obj)
+        body = event_to_dict(event)
+        if "pad_id" in obj:
+            body["pad_id"] = obj["pad_id"]
+        try:
+            self.seq = self.log.append(self._game_id, body, progress(self._engine))
+        except StoreError:
+            self._load(self._game_id)  # the engine goes back to what the log holds
+            raise
+        if isinstance(event, ClaimSettled) and event.result == "split":
+            self._start_countdown("split")
+        self._settle()
+        return event
+
+    def _load(self, game_id: int) -> None:
+        events = self.log.events(game_id)
+        if not events:
+            raise StoreError(
+                f"the log {self.log.path} lists game {game_id} but holds none of its events: "
+                "run `buzzerbox doctor --log` on its folder"
+            )
+        engine, _, rejected = replay_stored([(e.seq, e.body) for e in events])
+        self._engine, self._game_id = engine, game_id
+        self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
+        self._game_line = dict(events[0].body)
+        self._seats.load(self.log.enrolments(game_id))
+        self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
+
+    def _settle(self) -> None:
+        """After a change: a countdown runs exactly while the game counts down; announce."""
+        phase = self._engine.game.phase if self._engine else Phase.IDLE
+        if phase not in ENROL_PHASES:
+            self._seats.enrolling = None
+        kind = self._countdown.kind
+        if phase == Phase.COUNTDOWN and kind != "go":
+            self._start_countdown("go")
+        elif phase != Phase.COUNTDOWN and kind == "go":
+            self._countdown.stop()
+        self._changed()
+
+    def _start_countdown(self, kind: str, delay_us: int | None = None) -> None:
+        delay = self.countdown_us if delay_us is None else delay_us
+        self._countdown.start(kind, self.now_us(), delay, self._countdown_ended)
+
+    def _countdown_ended(self, token: int) -> None:
+        with self._lock:
+            if not self._countdown.is_current(token):
+                return
+            kind = self._countdown.kind
+            self._countdown.stop()
+            try:
+                if kind == "go" and self._engine and self._engine.game.phase == Phase.COUNTDOWN:
+                    self._accept({"type": "go", "t_us": self.now_us()})
+                    return
+            except BuzzerboxError as exc:
+                logger.error("the start signal was refused: %s", exc)
+                if kind == "go":  # the log cannot be written now: try again soon
+                    self._start_countdown("go", GO_RETRY_US)
+            self._changed()
+
+    def _changed(self) -> None:
+        self._cache = None
+        state = self.state()
+        lit = state["box"]["lit"] = lit_pads(state, self.pads())
+        for listener in list(self.when_changed):
+            listener(state)
+        if lit != self._lit:
+            self._lit = lit
+            for light in list(self.when_lit):
+                light(lit)
+
+    def close(self) -> None:
+        with self._lock:
+            self._countdown.stop()
+        self.log.close()

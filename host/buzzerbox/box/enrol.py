@@ -1,0 +1,327 @@
+"""Which pad is whose: the pads of a box for its game, enrolment, and the pad test.
+
+A box with real pads starts from its pad map: each pad has a role (stop, slap, pile)
+and a default seat. The table re-seats pads for the current game by *enrolment*: it
+asks for a seat (`PadSeats.begin`) and the next press of any pad, mapped or not, is
+that seat's. The press is taken by the enrolment, never played. An enrolled pad plays
+its own role if the game has it (a pile pad stays a pile pad), else the game's seat pad
+(stop; Twin It!: slap), so one set of buttons serves every game. Enrolments are kept
+per game in the log's database (its own table, outside the rules' events), and a
+restarted box resumes them. Pads are enrolled between rounds (phase lobby or scored);
+a round that starts ends a pending enrolment.
+
+A box's pads come from its pad source: a pad map (wired pads, enrolled as above) or
+the virtual pads of a simulated box (pads/virtual.py), which need no enrolment.
+
+The pad test: the last `PAD_TEST_EDGES` edges of every pad, real or virtual (pad id,
+role, seat, pile, press or release, box time, and a note when one was not played),
+carried by the state under box.pad_test, so a phone shows each press as it comes;
+and, while no round plays, printed on the console of `buzzerbox serve`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Protocol
+
+from buzzerbox.box.errors import NoGameError
+from buzzerbox.pads.pad import Pad, pad_label
+from buzzerbox.pads.virtual import GameShape, virtual_id
+from buzzerbox.rules.engine import Engine
+from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+from buzzerbox.rules.phase import Phase
+
+logger = logging.getLogger(__name__)
+
+#: the seat an enrolment logs for a pad another pad replaced: it plays no seat this game
+UNSEATED = -1
+
+#: the edges the pad test keeps (in every state: keep it small)
+PAD_TEST_EDGES = 16
+#: the phases in which pads can be enrolled: between rounds
+ENROL_PHASES = (Phase.LOBBY, Phase.SCORED)
+
+
+def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
+    """The pads to light: the first presser's pad, and the piles others hold (blocked)."""
+    lit: set[str] = set()
+    first = state.get("race") or []
+    blocked: dict[int, int] = {}
+    for seat, player in enumerate(state.get("players", [])):
+        for pile in player.get("holding", []):
+            blocked[pile] = seat
+    for pad in pads:
+        if first and pad.seat == first[0]["seat"] and pad.role == first[0]["pad"]:
+            lit.add(pad.id)
+        if pad.role == "pile" and pad.pile in blocked and blocked[pad.pile] != pad.seat:
+            lit.add(pad.id)
+    return sorted(lit)
+
+
+def played_role(role: str | None, roles: Sequence[str]) -> str:
+    """The role a pad plays in a game with pads `roles`: its own, else the seat's pad."""
+    if role in roles:
+        assert role is not None
+        return role
+    return next((r for r in roles if r != "pile"), "stop")
+
+
+class Enrolments(Protocol):
+    """Where a game's enrolments are kept (the event log's database)."""
+
+    def enrol(self, game_id: int, pad: str, seat: int) -> None: ...
+
+    def clear_enrolments(self, game_id: int) -> None: ...
+
+
+class PadSource(Protocol):
+    """Where a box's pads come from: a `PadMap` or `VirtualPads` (pads/)."""
+
+    @property
+    def is_virtual(self) -> bool: ...
+
+    def for_game(self, game: GameShape | None) -> Sequence[Pad]: ...
+
+
+class PadSeats:
+    """A box's pads for its game: its pad source, this game's enrolments, the pad test.
+
+    Not thread-safe on its own: the box calls it under its lock.
+    """
+
+    def __init__(self, source: PadSource) -> None:
+        self.source = source
+        #: the seat whose pad the next press enrols, if any
+        self.enrolling: int | None = None
+        self._seats: dict[str, int] = {}  # pad id -> seat, this game's enrolments
+        self._taken: set[str] = set()  # pads whose press an enrolment took: not their release
+        self._edges: deque[dict[str, Any]] = deque(maxlen=PAD_TEST_EDGES)
+        self._count = 0
+        #: the pads worked out last: (engine, enrolments, pads); a game's shape is fixed
+        self._made: tuple[Engine | None, dict[str, int], list[Pad]] | None = None
+        self._made_json: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
+        #: the pad boards' status for the pad test, by board
+        self.boards: dict[str, dict[str, Any]] = {}
+
+    # -- enrolment ----------------------------------------------------------------------
+
+    def load(self, enrolments: Mapping[str, int]) -> None:
+        """A game's enrolments (from the log); nothing pending. The pad test starts
+        afresh: its edges name the seats of the game they were pressed in."""
+        self._seats = dict(enrolments)
+        self.enrolling = None
+        self._edges.clear()
+
+    def begin(self, seat: object, engine: Engine | None) -> None:
+        """The next press enrols a pad for `seat`; InvalidEventError/IllegalEventError."""
+        if engine is None:
+            raise IllegalEventError("no game has started: pads are enrolled for a game")
+        game = engine.game
+        if type(seat) is not int or not 0 <= seat < len(game.players):
+            raise InvalidEventError(
+                f"seat {seat!r} does not exist: this game has seats 0-{len(game.players) - 1}",
+                subject="seat",
+            )
+        if game.phase not in ENROL_PHASES:
+            raise IllegalEventError(
+                f"pads are enrolled while no round is on: {game.where()}; "
+                "enrol before round 1 or once a round is scored"
+            )
+        self.enrolling = seat
+
+    def take(
+        self, pad_id: str, pressed: bool, engine: Engine | None
+    ) -> tuple[str, int | None] | None:
+        """Whether an enrolment takes this edge: None if not (nothing pending, or the
+        release of a pad whose press it did not take); else a note of what it does and
+        the seat to enrol the pad for (None: a release, or a pad it cannot enrol).
+        The caller logs the enrolment, then `commit`s it."""
+        if not pressed:
+            if pad_id in self._taken:
+                self._taken.discard(pad_id)
+                return "released after its enrolment", None
+            return None
+        seat = self.enrolling
+        if seat is None or engine is None:
+            return None
+        game = engine.game
+        mapped = next((p for p in self.source.for_game(game) if p.id == pad_id), None)
+        pile = mapped.pile if mapped is not None and "pile" in game.pads else None
+        if pile is not None and pile >= game.piles:
+            return (
+                f"not enrolled: pad {pad_id} is pile {pile + 1} and "
+                f"{game.title} with {len(game.players)} players has {game.piles} piles"
+            ), None
+        return f"enrolled for {game.players[seat]}", seat
+
+    def command(
+        self,
+        seat: object,
+        reset: bool,
+        engine: Engine | None,
+        game_id: int | None,
+        log_: Enrolments,
+    ) -> None:
+        """The table's enrolment command: the next press enrols a pad for `seat` (None:
+        stop waiting; `reset`: the game's pads are the pad map's again). Wired pads only,
+        between rounds. InvalidEventError, IllegalEventError, NoGameError, StoreError."""
+        if self.source.is_virtual:
+            raise IllegalEventError(
+                "a simulated box has a virtual pad per seat: enrolment is for real pads"
+            )
+        if engine is None or game_id is None:
+            raise NoGameError("no game has started: pads are enrolled for a game")
+        if reset:
+            log_.clear_enrolments(game_id)
+            self.load({})
+        elif seat is None:
+            self.enrolling = None
+        else:
+            self.begin(seat, engine)
+
+    def enrol_edge(
+        self,
+        pad_id: str,
+        pressed: bool,
+        t_us: int,
+        engine: Engine | None,
+        game_id: int | None,
+        log_: Enrolments,
+    ) -> tuple[str, int | None] | None:
+        """Whether the enrolment takes this edge (the press that enrols, its release):
+        None if not, else what it did and the seat it enrolled the pad for (None: none).
+        An enrolment is on disk (`log_`) before it counts. Kept for the pad test."""
+        taken = self.take(pad_id, pressed, engine)
+        if taken is None:
+            return None
+        note, seat = taken
+        if seat is not None and game_id is not None and engine is not None:
+            replaced = self.replaced_by(pad_id, seat, engine)
+            for other in replaced:  # one pad per seat and role: the old one plays no more
+                log_.enrol(game_id, other, UNSEATED)
+                self._seats[other] = UNSEATED
+            log_.enrol(game_id, pad_id, seat)
+            self.commit(pad_id, seat)
+            if replaced:
+                note += f" (replaces pad {', '.join(replaced)})"
+            logger.info("pad %s %s", pad_id, note)
+        pad = next((p for p in self.pads(engine) if p.id == pad_id), None)
+        self.edge(pad_id, pad, pressed, t_us)["note"] = note
+        return note, seat
+
+    def replaced_by(self, pad_id: str, seat: int, engine: Engine) -> list[str]:
+        """The pads that play `seat`'s role now which `pad_id`, enrolled for it, replaces."""
+        base = next((p for p in self.pads(engine) if p.id == pad_id), Pad(pad_id, "", seat))
+        new = _enrolled(base, seat, engine.game.pads)
+        return [
+            p.id
+            for p in self.pads(engine)
+            if p.id != pad_id and p.seat == seat and (p.role, p.pile) == (new.role, new.pile)
+        ]
+
+    def is_replaced(self, pad_id: str) -> bool:
+        """Whether an enrolment of another pad took this one's seat in this game."""
+        return self._seats.get(pad_id) == UNSEATED
+
+    def commit(self, pad_id: str, seat: int) -> None:
+        """The pad is `seat`'s from now on in this game; its release is the enrolment's."""
+        self._seats[pad_id] = seat
+        self._taken.add(pad_id)
+        self.enrolling = None
+
+    def pads(self, engine: Engine | None) -> list[Pad]:
+        """The pads as they play in the game: the source's, re-seated by enrolment.
+
+        The same list (do not mutate it) until the game or its enrolments change."""
+        made = self._made
+        if made is not None and made[0] is engine and made[1] == self._seats:
+            return made[2]
+        pads = self._pads(engine)
+        self._made = (engine, dict(self._seats), pads)
+        return pads
+
+    def pads_json(self, engine: Engine | None) -> list[dict[str, Any]]:
+        pads = self.pads(engine)  # the same list until the game or its enrolments change
+        if self._made_json[0] is not pads:
+            self._made_json = (pads, [p.to_json() for p in pads])
+        return self._made_json[1]
+
+    def _pads(self, engine: Engine | None) -> list[Pad]:
+        base = list(self.source.for_game(engine.game if engine else None))
+        if not self._seats or engine is None:
+            return base
+        roles = engine.game.pads
+        out: list[Pad] = []
+        for pad in base:
+            seat = self._seats.get(pad.id)
+            if seat != UNSEATED:
+                out.append(pad if seat is None else _enrolled(pad, seat, roles))
+        known = {p.id for p in base}
+        for pad_id, seat in self._seats.items():
+            if pad_id not in known and seat != UNSEATED:
+                out.append(_enrolled(Pad(pad_id, "", seat), seat, roles))
+        return out
+
+    # -- the pad test -------------------------------------------------------------------
+
+    def edge(self, pad_id: str, pad: Pad | None, pressed: bool, t_us: int) -> dict[str, Any]:
+        """Keep an edge for the pad test; the record (its note may be set later)."""
+        self._count += 1
+        record = {
+            "n": self._count,
+            "pad": pad_id,
+            "role": pad.role if pad else None,
+            "seat": pad.seat if pad else None,
+            "pile": pad.pile if pad else None,
+            "edge": "press" if pressed else "release",
+            "t_us": t_us,
+            "note": None,
+        }
+        self._edges.append(record)
+        return record
+
+    def edge_of(self, obj: Mapping[str, Any], pad_id: str | None) -> dict[str, Any]:
+        """Keep a `press` or `release` of the game log for the pad test (`pad_id`: a real
+        pad's; else a virtual pad's). InvalidEventError if it is malformed: not kept."""
+        event = parse_event(obj)
+        if not isinstance(event, PadPressed | PadReleased):
+            raise InvalidEventError(f"{obj.get('type')!r} is no pad edge: press or release")
+        seat, role, pile = event.seat, event.pad, event.pile
+        pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile=pile)
+        return self.edge(pad.id, pad, isinstance(event, PadPressed), event.t_us)
+
+    def echo(self, phase: str) -> None:
+        """The last edge on the console: at INFO while no round plays (a builder testing
+        the pads, `buzzerbox serve` prints it), at DEBUG during play."""
+        if not self._edges:
+            return
+        e = self._edges[-1]
+        what = f"pile {e['pile'] + 1}" if e["pile"] is not None else e["role"]
+        level = logging.DEBUG if phase in (Phase.COUNTDOWN, Phase.PLAYING) else logging.INFO
+        logger.log(
+            level,
+            "pad %s %s: %s of seat %s at %d µs",
+            e["pad"],
+            e["edge"],
+            what,
+            e["seat"],
+            e["t_us"],
+        )
+
+    def board(self, status: Mapping[str, Any]) -> None:
+        """A pad board's status (`buzzerbox monitor --json`'s board object)."""
+        self.boards[str(status["board"])] = {k: v for k, v in status.items() if k != "event"}
+
+    def edges(self) -> list[dict[str, Any]]:
+        return [dict(e) for e in self._edges]
+
+
+def _enrolled(pad: Pad, seat: int, roles: Sequence[str]) -> Pad:
+    role = played_role(pad.role or None, roles)
+    pile = pad.pile if role == "pile" else None
+    label = pad_label(pad.id, role, pile)
+    return replace(pad, role=role, seat=seat, pile=pile, label=label, is_enrolled=True)

@@ -1,0 +1,154 @@
+"""Phones as pads: which phone is which seat's buzzer, while the host allows it.
+
+The host switches "phones as pads" on at the table view; a guest's phone then takes a
+free seat once (it holds a random token, kept on the phone) and presses as that seat
+only. The host can free a seat. The seats are the current game's (a new game starts
+with every seat free): the box's own bookkeeping, never in the event log. With a file
+(`buzzerbox serve` gives `phones.json` in the data folder) they survive a restart: each
+phone still holds its seat and the host can still free it. A file that cannot be read
+is no reason to stop: the box starts with every seat free and says why (`problem`).
+
+Not thread-safe on its own: the box calls it under its lock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from buzzerbox.box.errors import (
+    PhoneSeatInvalidError,
+    PhoneSeatRefusedError,
+    PhoneTokenError,
+)
+from buzzerbox.datadir import write_private
+from buzzerbox.store.eventlog import StoreError
+
+log = logging.getLogger(__name__)
+TOKEN_CHARS = range(16, 129)
+OFF = "phones are no pads now: the host switches them on at the table view"
+#: more than a table has seats: a file with more is not the box's
+MAX_KEPT = 64
+
+
+class PhoneSeats:
+    """The seats phones have taken: token -> seat, and whether phones may press; kept
+    in `path` (JSON, written whole on every change) when given, else in memory only."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.is_on = False
+        self._seats: dict[str, int] = {}
+        self._game: int | None = None
+        self.path = Path(path) if path is not None else None
+        #: why the kept seats could not be read (None: read, or nothing kept yet)
+        self.problem: str | None = None
+        if self.path is not None and self.path.exists():
+            try:
+                self.is_on, self._game, self._seats = _read(self.path)
+            except (OSError, ValueError, RecursionError) as exc:
+                self.problem = (
+                    f"the phone seats file {self.path} cannot be read ({exc}): "
+                    "every seat is free, the guests' phones pick theirs again"
+                )
+
+    def resume(self, game_id: int | None, players: int) -> None:
+        """The box resumed game `game_id`: the seats kept for it stay, others are free."""
+        if game_id != self._game:
+            self._seats = {}
+        self._seats = {t: s for t, s in self._seats.items() if s < players}
+        self._game = game_id
+
+    def reset(self, game_id: int | None = None) -> None:
+        """A new game: every seat is free again (phones as pads stays as the host set it).
+        Never refused: seats kept for another game are not resumed for this one."""
+        try:
+            self._keep(self.is_on, {}, game_id)
+        except StoreError as exc:
+            log.warning("%s", exc)
+            self._seats, self._game = {}, game_id
+
+    def switch(self, on: object) -> None:
+        if type(on) is not bool:
+            raise PhoneSeatInvalidError(f"phones as pads is on or off: true or false, not {on!r}")
+        self._keep(on, self._seats if on else {}, self._game)
+
+    def take(self, token: object, seat: object, players: int) -> None:
+        """The phone holding `token` becomes `seat`'s buzzer (its former seat is freed)."""
+        token = check_token(token)
+        if not self.is_on:
+            raise PhoneSeatRefusedError(OFF)
+        if type(seat) is not int or not 0 <= seat < players:
+            raise PhoneSeatInvalidError(
+                f"seat {seat!r} does not exist: this game has seats 0-{players - 1}", subject="seat"
+            )
+        holder = next((t for t, s in self._seats.items() if s == seat), None)
+        if holder is not None and holder != token:
+            raise PhoneSeatRefusedError(
+                f"seat {seat + 1} is taken by another phone: the host can free it at the table view"
+            )
+        self._keep(self.is_on, {**self._seats, token: seat}, self._game)
+
+    def free(self, seat: object) -> None:
+        """The host frees `seat`: the phone holding it presses no more."""
+        self._keep(self.is_on, {t: s for t, s in self._seats.items() if s != seat}, self._game)
+
+    def seat_of(self, token: object) -> int:
+        """The seat of the phone holding `token`; refused if phones are off or it has none."""
+        token = check_token(token)
+        if not self.is_on:
+            raise PhoneSeatRefusedError(OFF)
+        seat = self._seats.get(token)
+        if seat is None:
+            raise PhoneSeatRefusedError(
+                "this phone has no seat: pick yours first (or the host freed it)"
+            )
+        return seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"on": self.is_on, "taken": sorted(self._seats.values())}
+
+    def _keep(self, on: bool, seats: dict[str, int], game_id: int | None) -> None:
+        """The new seats, written to the file first: a file that cannot be written
+        refuses the change (StoreError) and changes nothing."""
+        if self.path is not None:
+            text = json.dumps({"version": 1, "game": game_id, "on": on, "seats": seats})
+            try:
+                write_private(self.path, text.encode())
+            except OSError as exc:
+                raise StoreError(
+                    f"the phone seats file {self.path} cannot be written ({exc}): "
+                    "the seats stay as they were"
+                ) from exc
+        self.is_on, self._seats, self._game = on, dict(seats), game_id
+
+
+def _read(path: Path) -> tuple[bool, int | None, dict[str, int]]:
+    """(on, game id, token -> seat) from a file `_keep` wrote; ValueError if it is not one."""
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(kept, dict) or kept.get("version") != 1:
+        raise ValueError("not a phone seats file of version 1")
+    on, game, seats = kept.get("on"), kept.get("game"), kept.get("seats")
+    if type(on) is not bool or not (game is None or type(game) is int):
+        raise ValueError("its on or game is not a boolean and a game id")
+    if not isinstance(seats, dict) or len(seats) > MAX_KEPT:
+        raise ValueError(f"its seats are not an object of at most {MAX_KEPT} phones")
+    for token, seat in seats.items():
+        try:
+            check_token(token)
+        except PhoneTokenError as exc:
+            raise ValueError(str(exc)) from None
+        if type(seat) is not int or seat < 0:
+            raise ValueError(f"seat {seat!r} is not a seat number")
+    if len(set(seats.values())) != len(seats):
+        raise ValueError("a seat is held by two phones")
+    return on, game, dict(seats)
+
+
+def check_token(token: object) -> str:
+    if not isinstance(token, str) or len(token) not in TOKEN_CHARS or not token.isascii():
+        raise PhoneTokenError(
+            f"a phone's token is {TOKEN_CHARS.start}-{TOKEN_CHARS.stop - 1} ASCII characters"
+        )
+    return token

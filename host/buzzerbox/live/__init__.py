@@ -1,0 +1,11 @@
+"""The live stream engine: a state pushed to every screen as Server-Sent Events.
+
+- livestate.py   LiveState: the full state once, then each change as a JSON Patch
+- delta.py       the patch between two states
+- sse.py         SSE frames, the clients' ring of messages, Live (the hub's stream)
+- fanout.py      a few threads write the stream to a thousand phones under waitress
+- connection.py  one phone's socket, as the fanout writes it
+
+It knows nothing of the box, the rules, the pads or the store: the box's app
+(web/) and the event's hub (hub/) both stream with it.
+"""

@@ -1,0 +1,175 @@
+"""Replaying a game log (version 1.1, game-log.md): lines in, the engine (and its state
+object) out.
+
+The one replay path: `buzzerbox replay`, an imported file and the box's own SQLite
+log (buzzerbox.store.restore) all fold their lines through `fold`. Pure: it takes the
+lines, the caller reads the file or the database.
+
+A line is numbered (its 1-based line in a file, or its `seq` in the box's log). A
+line the rules refuse, or one that cannot be read (not UTF-8, not JSON), is listed
+in `rejected` with its number and reason, and changes nothing; a log whose first
+line is no valid `game` raises InvalidEventError. A byte-order mark at the start of
+the text (U+FEFF, as a Windows editor saves UTF-8) is no part of the first line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from buzzerbox.errors import BuzzerboxError
+from buzzerbox.rules.engine import Engine
+from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.events import parse_event
+
+#: a log line: its number and its object (an `Unreadable` when it could not be read)
+Line = tuple[int, Any]
+
+#: the C scanner under json.loads, without its wrappers (raw_decode says why)
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A line that is no JSON text: why."""
+
+    reason: str
+
+
+_BLANK = Unreadable("a blank line")  # skipped, never listed
+
+
+def _load(raw: str | bytes) -> object:
+    """One line's JSON value (the whole line: trailing text is refused)."""
+    try:
+        line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        return Unreadable("this line is not UTF-8 text")
+    line = line.strip(" \t\n\r")  # the whitespace JSON allows around a value
+    if not line or (line[0].isspace() and not line.strip()):
+        return _BLANK
+    try:
+        try:
+            obj, end = _scan(line, 0)
+        except StopIteration as err:  # as json's raw_decode says it
+            raise json.JSONDecodeError("Expecting value", line, err.value) from None
+        if end != len(line):
+            raise ValueError(f"extra text after the JSON value at column {end + 1}")
+    except ValueError as exc:
+        return Unreadable(f"this line is not JSON ({exc.args[0]})")
+    except RecursionError:
+        return Unreadable("this line nests too deep to read: a log line is flat")
+    try:
+        if not line.isascii():  # a str may hold a raw lone surrogate (ASCII text cannot)
+            line.encode("utf-8")
+        if "\\u" in line:  # only a \u escape in the JSON text can make one
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return Unreadable("this line holds a lone surrogate (such as \\ud800): not Unicode text")
+    return obj
+
+
+_BOM = "\ufeff"
+
+
+def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]:
+    """The lines numbered from 1, the first without a byte-order mark (RFC 8259 8.1
+    lets a reader ignore one: a Windows editor puts it before UTF-8 text)."""
+    numbered = enumerate(lines, start=1)
+    for number, first in numbered:
+        if isinstance(first, bytes):
+            yield number, first.removeprefix(_BOM.encode("utf-8"))
+        else:
+            yield number, first.removeprefix(_BOM)
+        break
+    yield from numbered
+
+
+def read_lines(lines: Iterable[str | bytes]) -> list[Line]:
+    """The non-blank lines of a JSON Lines text, numbered and parsed; a line that cannot
+    be read is kept as `Unreadable`, for `fold` to refuse."""
+    return list(_read(_numbered(lines)))
+
+
+def _read(numbered: Iterable[tuple[int, str | bytes]]) -> Iterator[Line]:
+    for number, raw in numbered:
+        obj = _load(raw)
+        if obj is not _BLANK:
+            yield number, obj
+
+
+def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]]:
+    """The engine after every line, the objects it accepted, and the lines it refused.
+    The first line must be a valid `game` line (InvalidEventError if not)."""
+    rows = iter(lines)
+    engine = _start(rows)
+    accepted: list[Any] = []
+    return engine, accepted, _fold(engine, rows, accepted, read=False)
+
+
+def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
+    """The engine after every line of a JSON Lines text, and the lines it rejected."""
+    numbered = _numbered(lines)
+    engine = _start(_read(numbered))  # reads up to the first line that is not blank
+    return engine, _fold(engine, numbered, None, read=True)
+
+
+def _start(rows: Iterator[Line]) -> Engine:
+    """The engine of a log's first line, its `game` line."""
+    for number, obj in rows:
+        try:
+            if isinstance(obj, Unreadable):
+                raise InvalidEventError(obj.reason)
+            return Engine.from_dict(obj)
+        except InvalidEventError as exc:
+            raise InvalidEventError(f"line {number}: {exc}") from None
+    raise InvalidEventError("the log is empty: a game log starts with a 'game' line")
+
+
+def _fold(
+    engine: Engine, rows: Iterator[tuple[int, Any]], accepted: list[Any] | None, *, read: bool
+) -> list[dict[str, Any]]:
+    """Apply the rows after the first (their objects, or with `read` their lines) to
+    `engine`; the lines refused, and the objects accepted added to `accepted`."""
+    rejected: list[dict[str, Any]] = []
+    apply, parse = engine.apply, parse_event
+    for number, obj in rows:
+        if read:
+            raw, obj = obj, _BLANK
+            # most lines are ASCII text holding one JSON object and nothing else (no
+            # whitespace around it, no \u escape that could make a lone surrogate), read
+            # here; _load reads all others, and says what is wrong with one
+            if type(raw) is str and raw.isascii() and "\\u" not in raw:
+                try:
+                    obj, end = _scan(raw, 0)
+                except (ValueError, StopIteration, RecursionError):
+                    pass
+                else:
+                    if end != len(raw):
+                        obj = _BLANK
+            if obj is _BLANK:
+                obj = _load(raw)
+                if obj is _BLANK:
+                    continue
+        if type(obj) is Unreadable:
+            rejected.append({"line": number, "reason": obj.reason})
+            continue
+        try:
+            apply(parse(obj))
+        except BuzzerboxError as exc:
+            rejected.append({"line": number, "reason": str(exc)})
+            continue
+        if accepted is not None:
+            accepted.append(obj)
+    return rejected
+
+
+def replay_state(lines: Iterable[str | bytes]) -> dict[str, Any]:
+    """The state object `buzzerbox replay` prints."""
+    engine, rejected = replay(lines)
+    state = engine.state()
+    state["rejected"] = rejected
+    state["rejected_count"] = len(rejected)  # as the box's state has it (it lists 20 at most)
+    return state

@@ -1,0 +1,13 @@
+"""The HTTP server plumbing shared by the box's app (web/) and the event's hub (hub/).
+
+- listen.py     waitress, bound and sized for every live stream
+- threads.py    its worker threads, started as they are needed
+- guard.py      what a client may hold: time, connections, streams; the admin's lane
+- security.py   the security headers of every answer (CSP, ...)
+- auth.py       the admin's PIN, session cookie, CSRF token and login limits
+- sessions.py   the admin sessions, kept in a file
+- bodies.py     a request's JSON body, read and bounded
+- refusals.py   refusals as JSON, never a 500 for a bad request
+
+It knows nothing of the box, the rules, the pads or the store.
+"""

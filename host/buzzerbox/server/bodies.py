@@ -1,0 +1,79 @@
+"""Reading a request's JSON body without trusting it.
+
+`read_json()` is the body as JSON, or None when it is not JSON (the endpoint says
+what it expected). Python's parser raises RecursionError on deep nesting, and takes
+"\\ud800" (a lone surrogate: no Unicode text) into a str that fails later, when it
+is written: both are refused here, as 400s that say why (BadBody). The body's size
+(per endpoint) was checked before it was read, and its values and depth are counted
+on its bytes before it is parsed (limits.py).
+
+`whole(body, key, what)` is a member that must be a whole number: JSON's true is not
+1 and 1e-05 or 1.0 is no seat, though Python's == and int() would take them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import request
+
+from buzzerbox.server.errors import BadBody
+from buzzerbox.server.limits import check_parse
+
+#: how deep a body may nest (the deepest the API takes is 3: an object of lists)
+MAX_DEPTH = 32
+
+
+def check_json(value: object) -> object:
+    """`value` if it nests at most MAX_DEPTH deep and every text in it is Unicode text."""
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise BadBody(f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat")
+        if isinstance(item, str):
+            check_text(item)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                check_text(key)
+                pending.append((inner, depth + 1))
+        elif isinstance(item, list):
+            pending.extend((inner, depth + 1) for inner in item)
+    return value
+
+
+def whole(body: dict[str, object], key: str, what: str, *, least: int = 0) -> int:
+    """`body[key]` if it is a whole number (a JSON integer) from `least`, else BadBody
+    naming the field, the value and what is allowed (`what`)."""
+    if key not in body:
+        raise BadBody(f"{key!r} is missing: {what}")
+    value = body[key]
+    if type(value) is not int or value < least:
+        raise BadBody(f"{key} {json.dumps(value)[:24]} is not allowed: {what}")
+    return value
+
+
+def check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadBody(
+            f"{text[:20]!r} is not Unicode text (it holds a lone surrogate such as \\ud800)"
+        ) from None
+
+
+def read_json() -> object:
+    """The request's JSON body (Content-Type: application/json), or None if there is none."""
+    if not request.is_json:
+        return None
+    raw = request.get_data(cache=True)
+    check_parse(raw, BadBody)  # its values and depth, before json.loads builds them
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise BadBody(
+            f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat"
+        ) from None
+    except ValueError:  # not JSON, not UTF-8
+        return None
+    return check_json(value)

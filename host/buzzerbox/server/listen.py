@@ -1,0 +1,123 @@
+"""The HTTP server the box and the hub run on: waitress, sized for every live stream.
+
+Each open live stream holds one of waitress's worker threads, so the pool may grow
+to the phones (`max_phones` streams) plus a reserve for ordinary requests (threads.py
+starts them as they are needed), and the live stream refuses connections beyond
+`max_phones` (see live.py) so the reserve stays free. poll() instead of select() lifts
+the 1024 file descriptor limit; a low output watermark keeps a phone that stopped
+reading from piling up the box's memory (the fanout skips it; it catches up when the
+phone reads again).
+See tests/bench/phones.py for the measured latencies.
+
+The guard (guard.py) bounds what a client may hold: the time to send a request's
+head and body, connections and streams per address, request bodies in memory (the
+body limit is waitress's own `max_request_body_size`, so nothing larger is read,
+and `inbuf_overflow` keeps bodies off the disk); it keeps a lane of connections
+beyond the limit for the admin. Waitress itself accepts far more (ACCEPT_LIMIT) so
+that the guard sees every connection: at waitress's own limit it stops accepting, and
+no lane helps a connection the server never accepts. See tests/bench/attack.py.
+"""
+
+from __future__ import annotations
+
+import resource
+import socket
+from typing import Any
+
+from waitress.server import create_server
+
+from buzzerbox.server.guard import Guard
+from buzzerbox.server.threads import OnDemandDispatcher
+
+#: threads beyond the live streams, for the API, the pages and the exports
+RESERVE_THREADS = 32
+#: connections waitress accepts at most (the guard's limit and lane are far below): a
+#: waitress at its connection_limit stops accepting, and the admin's connection would
+#: wait in the kernel's backlog behind silent ones the guard never sees (issue 28,
+#: item 6); accepted, the guard evicts the old silent ones and serves the admin
+ACCEPT_LIMIT = 8192
+#: file descriptors kept for the box's own files (logs, databases, serial ports)
+SPARE_FDS = 128
+
+
+def connection_limit(max_phones: int, reserve: int = RESERVE_THREADS) -> int:
+    """Connections served at once (the guard's lane comes on top)."""
+    return max_phones + reserve + 64
+
+
+def accept_limit(max_phones: int, lane: int, reserve: int = RESERVE_THREADS) -> int:
+    """waitress's connection_limit: ACCEPT_LIMIT, as the file limit allows (never below
+    the guard's limit and lane)."""
+    least = connection_limit(max_phones, reserve) + lane
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    room = ACCEPT_LIMIT if soft == resource.RLIM_INFINITY else soft - SPARE_FDS
+    return max(least, min(ACCEPT_LIMIT, room))
+
+
+def server_options(
+    max_phones: int, guard: Guard, *, reserve: int = RESERVE_THREADS, ident: str = "buzzerbox"
+) -> dict[str, Any]:
+    limits = guard.limits
+    return {
+        "threads": max_phones + reserve,
+        "connection_limit": accept_limit(max_phones, limits.lane, reserve),
+        "backlog": 2048,
+        "asyncore_use_poll": True,
+        "channel_timeout": limits.idle_s,
+        "cleanup_interval": 1,
+        "max_request_header_size": 16 * 1024,
+        "max_request_body_size": limits.max_body,
+        "inbuf_overflow": limits.max_body + 1,  # bodies stay in memory (the guard caps it)
+        "outbuf_high_watermark": 256 * 1024,
+        "outbuf_overflow": 512 * 1024,
+        "ident": ident,
+        "expose_tracebacks": False,
+    }
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (port 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def make_server(
+    app: Any,
+    sock: socket.socket,
+    max_phones: int,
+    *,
+    reserve: int = RESERVE_THREADS,
+    ident: str = "buzzerbox",
+    guard: Guard | None = None,
+) -> Any:
+    """A waitress server on a bound socket, for `max_phones` live streams and `reserve`
+    threads for everything else (started as requests come), guarded by `guard` (the
+    app's, to share its counts)."""
+    guard = guard or Guard()
+    options = server_options(max_phones, guard, reserve=reserve, ident=ident)
+    threads = OnDemandDispatcher(options["threads"])
+    server = create_server(app, sockets=[sock], _dispatcher=threads, **options)
+    guard.install(server, connection_limit(max_phones, reserve))
+    return server
+
+
+def urls(host: str, port: int) -> list[str]:
+    """The addresses a phone can open (the LAN addresses when listening on all)."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}/"]
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    except OSError:
+        pass
+    return [f"http://{a}:{port}/" for a in found] or [f"http://127.0.0.1:{port}/"]

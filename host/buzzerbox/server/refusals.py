@@ -1,0 +1,60 @@
+"""Refusals as JSON for an app on this server (the box's, the hub's):
+{"error": reason, "field"?: what it concerns (the error's `subject`)}.
+
+`status_of` says which HTTP status an error of ours gets (the box's web/errors.py
+knows the box's); by default a file that cannot be written is 503 and every other
+refusal 400. An error that says how long to wait (`wait_s`, e.g. too many presses)
+carries Retry-After; an HTTP error keeps the headers it carries (a 405 says what is
+Allowed, RFC 9110). Nothing a client sends is answered with a 500; a bug would be,
+and is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+
+from flask import Flask
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
+
+from buzzerbox.errors import BuzzerboxError, StoreError
+from buzzerbox.server.auth import refuse
+from buzzerbox.server.errors import BadBody
+
+logger = logging.getLogger(__name__)
+
+
+def default_status(exc: BuzzerboxError) -> int:
+    return 503 if isinstance(exc, StoreError) else 400
+
+
+def register_refusals(
+    app: Flask, status_of: Callable[[BuzzerboxError], int] = default_status
+) -> None:
+    @app.errorhandler(BuzzerboxError)
+    def refused(exc: BuzzerboxError) -> ResponseReturnValue:
+        if isinstance(exc, StoreError):
+            logger.error("the log failed: %s", exc)
+        wait_s = getattr(exc, "wait_s", None)
+        headers = {"Retry-After": str(max(1, math.ceil(wait_s)))} if wait_s else None
+        if exc.subject is not None:
+            return refuse(status_of(exc), str(exc), headers, field=exc.subject)
+        return refuse(status_of(exc), str(exc), headers)
+
+    @app.errorhandler(BadBody)
+    def bad_body(exc: BadBody) -> ResponseReturnValue:
+        return refuse(400, str(exc))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> ResponseReturnValue:
+        # the exception's own headers (a 405's Allow, RFC 9110 15.5.6; a 429's
+        # Retry-After), but for its Content-Type: the refusal is JSON
+        kept = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+        return refuse(exc.code or 500, exc.description or exc.name, headers=kept)
+
+    @app.errorhandler(Exception)
+    def failed(exc: Exception) -> ResponseReturnValue:
+        logger.exception("a request failed")
+        return refuse(500, f"the box failed ({type(exc).__name__}): this is a bug")

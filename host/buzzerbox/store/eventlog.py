@@ -1,0 +1,300 @@
+"""The box's event log: every accepted event, in SQLite, durable before it is acknowledged.
+
+One table holds the events of every game the box has seen, in the order they were
+accepted; `seq` numbers them across games and is never reused (it is the `id:` of the
+live stream). A game's id is the `seq` of its `game` line. A second table keeps a
+summary per game (kind, players, phase, winners) so the list of games needs no replay;
+it is written in the same transaction as the event, so the two never disagree.
+
+A third table keeps the box's own enrolments (which pad is whose in a game, see
+buzzerbox/box/enrol.py): outside the events, so the rules never see them.
+
+The database runs in WAL mode with `synchronous=FULL`: when `append` returns, the event
+is on disk and survives a kill -9 or a power cut. The store knows nothing of the rules:
+events are plain JSON objects.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from buzzerbox.errors import StoreError as StoreError  # the store raises it; importable here
+from buzzerbox.rules.phase import Phase
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    seq  INTEGER PRIMARY KEY AUTOINCREMENT,
+    game INTEGER NOT NULL,
+    at   REAL    NOT NULL,
+    body TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_game ON events (game, seq);
+CREATE TABLE IF NOT EXISTS games (
+    id      INTEGER PRIMARY KEY,
+    kind    TEXT NOT NULL,
+    players TEXT NOT NULL,
+    started REAL NOT NULL,
+    updated REAL NOT NULL,
+    phase   TEXT NOT NULL,
+    winners TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS enrolments (
+    id   INTEGER PRIMARY KEY AUTOINCREMENT,
+    game INTEGER NOT NULL,
+    at   REAL    NOT NULL,
+    pad  TEXT    NOT NULL,
+    seat INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS enrolments_by_game ON enrolments (game, id);
+"""
+
+#: the columns of an `events` row, in the order `stored_event` reads them
+EVENT_COLUMNS = "seq, game, at, body"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One line of the log: its number, its game, when it was accepted (Unix s), the event."""
+
+    seq: int
+    game_id: int
+    at: float
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What the list of games shows without replaying one."""
+
+    id: int
+    game: str
+    players: list[str]
+    started: float
+    updated: float
+    phase: str
+    winners: list[str] = field(default_factory=list)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.phase == Phase.FINISHED
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "players": list(self.players),
+            "started": self.started,
+            "updated": self.updated,
+            "phase": self.phase,
+            "finished": self.is_finished,
+            "winners": list(self.winners),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A game's summary after an event: its phase and winners."""
+
+    phase: str
+    winners: Sequence[str] = ()
+
+
+class EventLog:
+    """The SQLite log. Thread-safe; every write is one durable transaction."""
+
+    def __init__(self, path: str | Path, *, wall_clock: Any = time.time) -> None:
+        self.path = str(path)
+        self._wall = wall_clock
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the log {self.path} cannot be opened: {exc}") from exc
+
+    # -- writing ----------------------------------------------------------------------
+
+    def new_game(self, game_line: Mapping[str, Any], progress: Progress) -> int:
+        """Log the `game` line of a new game; returns its id (= its seq)."""
+        return self.new_game_with(game_line, [], progress)[0]
+
+    def new_game_with(
+        self,
+        game_line: Mapping[str, Any],
+        events: Iterable[Mapping[str, Any]],
+        progress: Progress,
+    ) -> tuple[int, int]:
+        """Log a whole game in one transaction (an import); returns (game id, last seq)."""
+        players = game_line.get("players", [])
+        with self._write() as db:
+            now = self._wall()
+            cur = db.execute(
+                "INSERT INTO events (game, at, body) VALUES (0, ?, ?)", (now, _dump(game_line))
+            )
+            game_id = _rowid(cur)
+            db.execute("UPDATE events SET game = ? WHERE seq = ?", (game_id, game_id))
+            seq = game_id
+            for body in events:
+                cur = db.execute(
+                    "INSERT INTO events (game, at, body) VALUES (?, ?, ?)",
+                    (game_id, now, _dump(body)),
+                )
+                seq = _rowid(cur)
+            db.execute(
+                "INSERT INTO games (id, kind, players, started, updated, phase, winners) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    str(game_line.get("game")),
+                    _dump(list(players)),
+                    now,
+                    now,
+                    progress.phase,
+                    _dump(list(progress.winners)),
+                ),
+            )
+        return game_id, seq
+
+    def append(self, game_id: int, body: Mapping[str, Any], progress: Progress) -> int:
+        """Log one accepted event of a game and its new summary; returns its seq."""
+        with self._write() as db:
+            now = self._wall()
+            cur = db.execute(
+                "INSERT INTO events (game, at, body) VALUES (?, ?, ?)", (game_id, now, _dump(body))
+            )
+            db.execute(
+                "UPDATE games SET updated = ?, phase = ?, winners = ? WHERE id = ?",
+                (now, progress.phase, _dump(list(progress.winners)), game_id),
+            )
+            return _rowid(cur)
+
+    def enrol(self, game_id: int, pad: str, seat: int) -> None:
+        """Log that `pad` is `seat`'s in a game (a later enrolment of the pad wins)."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO enrolments (game, at, pad, seat) VALUES (?, ?, ?, ?)",
+                (game_id, self._wall(), pad, seat),
+            )
+
+    def clear_enrolments(self, game_id: int) -> None:
+        """Forget a game's enrolments: its pads are the pad map's again."""
+        with self._write() as db:
+            db.execute("DELETE FROM enrolments WHERE game = ?", (game_id,))
+
+    # -- reading ----------------------------------------------------------------------
+
+    def enrolments(self, game_id: int) -> dict[str, int]:
+        """A game's enrolments: pad id -> seat (the latest of each pad)."""
+        rows = self._read("SELECT pad, seat FROM enrolments WHERE game = ? ORDER BY id", (game_id,))
+        return {str(pad): int(seat) for pad, seat in rows}
+
+    def events(self, game_id: int) -> list[StoredEvent]:
+        """Every event of one game, in the order accepted (the `game` line first)."""
+        rows = self._read(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE game = ? ORDER BY seq", (game_id,)
+        )
+        return [stored_event(r, self.path) for r in rows]
+
+    def last_game_id(self) -> int | None:
+        rows = self._read("SELECT MAX(id) FROM games", ())
+        value = rows[0][0]
+        return None if value is None else int(value)
+
+    def last_seq(self) -> int:
+        rows = self._read("SELECT MAX(seq) FROM events", ())
+        return int(rows[0][0] or 0)
+
+    def game(self, game_id: int) -> GameSummary | None:
+        rows = self._read(
+            "SELECT id, kind, players, started, updated, phase, winners FROM games WHERE id = ?",
+            (game_id,),
+        )
+        return _summary(rows[0]) if rows else None
+
+    def games(self, limit: int = 200) -> list[GameSummary]:
+        """The most recent games first."""
+        rows = self._read(
+            "SELECT id, kind, players, started, updated, phase, winners FROM games "
+            "ORDER BY id DESC LIMIT ?",
+            (limit,),
+        )
+        return [_summary(r) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- plumbing ---------------------------------------------------------------------
+
+    def _read(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return list(self._db.execute(sql, args).fetchall())
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"the log {self.path} cannot be read: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction (BEGIN IMMEDIATE ... COMMIT) under the lock; StoreError on failure."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._rollback()
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                self._rollback()
+                raise StoreError(f"the log {self.path} cannot be written: {exc}") from exc
+
+    def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.DatabaseError):  # none may be open any more
+            self._db.execute("ROLLBACK")
+
+
+def stored_event(row: tuple[Any, ...], path: str = "the log") -> StoredEvent:
+    """A row of `SELECT {EVENT_COLUMNS} FROM events` as a StoredEvent; StoreError naming
+    the file and the row if its body is no JSON object."""
+    try:
+        body = json.loads(str(row[3]))
+    except (ValueError, RecursionError) as exc:
+        body = exc
+    if not isinstance(body, dict):
+        raise StoreError(
+            f"{path}: the event seq {row[0]} (game {row[1]}) cannot be read: its body is not "
+            f"a JSON object ({body}); `buzzerbox doctor --log` on its folder sets it aside"
+        )
+    return StoredEvent(int(row[0]), int(row[1]), float(row[2]), body)
+
+
+def _dump(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _rowid(cur: sqlite3.Cursor) -> int:
+    assert cur.lastrowid is not None
+    return int(cur.lastrowid)
+
+
+def _summary(row: tuple[Any, ...]) -> GameSummary:
+    return GameSummary(
+        id=int(row[0]),
+        game=str(row[1]),
+        players=list(json.loads(row[2])),
+        started=float(row[3]),
+        updated=float(row[4]),
+        phase=str(row[5]),
+        winners=list(json.loads(row[6])),
+    )
