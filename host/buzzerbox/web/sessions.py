@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from buzzerbox.store.log import StoreError
+from buzzerbox.store.opening import open_db
 
 MAX_SESSIONS = 64
 LIFETIME_S = 12 * 3600.0
@@ -56,12 +57,19 @@ class Sessions:
         if path is not None:
             self.path = str(path)
             try:
-                self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-                self._db.execute(
-                    "CREATE TABLE IF NOT EXISTS sessions (key TEXT PRIMARY KEY, csrf TEXT NOT NULL,"
-                    " pin_tag TEXT NOT NULL, ends REAL NOT NULL)"
+                db = open_db(
+                    self.path,
+                    [
+                        "CREATE TABLE IF NOT EXISTS sessions (key TEXT PRIMARY KEY,"
+                        " csrf TEXT NOT NULL, pin_tag TEXT NOT NULL, ends REAL NOT NULL)"
+                    ],
                 )
-                rows = self._db.execute("SELECT key, csrf, pin_tag, ends FROM sessions").fetchall()
+                try:
+                    rows = db.execute("SELECT key, csrf, pin_tag, ends FROM sessions").fetchall()
+                except sqlite3.DatabaseError:
+                    db.close()
+                    raise
+                self._db = db
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"the sessions file {path} cannot be read: {exc}") from exc
             for key, csrf, pin_tag, ends in rows:
