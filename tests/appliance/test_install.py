@@ -17,6 +17,7 @@ from buzzerbox.appliance.commands import install_options
 from buzzerbox.cli import build_parser
 
 SCRIPT = installer.packaged("install.sh")
+REPO = Path(__file__).resolve().parents[2]
 UNIT = installer.packaged("buzzerbox.service")
 
 
@@ -271,11 +272,12 @@ def test_the_source_is_the_checkout_or_what_pip_recorded(tmp_path: Path) -> None
     assert installer.recorded_source(Dist("not json")) is None  # type: ignore[arg-type]
 
 
-def test_the_script_passes_shellcheck() -> None:
+@pytest.mark.parametrize("script", [SCRIPT, REPO / "tests" / "check", REPO / ".ci" / "run"])
+def test_the_script_passes_shellcheck(script: Path) -> None:
     shellcheck = shutil.which("shellcheck")
     assert shellcheck is not None, "shellcheck is missing: bash tests/check installs it"
     result = subprocess.run(
-        [shellcheck, str(SCRIPT)], capture_output=True, text=True, timeout=60, check=False
+        [shellcheck, str(script)], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stdout
 
