@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from buzzerbox import picos
 from buzzerbox.errors import BuzzerboxError, ConfigError
 
 FIRMWARE_DIR = Path(str(importlib.resources.files("buzzerbox") / "firmware")).resolve()
@@ -143,8 +144,12 @@ def install(
     *,
     layout: str | None = None,
     dry_run: bool = False,
+    comports: picos.Comports | None = None,
 ) -> None:
-    """Install (or with `dry_run`, print how to install) the firmware on a board."""
+    """Install (or with `dry_run`, print how to install) the firmware on a board: the
+    one at `port`, else the one Pico plugged in (picos.PicoChoiceError if several)."""
+    if port is None:
+        port = picos.the_one_pico(comports or picos.system_comports)
     launcher = mpremote or find_mpremote()
     if launcher is None:
         if not dry_run:
@@ -174,7 +179,7 @@ def _install(args: argparse.Namespace) -> int:
     mpremote = shlex.split(args.mpremote) if args.mpremote else None
     try:
         install(args.source, args.port, mpremote, layout=args.layout, dry_run=args.dry_run)
-    except (FirmwareNotFoundError, LayoutError) as e:
+    except (FirmwareNotFoundError, LayoutError, picos.PicoChoiceError) as e:
         print(f"buzzerbox firmware install: {e}", file=sys.stderr)
         return 2
     except MpremoteError as e:
@@ -203,7 +208,8 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     inst.add_argument(
         "port",
         nargs="?",
-        help="the Pico's serial port, e.g. /dev/ttyACM0 (default: the first one found)",
+        help="the Pico's serial port, e.g. /dev/ttyACM0 (default: the one Pico plugged "
+        "in; refused when there are several)",
     )
     inst.add_argument(
         "--layout",

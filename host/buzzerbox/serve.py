@@ -59,6 +59,7 @@ DEFAULTS: dict[str, Any] = {
     "max_phones": 1000,
     "fanout_threads": 1,
     "countdown_s": 3.0,
+    "name": None,  # the box's host and mDNS name: `buzzerbox box` and install.sh read it
     **SERVE_DEFAULTS,  # mqtt, box_name, mqtt_ca, mqtt_password, ... (buzzerbox.mqtt)
 }
 
@@ -74,6 +75,7 @@ TYPES: dict[str, tuple[type, ...]] = {
     "max_phones": (int,),
     "fanout_threads": (int,),
     "countdown_s": (int, float),
+    "name": (str,),
     **SERVE_TYPES,
 }
 

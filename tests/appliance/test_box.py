@@ -42,7 +42,27 @@ def test_box_takes_serve_options_and_its_own() -> None:
     assert args.name == "table-2"
     assert args.no_mdns is True
     assert args.func is run.run_box
-    assert parse().name == "buzzerbox"
+    assert run.box_name(parse()) == "buzzerbox"
+
+
+def test_the_name_comes_from_the_config_unless_given(tmp_path: Path) -> None:
+    config = tmp_path / "box.toml"
+    config.write_text('name = "table-07"\n', encoding="utf-8")
+    assert run.box_name(parse("--config", str(config))) == "table-07"
+    assert run.box_name(parse("--config", str(config), "--name", "table-08")) == "table-08"
+
+
+def test_a_name_that_is_no_host_name_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "box.toml"
+    config.write_text('name = "Table 7"\n', encoding="utf-8")
+
+    def serve(args: argparse.Namespace) -> int:
+        raise AssertionError("a box with a bad name must not serve")
+
+    assert run.run_box(parse("--config", str(config)), serve=serve) == 2
+    assert "the name 'Table 7' is not allowed: a host name is 1-63" in capsys.readouterr().err
 
 
 def test_box_advertises_prints_and_serves(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from buzzerbox.appliance.commands import install_options
 from buzzerbox.cli import build_parser
 
 SCRIPT = installer.packaged("install.sh")
+REPO = Path(__file__).resolve().parents[2]
 UNIT = installer.packaged("buzzerbox.service")
 
 
@@ -84,9 +85,13 @@ def test_dry_run_writes_the_settings_the_unit_reads() -> None:
     assert "port = 8080\n" in box
     assert 'data = "/var/lib/buzzerbox"\n' in box
     assert 'pads = "/etc/buzzerbox/pads.toml"\n' in box
-    assert re.search(r'^pin = "\d{6}"$', box, re.M)
+    assert re.search(r'^pin = "\d{8}"$', box, re.M)  # the README's 8 digits
+    assert 'name = "table-2"\n' in box
     defaults = written(out, "/etc/default/buzzerbox")
-    assert 'BUZZERBOX_ARGS="--name table-2 --config /etc/buzzerbox/box.toml"' in defaults
+    assert 'BUZZERBOX_ARGS="--config /etc/buzzerbox/box.toml"' in defaults
+    assert written(out, "/etc/hostname") == "table-2\n"
+    assert re.search(r"^127\.0\.1\.1\ttable-2$", written(out, "/etc/hosts"), re.M)
+    assert "hostname table-2" in commands(out)
     unit = written(out, "/etc/systemd/system/buzzerbox.service")
     assert "ExecStart=/opt/buzzerbox/venv/bin/buzzerbox box $BUZZERBOX_ARGS" in unit
     assert "EnvironmentFile=-/etc/default/buzzerbox" in unit
@@ -96,6 +101,13 @@ def test_without_a_pad_map_the_box_is_simulated() -> None:
     box = written(dry_run().stdout, "/etc/buzzerbox/box.toml")
     assert re.search(r"^# pads = ", box, re.M)
     assert not re.search(r"^pads =", box, re.M)
+
+
+def test_without_a_name_the_host_name_is_left_alone() -> None:
+    out = dry_run().stdout
+    assert re.search(r"^# name = ", written(out, "/etc/buzzerbox/box.toml"), re.M)
+    assert "+ write /etc/hostname" not in out
+    assert not any(c.startswith("hostname ") for c in commands(out))
 
 
 def test_prefix_user_and_skips() -> None:
@@ -129,7 +141,10 @@ def test_the_default_source_is_the_checkout_the_script_is_in() -> None:
     [
         (["--port", "0"], "port 0 is out of range"),
         (["--port", "eighty"], "port eighty is not a number"),
-        (["--name", "Box"], "name Box is not allowed"),
+        (["--name", "Box"], "the name 'Box' is not allowed: a host name is 1-63 of a-z"),
+        (["--name", "table_07"], "the name 'table_07' is not allowed"),
+        (["--name", "table-"], "not starting or ending with - (e.g. table-07)"),
+        (["--name", "t" * 64], "is not allowed: a host name is 1-63"),
         (["--what"], "unknown option --what"),
     ],
 )
@@ -271,11 +286,12 @@ def test_the_source_is_the_checkout_or_what_pip_recorded(tmp_path: Path) -> None
     assert installer.recorded_source(Dist("not json")) is None  # type: ignore[arg-type]
 
 
-def test_the_script_passes_shellcheck() -> None:
+@pytest.mark.parametrize("script", [SCRIPT, REPO / "tests" / "check", REPO / ".ci" / "run"])
+def test_the_script_passes_shellcheck(script: Path) -> None:
     shellcheck = shutil.which("shellcheck")
     assert shellcheck is not None, "shellcheck is missing: bash tests/check installs it"
     result = subprocess.run(
-        [shellcheck, str(SCRIPT)], capture_output=True, text=True, timeout=60, check=False
+        [shellcheck, str(script)], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stdout
 

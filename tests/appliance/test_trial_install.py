@@ -8,6 +8,7 @@ It needs PyPI for the build backend (setuptools) and about 30 s."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -51,6 +52,7 @@ def test_a_trial_install_puts_buzzerbox_on_path_and_leaves_the_clone_clean(
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     script = ["bash", str(SCRIPT), "--root", str(root), "--source", str(src), "--pads", str(pads)]
+    script += ["--name", "table-07"]
     result = run(script, env, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "a trial install in" in result.stdout
@@ -64,7 +66,12 @@ def test_a_trial_install_puts_buzzerbox_on_path_and_leaves_the_clone_clean(
     assert link.is_symlink() and link.resolve() == (venv / "bin" / "buzzerbox").resolve()
     box = root / "etc" / "buzzerbox" / "box.toml"
     assert stat.S_IMODE(box.stat().st_mode) == 0o640
-    assert 'pads = "/etc/buzzerbox/pads.toml"' in box.read_text(encoding="utf-8")
+    settings = box.read_text(encoding="utf-8")
+    assert 'pads = "/etc/buzzerbox/pads.toml"' in settings
+    assert re.search(r'^pin = "[0-9]{8}"$', settings, re.M), settings
+    assert re.search(r'^name = "table-07"$', settings, re.M), settings
+    assert (root / "etc" / "hostname").read_text() == "table-07\n"
+    assert "127.0.1.1\ttable-07\n" in (root / "etc" / "hosts").read_text()
     assert (root / "etc" / "buzzerbox" / "pads.toml").read_bytes() == pads.read_bytes()
     unit = (root / "etc" / "systemd" / "system" / "buzzerbox.service").read_text("utf-8")
     assert "ExecStart=/opt/buzzerbox/venv/bin/buzzerbox box $BUZZERBOX_ARGS" in unit
@@ -88,3 +95,11 @@ def test_a_trial_install_puts_buzzerbox_on_path_and_leaves_the_clone_clean(
     again = run(["buzzerbox", "install", "--dry-run"], env)
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"+ copy {src} to /tmp/buzzerbox-source.XXXXXX" in again.stdout
+
+
+def test_a_trial_install_refuses_a_name_that_is_no_host_name(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    result = run(["bash", str(SCRIPT), "--root", str(root), "--name", "Table 7"], dict(os.environ))
+    assert result.returncode == 2
+    assert "the name 'Table 7' is not allowed: a host name is 1-63 of a-z, 0-9" in result.stderr
+    assert not (root / "etc").exists()  # refused before anything is written

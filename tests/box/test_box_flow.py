@@ -91,6 +91,7 @@ def test_a_restarted_box_resumes_the_game_where_it_stood(
     again = Box(EventLog(db_path), clock=ManualClock(now=clock.now))
     assert without_pad_test(again.state()) == without_pad_test(box.state())
     assert again.state()["undoable"] == "stacks"
+    again.close()
 
 
 def test_a_box_restarted_in_the_countdown_counts_down_again(
@@ -103,6 +104,7 @@ def test_a_box_restarted_in_the_countdown_counts_down_again(
     assert again.state()["box"]["countdown_ends_us"] == later.now + 3_000_000
     later.advance(3_000_000)
     assert again.state()["phase"] == "playing"
+    again.close()
 
 
 def test_after_a_reboot_the_box_timeline_never_runs_behind_the_log(
@@ -120,6 +122,7 @@ def test_after_a_reboot_the_box_timeline_never_runs_behind_the_log(
     rebooted.advance(3_000_000)
     state = again.press(1, "stop", None, again.now_us())
     assert state["caller"] == "Ben"  # a real call, not a press out of order
+    again.close()
 
 
 def test_virtual_presses_stay_in_time_order(box: Box, clock: ManualClock) -> None:

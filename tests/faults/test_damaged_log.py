@@ -5,6 +5,7 @@ runs is refused with a message that names it, never a 500."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import subprocess
 import sys
@@ -83,7 +84,8 @@ def test_a_body_that_is_not_json_is_named_and_set_aside_by_the_doctor(data: Path
     assert "moved 1 unreadable events to the table damaged" in found.stdout
     again = doctor(data)
     assert "healthy" in again.stdout and "problem" not in again.stdout, again.stdout
-    kept = sqlite3.connect(path).execute("SELECT seq, body FROM damaged").fetchall()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        kept = db.execute("SELECT seq, body FROM damaged").fetchall()
     assert kept == [(4, "not json")]  # set aside, not deleted
 
 

@@ -13,6 +13,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 from .fwbench import FIRMWARE, ROOT
@@ -44,8 +45,13 @@ def test_an_installed_wheel_flashes_a_board_with_its_layout(tmp_path: Path) -> N
     (wheel,) = wheels.glob("buzzerbox-*.whl")
 
     venv = tmp_path / "venv"
-    run(sys.executable, "-m", "venv", "--system-site-packages", venv)
+    run(sys.executable, "-m", "venv", venv)
     python = venv / "bin" / "python"
+    # the dependencies from this Python's site packages, a venv's too (a venv made
+    # --system-site-packages from a venv would see its base Python's, not the venv's)
+    inner = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    outer = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    Path(inner.stdout.strip(), "outer-site.pth").write_text("\n".join(sorted(outer)) + "\n")
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel)
     where = run(python, "-c", "import buzzerbox; print(buzzerbox.__file__)").stdout.strip()
     installed = Path(where).parent

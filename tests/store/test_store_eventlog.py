@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,13 +14,15 @@ GAME = {"type": "game", "game": "kids", "players": ["Ann", "Ben"]}
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> EventLog:
-    return EventLog(tmp_path / "log.db", wall_clock=lambda: 1_700_000_000.0)
+def log(tmp_path: Path) -> Iterator[EventLog]:
+    log = EventLog(tmp_path / "log.db", wall_clock=lambda: 1_700_000_000.0)
+    yield log
+    log.close()
 
 
 def test_the_log_is_wal_with_full_sync(log: EventLog) -> None:
-    db = sqlite3.connect(log.path)
-    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with contextlib.closing(sqlite3.connect(log.path)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # synchronous is per connection: the log's own one says FULL (2)
     assert log._db.execute("PRAGMA synchronous").fetchone()[0] == 2
 
@@ -68,6 +72,7 @@ def test_what_was_appended_is_there_after_reopening(tmp_path: Path) -> None:
     again = EventLog(path)
     assert [e.body["type"] for e in again.events(game)] == ["game", "round"]
     assert again.new_game(GAME, Progress("lobby")) == 3  # seqs are never reused
+    again.close()
 
 
 def test_a_failed_write_leaves_nothing_behind(log: EventLog) -> None:
@@ -102,3 +107,4 @@ def test_enrolments_are_kept_per_game_apart_from_the_events(tmp_path: Path) -> N
     again.clear_enrolments(first)
     assert again.enrolments(first) == {}
     assert again.enrolments(second) == {"east": 1}
+    again.close()

@@ -49,8 +49,8 @@ from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.brokerprobe import add_doctor_options, doctor_section
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.protocol import Hello
+from buzzerbox.picos import PICO_VID
 
-PICO_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040, RP2350)
 BY_ID = Path("/dev/serial/by-id")
 
 

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Install buzzerbox as an appliance on Raspberry Pi OS (Bookworm; Pi 4, Pi 5,
-# Zero 2 W): a Python venv with the box in it (PEP 668: never pip into the
-# system's Python), the `buzzerbox` command on PATH (/usr/local/bin), a system
-# user in the gpio and dialout groups, the settings /etc/buzzerbox/box.toml
-# (port, data, admin PIN, pad map), the systemd unit (starts at boot, restarts
-# whatever ends it), then the box is started and its URL and QR code printed.
-# Safe to run again: it updates the box and keeps the settings and the PIN.
+# Install buzzerbox as an appliance on Raspberry Pi OS Lite (64-bit): Trixie
+# (Debian 13, Python 3.13) first, Bookworm (Debian 12, Python 3.11, Imager's
+# "Legacy") still; Pi 4, Pi 5, Zero 2 W. It makes a Python venv with the box in it
+# (PEP 668: never pip into the system's Python), the `buzzerbox` command on PATH
+# (/usr/local/bin), a system user in the gpio and dialout groups, the settings
+# /etc/buzzerbox/box.toml (port, data, name, 8-digit admin PIN, pad map), the
+# systemd unit (starts at boot, restarts whatever ends it); with --name it gives the
+# Pi that host name (and mDNS name), so that the QR codes printed for an event's
+# tables still work after a reboot. Then the box is started and its URL and QR
+# code printed. Safe to run again: it updates the box and keeps the settings, the
+# name and the PIN (a PIN of fewer than 8 digits, from an older install, is replaced).
 #
 #   sudo bash host/buzzerbox/appliance/install.sh          # from a clone of the repo
 #   sudo buzzerbox install                                  # once it is installed
@@ -19,7 +23,7 @@ BOX_USER=buzzerbox
 SOURCE=""
 PADS=""
 PORT=80
-NAME=buzzerbox
+NAME=""
 DRY_RUN=0
 ROOT_DIR=""
 BIN_DIR=/usr/local/bin
@@ -41,7 +45,9 @@ usage: install.sh [--dry-run] [--source SPEC] [--pads FILE] [--port N] [--name N
                  "buzzerbox")
   --pads FILE    pad map (TOML) to install as /etc/buzzerbox/pads.toml
   --port N       scoreboard port (default 80: http://NAME.local/)
-  --name NAME    mDNS name (default buzzerbox: http://buzzerbox.local/)
+  --name NAME    the box's name: its host name and mDNS name, http://NAME.local/
+                 (e.g. table-07; default: the one kept in box.toml, else buzzerbox
+                 as the mDNS name only, the host name left as it is)
   --prefix DIR   where the venv goes (default /opt/buzzerbox)
   --bin DIR      where the buzzerbox command is linked (default /usr/local/bin)
   --user NAME    the box's system user (default buzzerbox)
@@ -78,10 +84,18 @@ if [ "$PORT" -lt 1 ] || [ "$PORT" -gt 65535 ]; then
     echo "install.sh: port $PORT is out of range: give 1-65535" >&2
     exit 2
 fi
-case "$NAME" in
-    '' | *[!a-z0-9-]* | -*) echo "install.sh: name $NAME is not allowed: use a-z, 0-9 and -" >&2
-        exit 2 ;;
-esac
+# valid_name NAME: a DNS label as a host name takes it (RFC 1123), lower case
+valid_name() {
+    case "$1" in
+        '' | *[!a-z0-9-]* | -* | *-) return 1 ;;
+    esac
+    [ "${#1}" -le 63 ]
+}
+if [ -n "$NAME" ] && ! valid_name "$NAME"; then
+    echo "install.sh: the name '$NAME' is not allowed: a host name is 1-63 of a-z, 0-9" \
+        "and -, not starting or ending with - (e.g. table-07)" >&2
+    exit 2
+fi
 
 if [ -z "$SOURCE" ]; then
     # a checkout: host/buzzerbox/appliance/install.sh, pyproject.toml three levels up
@@ -170,9 +184,12 @@ write() {
 if [ -r /etc/os-release ]; then
     # shellcheck disable=SC1091
     codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")"
-    if [ "$codename" != bookworm ]; then
-        echo "note: this is $codename; the box is made for Raspberry Pi OS Bookworm" >&2
-    fi
+    case "$codename" in
+        trixie) echo "system: Trixie (Debian 13, Python 3.13)" ;;
+        bookworm) echo "system: Bookworm (Debian 12, Python 3.11): supported; Trixie is today's" ;;
+        *) echo "note: this is $codename; the box is made for Raspberry Pi OS Trixie" \
+            "(or Bookworm)" >&2 ;;
+    esac
 fi
 if [ -r /proc/device-tree/model ]; then
     echo "board: $(tr -d '\0' </proc/device-tree/model)"
@@ -234,14 +251,28 @@ fi
 if [ -n "$PADS" ]; then
     run install -m 0644 "$PADS" "$R$CONF_DIR/pads.toml"
 fi
-# the admin PIN is made once and kept, so that it stays the same across reboots
+# the admin PIN is made once and kept, so that it stays the same across reboots;
+# 8 digits (serve warns that fewer can be guessed in days): an older, shorter one
+# is replaced
 PIN=""
 if [ -r "$R$BOX_TOML" ]; then
     PIN="$(sed -n 's/^pin *= *"\([0-9]*\)".*/\1/p' "$R$BOX_TOML" | head -n 1)"
+    if [ -z "$NAME" ]; then
+        NAME="$(sed -n 's/^name *= *"\([a-z0-9-]*\)".*/\1/p' "$R$BOX_TOML" | head -n 1)"
+    fi
+fi
+if [ -n "$PIN" ] && [ "${#PIN}" -lt 8 ]; then
+    echo "the admin PIN kept in $BOX_TOML has ${#PIN} digits: a new one of 8"
+    PIN=""
 fi
 if [ -z "$PIN" ]; then
-    PIN="$(od -An -N4 -tu4 /dev/urandom | tr -d ' \n')"
-    PIN="$(printf '%06d' "$((PIN % 1000000))")"
+    # two 32-bit numbers, 4 digits of each (the bias of % 10000 is under 2e-6)
+    read -r high low < <(od -An -N8 -tu4 /dev/urandom)
+    PIN="$(printf '%04d%04d' "$((high % 10000))" "$((low % 10000))")"
+fi
+NAME_LINE="# name = \"table-07\"   # host and mDNS name (install.sh --name); default buzzerbox"
+if [ -n "$NAME" ]; then
+    NAME_LINE="name = \"$NAME\""
 fi
 PADS_LINE="# pads = \"$CONF_DIR/pads.toml\"   # without: a simulated box, virtual pads"
 if [ -n "$PADS" ] || { [ -r "$R$BOX_TOML" ] && grep -q '^pads *=' "$R$BOX_TOML"; }; then
@@ -252,15 +283,29 @@ write "$BOX_TOML" 0640 "$BOX_USER" <<EOF
 # After a change: sudo systemctl restart buzzerbox
 port = $PORT
 data = "$DATA"
+$NAME_LINE
 pin = "$PIN"
 $PADS_LINE
 EOF
 write "$DEFAULTS" 0644 <<EOF
 # The command line of the buzzerbox service: buzzerbox box \$BUZZERBOX_ARGS (see
-# buzzerbox box --help). The box's settings are in $BOX_TOML.
+# buzzerbox box --help). The box's settings (its name too) are in $BOX_TOML.
 # After a change: sudo systemctl restart buzzerbox
-BUZZERBOX_ARGS="--name $NAME --config $BOX_TOML"
+BUZZERBOX_ARGS="--config $BOX_TOML"
 EOF
+if [ -n "$NAME" ]; then
+    echo "== the host name: $NAME (http://$NAME.local/, after a reboot too)"
+    printf '%s\n' "$NAME" | write /etc/hostname 0644
+    # 127.0.1.1 is the Pi's own name in /etc/hosts (as raspi-config keeps it)
+    HOSTS="$(cat "$R/etc/hosts" 2>/dev/null || printf '127.0.0.1\tlocalhost\n')"
+    printf '%s\n' "$HOSTS" | sed '/^127\.0\.1\.1[[:space:]]/d' \
+        | { cat; printf '127.0.1.1\t%s\n' "$NAME"; } | write /etc/hosts 0644
+    if [ "$STAGED" -eq 0 ]; then
+        run hostname "$NAME"
+        # avahi (Pi OS's own mDNS) answers for the host name: it takes the new one
+        guard "! systemctl is-active --quiet avahi-daemon" -- systemctl restart avahi-daemon
+    fi
+fi
 
 echo "== the systemd unit: $R$UNIT"
 sed -e "s#/opt/buzzerbox/venv#$VENV#g" \
@@ -279,7 +324,7 @@ fi
 
 echo "== done: the box starts at every boot; its log: journalctl -u buzzerbox -f"
 if [ "$DRY_RUN" -eq 0 ]; then
-    "$VENV/bin/buzzerbox" url --port "$PORT" --name "$NAME" || true
+    "$VENV/bin/buzzerbox" url --port "$PORT" --name "${NAME:-buzzerbox}" || true
     echo "admin PIN: $PIN (kept in $BOX_TOML)"
     echo "the command: buzzerbox (in $BIN_DIR), e.g. buzzerbox doctor, buzzerbox url"
 fi

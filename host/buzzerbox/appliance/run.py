@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from buzzerbox.appliance import mdns
+from buzzerbox.appliance.errors import MdnsError
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.serve import run_serve, settings
 
@@ -55,9 +56,8 @@ def add_box_command(sub: argparse._SubParsersAction[Any]) -> None:
     )
     box.add_argument(
         "--name",
-        default=mdns.DEFAULT_NAME,
-        help="mDNS name: phones open http://NAME.local/ (default buzzerbox; "
-        "buzzerbox-2 ... when another box has it)",
+        help="mDNS name: phones open http://NAME.local/ (default: the config's `name`, "
+        "else buzzerbox; NAME-2 ... when another box has it)",
     )
     box.add_argument("--no-mdns", action="store_true", help="do not advertise the box")
     box.set_defaults(func=run_box)
@@ -66,6 +66,18 @@ def add_box_command(sub: argparse._SubParsersAction[Any]) -> None:
 def serve_port(args: argparse.Namespace) -> int:
     """The port serve will listen on: its defaults, its config file, its options."""
     return int(settings(args)["port"])
+
+
+def box_name(args: argparse.Namespace) -> str:
+    """The mDNS name: --name, else the config file's `name` (install.sh --name writes
+    it), else buzzerbox. MdnsError if it is no DNS label."""
+    name = str(settings(args)["name"] or mdns.DEFAULT_NAME)
+    if not mdns.valid_name(name):
+        raise MdnsError(
+            f"the name {name!r} is not allowed: a host name is 1-63 of a-z, 0-9 and -, "
+            "not starting or ending with - (e.g. table-07)"
+        )
+    return name
 
 
 def run_box(
@@ -78,8 +90,16 @@ def run_box(
     """Advertise, print the banner, serve; withdraw the advertisement when serve ends."""
     serve = serve or run_serve
     try:
+        name = box_name(args)
+    except MdnsError as exc:
+        print(f"buzzerbox box: {exc}", file=sys.stderr, flush=True)
+        return 2
+    except (OSError, ValueError, BuzzerboxError) as exc:
+        log.debug("no name: %s", exc)  # serve reads the same settings and says why
+        return serve(args)
+    try:
         port = serve_port(args)
-        ann = mdns.Announcement(args.name, port, addresses())
+        ann = mdns.Announcement(name, port, addresses())
     except (OSError, ValueError, BuzzerboxError) as exc:
         # serve reads the same settings and says what is wrong with them
         log.debug("no announcement: %s", exc)

@@ -40,6 +40,30 @@ class Unreadable:
 
 _BLANK = Unreadable("a blank line")  # skipped, never listed
 
+#: how deep a log line may nest (game-log.md's events nest a few levels at most). Python
+#: 3.11's parser gives up (RecursionError) at about 1,000 levels, 3.13's only at about
+#: 10,000: the limit is the log's own, the same on both
+MAX_DEPTH = 64
+_TOO_DEEP = Unreadable(
+    f"this line nests too deep to read (over {MAX_DEPTH} levels): a log line is flat"
+)
+
+
+def _too_deep(line: str, obj: object) -> bool:
+    """Whether `obj` (parsed from `line`) nests deeper than MAX_DEPTH."""
+    if line.count("[") + line.count("{") <= MAX_DEPTH:  # cannot: each level opens one
+        return False
+    pending: list[tuple[object, int]] = [(obj, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(item, dict):
+            pending.extend((inner, depth + 1) for inner in item.values())
+        elif isinstance(item, list):
+            pending.extend((inner, depth + 1) for inner in item)
+    return False
+
 
 def _load(raw: str | bytes) -> object:
     """One line's JSON value (the whole line: trailing text is refused)."""
@@ -60,7 +84,9 @@ def _load(raw: str | bytes) -> object:
     except ValueError as exc:
         return Unreadable(f"this line is not JSON ({exc.args[0]})")
     except RecursionError:
-        return Unreadable("this line nests too deep to read: a log line is flat")
+        return _TOO_DEEP
+    if _too_deep(line, obj):
+        return _TOO_DEEP
     try:
         if not line.isascii():  # a str may hold a raw lone surrogate (ASCII text cannot)
             line.encode("utf-8")

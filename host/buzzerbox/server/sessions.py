@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from buzzerbox.dbfile import open_db
 from buzzerbox.errors import StoreError
 
 MAX_SESSIONS = 64
@@ -56,16 +57,23 @@ class Sessions:
         if path is not None:
             self.path = str(path)
             try:
-                self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 # WAL with a full sync: a commit (a logout) is on the disk when it returns;
                 # the rollback journal's delete is not synced, so a cut could undo one
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=FULL")
-                self._db.execute(
-                    "CREATE TABLE IF NOT EXISTS sessions (key TEXT PRIMARY KEY, csrf TEXT NOT NULL,"
-                    " pin_tag TEXT NOT NULL, ends REAL NOT NULL)"
+                db = open_db(
+                    self.path,
+                    [
+                        "PRAGMA journal_mode=WAL",
+                        "PRAGMA synchronous=FULL",
+                        "CREATE TABLE IF NOT EXISTS sessions (key TEXT PRIMARY KEY,"
+                        " csrf TEXT NOT NULL, pin_tag TEXT NOT NULL, ends REAL NOT NULL)",
+                    ],
                 )
-                rows = self._db.execute("SELECT key, csrf, pin_tag, ends FROM sessions").fetchall()
+                try:
+                    rows = db.execute("SELECT key, csrf, pin_tag, ends FROM sessions").fetchall()
+                except sqlite3.DatabaseError:
+                    db.close()
+                    raise
+                self._db = db
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"the sessions file {path} cannot be read: {exc}") from exc
             for key, csrf, pin_tag, ends in rows:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from buzzerbox.dbfile import open_db
 from buzzerbox.errors import StoreError as StoreError  # the store raises it; importable here
 from buzzerbox.rules.phase import Phase
 
@@ -115,10 +116,9 @@ class EventLog:
         self._wall = wall_clock
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            self._db = open_db(
+                self.path, ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", SCHEMA]
+            )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the log {self.path} cannot be opened: {exc}") from exc
 

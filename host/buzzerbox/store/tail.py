@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from buzzerbox.dbfile import open_db
 from buzzerbox.store.eventlog import EVENT_COLUMNS, StoredEvent, StoreError, stored_event
 
 
@@ -26,8 +27,7 @@ class LogTail:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA query_only = ON")
+            self._db = open_db(self.path, ["PRAGMA query_only = ON"])
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the log {self.path} cannot be opened: {exc}") from exc
 
@@ -81,13 +81,16 @@ class Cursor:
         self.path = str(path)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # a cursor lost in a power cut only means events read twice (a reader drops them)
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS published ("
-                "box TEXT PRIMARY KEY, seq INTEGER NOT NULL, updated REAL NOT NULL)"
+            self._db = open_db(
+                self.path,
+                [
+                    "PRAGMA journal_mode=WAL",
+                    # a cursor lost in a power cut only means events read twice (a reader
+                    # drops them)
+                    "PRAGMA synchronous=NORMAL",
+                    "CREATE TABLE IF NOT EXISTS published ("
+                    "box TEXT PRIMARY KEY, seq INTEGER NOT NULL, updated REAL NOT NULL)",
+                ],
             )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the cursor {self.path} cannot be opened: {exc}") from exc
