@@ -14,10 +14,7 @@ broker the box plays on: the log keeps the events, the cursor stays put.
 At most `window` events are in flight at once, so a long outage never fills memory.
 
 Home Assistant's `ha/event` (what its automations trigger on) goes out once per
-finish: when the broker acknowledges it, the finish's seq is written to the cursor
-file at once (`<box>/ha`), and a box that publishes its log again (after a crash, a
-lost cursor or a reconnect) leaves that event out. Only a crash between that PUBACK
-and that write sends it twice.
+finish (finishes.py).
 """
 
 from __future__ import annotations
@@ -40,6 +37,7 @@ from buzzerbox.mqtt import claim as claims
 from buzzerbox.mqtt.connect import REFUSED, Link, LinkStatus
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
+from buzzerbox.mqtt.finishes import SentFinishes
 from buzzerbox.mqtt.outbox import Acks
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, Broker, check_box_name, topic
@@ -113,9 +111,7 @@ class Publisher:
         self._greeted_gen = -1
         self._state_due = False
         self._ha_topic = topic(self.name, "ha", "event")
-        self._ha_sent = 0  # the last finish whose ha/event the broker acknowledged
-        self._ha_due: int | None = None  # a finish whose ha/event is in flight
-        self._ha_lock = threading.Lock()
+        self._finishes = SentFinishes(self._cursor, self.name)
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -288,29 +284,13 @@ class Publisher:
         """The network thread, on a PUBACK: move over the events done. It wakes the
         publisher's thread only if that waits for room in the window."""
         done = acks.advance()
-        due = self._ha_due
-        if due is not None and done >= due:
-            self._ha_acknowledged(due)  # before anyone hears the event is published
+        self._finishes.acked_upto(done)  # before anyone hears the event is published
         if done > self._saved:
             with self._progress:
                 self._saved = max(self._saved, done)
                 self._progress.notify_all()
             if self._blocked:
                 self._wake.set()
-
-    def _ha_acknowledged(self, seq: int) -> None:
-        """The broker has the ha/event of finish `seq`: never send it again."""
-        with self._ha_lock:
-            if seq <= self._ha_sent:
-                return
-            self._ha_sent = seq
-            if self._ha_due == seq:
-                self._ha_due = None
-            try:
-                self._cursor.set(f"{self.name}/ha", seq)
-            except StoreError as exc:  # then a restart within FRESH_S may send it again
-                self.errors += 1
-                log.warning("mqtt: box %s: %s", self.name, exc)
 
     def _step(self, tail: LogTail) -> None:
         self._save()
@@ -337,13 +317,12 @@ class Publisher:
         if cursor is not None and cursor > tail.last_seq():
             log.warning("mqtt: the log of box %s is behind its cursor: a new log", self.name)
             cursor = None
-        ha_key = f"{self.name}/ha"
+        is_new = cursor is None
         if cursor is None:
             last_game = tail.last_game()
             cursor = 0 if last_game is None else last_game - 1
             self._cursor.set(self.name, cursor)
-            self._cursor.set(ha_key, 0)  # a new name or a new log: no finish sent yet
-        self._ha_sent = self._cursor.get(ha_key) or 0
+        self._finishes.load(is_new=is_new)  # a new name or a new log: no finish sent yet
         self._acks = Acks(cursor)
         with self._progress:
             self._handed = self._saved = self._stored = cursor
@@ -383,10 +362,10 @@ class Publisher:
             for event in events:
                 self._acks.expect(event.seq)
                 for message in self._deriver.feed(event, now):
-                    if message.topic == self._ha_topic:
-                        if event.seq <= self._ha_sent:
-                            continue  # Home Assistant has it: it would fire twice
-                        self._ha_due = event.seq
+                    if message.topic == self._ha_topic and not self._finishes.should_send(
+                        event.seq
+                    ):
+                        continue
                     self._send(message)
                 self._acks.seal(event.seq)
                 self._handed = event.seq
