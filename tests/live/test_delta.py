@@ -14,9 +14,8 @@ from buzzerbox.live.delta import diff, same
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
-from .patchjs import apply_all
-from .web_fakes import ManualClock, new_game, play
+from web.patchjs import apply_all  # type: ignore[import-not-found]
+from web.web_fakes import ManualClock, new_game, play  # type: ignore[import-not-found]
 
 TEXT = st.characters(exclude_categories=["Cs"])  # no lone surrogates: not Unicode text
 KEYS = st.one_of(

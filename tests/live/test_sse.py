@@ -17,8 +17,7 @@ from buzzerbox.live.livestate import LiveState, StreamSettings, stream
 from buzzerbox.web import create_app
 from flask import Flask
 from flask.testing import FlaskClient
-
-from .web_fakes import ManualClock, new_game, play
+from web.web_fakes import ManualClock, new_game, play  # type: ignore[import-not-found]
 
 
 def messages(chunk: bytes) -> list[dict[str, Any]]:

@@ -17,8 +17,7 @@ from buzzerbox.box import Box
 from buzzerbox.live.fanout import Fanout
 from buzzerbox.server.listen import bind, make_server
 from buzzerbox.web import create_app
-
-from .web_fakes import PIN, Admin, ManualClock
+from web.web_fakes import PIN, Admin, ManualClock  # type: ignore[import-not-found]
 
 PLAYERS = ["Ann", "Ben", "Cem", "Dan"]
 
