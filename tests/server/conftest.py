@@ -1,12 +1,4 @@
-"""The server's tests that need an app use the web tests' fixtures (tests/web/conftest.py)."""
+"""These tests drive a box as the web tests do, on the web tests' fixtures (a box on
+a driven clock, its app, a viewer and an admin: tests/web/conftest.py)."""
 
-from web.conftest import (  # type: ignore[import-not-found]  # noqa: F401
-    admin,
-    app,
-    app_config,
-    box,
-    client,
-    clock,
-    db_path,
-    seconds,
-)
+from web.conftest import *  # type: ignore[import-not-found]  # noqa: F403
