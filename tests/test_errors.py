@@ -12,7 +12,7 @@ from buzzerbox.mqtt.topics import check_box_name, parse_broker
 from buzzerbox.pads import protocol
 from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.debounce import Debouncer
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.padmap import parse_pad_map
 
 ROOT = Path(__file__).resolve().parents[1]

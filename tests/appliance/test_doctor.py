@@ -17,7 +17,7 @@ from buzzerbox.appliance.boardprobe import Probe
 from buzzerbox.appliance.syncpulse import Pulse
 from buzzerbox.cli import build_parser
 from buzzerbox.clock import monotonic_us
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard, SyncLine
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard, SyncLine
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.pulse import WirePulser
 from buzzerbox.pads.padmap import load_pad_map

@@ -17,7 +17,7 @@ from buzzerbox.appliance import doctor
 from buzzerbox.appliance.fairness import FairnessTally, TestInput, percentiles
 from buzzerbox.appliance.fairness_run import clocks_of
 from buzzerbox.cli import build_parser
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard, SyncLine
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard, SyncLine
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.pulse import LinePulser
 from buzzerbox.pads.fakes.usb import UsbLink, UsbRig, UsbTiming

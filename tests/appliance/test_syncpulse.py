@@ -8,7 +8,7 @@ import pytest
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.syncpulse import Pulse, SyncMatcher, SyncPulser
 from buzzerbox.pads.clockmap import ClockMap
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.pins import ClockedMockFactory
 from buzzerbox.testing import START_US, ManualClock
 

@@ -25,7 +25,7 @@ import time
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.arbiter import Arbiter, Edge
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.wires import Wire
 from buzzerbox.pads.session import BoardSession

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from buzzerbox.pads.fakes.board import FakeBoard
+from buzzerbox.pads.fakes.padboard import FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from buzzerbox.pads import protocol as p
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
-from buzzerbox.pads.fakes.board import FakeBoard
+from buzzerbox.pads.fakes.padboard import FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.wires import Wire, collect, edges, make_wire, presses, run_wires
 from buzzerbox.pads.sources import PadSources

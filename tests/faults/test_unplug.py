@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from buzzerbox.pads.fakes.board import FakeBoard
+from buzzerbox.pads.fakes.padboard import FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 
 from .boxproc import Phone, ServedBox, start_box, write_config

@@ -1,4 +1,4 @@
-"""One protocol script, two boards: the emulator (buzzerbox.pads.fakes.board) and the
+"""One protocol script, two boards: the emulator (buzzerbox.pads.fakes.padboard) and the
 whole firmware (firmware/main.py in the MicroPython unix port) answer every host line
 alike: the same frames, the same ERR codes and texts, seq numbers without a gap."""
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from buzzerbox.pads import boardside
-from buzzerbox.pads.fakes.board import FakeBoard
+from buzzerbox.pads.fakes.padboard import FakeBoard
 
 from .fwbench import BOARD_ID, FirmwareProcess, Frame, crc16, fw
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from buzzerbox.pads.arbiter import Arbiter
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.pins import ClockedMockFactory
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.testing import START_US, ManualClock

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
-from buzzerbox.pads.fakes.board import SyncLine
+from buzzerbox.pads.fakes.padboard import SyncLine
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.pulse import LinePulser
 from buzzerbox.pads.fakes.wires import collect, edges, presses, status_is

@@ -17,7 +17,7 @@ from typing import IO
 
 import pytest
 from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.fakes.board import FakeBoard, SyncLine
+from buzzerbox.pads.fakes.padboard import FakeBoard, SyncLine
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.pulse import WirePulser
 from buzzerbox.pads.fakes.wires import collect, presses, status_is

@@ -8,7 +8,7 @@ import pytest
 from buzzerbox.pads.arbiter import GPIO, Arbiter, Edge
 from buzzerbox.pads.debounce import Debouncer
 from buzzerbox.pads.errors import PadMapError
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.pins import SHIFTS_MS, ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.pads.fakes.wires import Wire, edges, run_wires
 from buzzerbox.pads.padmap import parse_pad_map

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from buzzerbox.pads import protocol as p
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.wires import Wire, edges, make_wire, run_wires
 from buzzerbox.pads.session import BoardSession
 from buzzerbox.testing import ManualClock

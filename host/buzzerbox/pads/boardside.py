@@ -2,7 +2,7 @@
 
 A pad board reads host lines and refuses bad ones with ERR codes (1 a bad frame, 2 a
 line too long, 3 an unknown command, 4 bad fields, 5 no such output, 6 out of range;
-firmware/board-protocol.md, firmware/README.md). The emulator (fakes/board.py) must
+firmware/board-protocol.md, firmware/README.md). The emulator (fakes/padboard.py) must
 answer exactly as the Pico does, so it does not rewrite that logic: it runs the
 firmware's pure modules, `padboard/protocol.py` (line reader, command parser, ERR
 codes) and `padboard/config.py` (the DEBOUNCE range), loaded from the firmware that

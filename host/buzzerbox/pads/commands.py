@@ -151,7 +151,7 @@ class _Stop(Exception):
 
 def _fake_board(args: argparse.Namespace) -> int:
     from buzzerbox.pads.errors import FakeBoardCommandError
-    from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+    from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
     from buzzerbox.pads.fakes.port import FakeBoardPort, run_line
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

@@ -3,7 +3,7 @@
 The contract is firmware/board-protocol.md at the top of the repository (shipped
 in the package as buzzerbox/firmware/board-protocol.md). This module turns bytes
 into typed frames and frames into bytes; the host session (`session.py`) and the
-board emulator (`fakes/board.py`) both build on it, and nothing here ever touches a
+board emulator (`fakes/padboard.py`) both build on it, and nothing here ever touches a
 port.
 
 - `crc16(data)`: CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); ``b"123456789"``

@@ -1,7 +1,7 @@
 """The pads' fakes, in one place (as gpiozero's pins/mock.py is): nothing here runs on
 the box itself, save `buzzerbox fake-board` (port.py).
 
-- board.py  FakeBoard + BoardClock: a board emulator's core; SyncLine: the sync wire
+- padboard.py  FakeBoard + BoardClock: a board emulator's core; SyncLine: the sync wire
 - usb.py    UsbLink, UsbRig: emulated boards on a realistic USB link
 - pulse.py  a pulser on the fake sync wire
 - port.py   a fake board on a pty or TCP (`buzzerbox fake-board`)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.pads.errors import FakeBoardCommandError
-from buzzerbox.pads.fakes.board import FakeBoard, SyncLine
+from buzzerbox.pads.fakes.padboard import FakeBoard, SyncLine
 
 Action = Callable[[FakeBoard], bytes]
 BACKLOG_MAX = 1 << 16

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 
 from buzzerbox.clock import monotonic_us
-from buzzerbox.pads.fakes.board import SyncLine
+from buzzerbox.pads.fakes.padboard import SyncLine
 from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, Pulse
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from buzzerbox.pads.arbiter import Arbiter, Edge, PadEvent
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard, SyncLine
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard, SyncLine
 from buzzerbox.pads.session import BoardSession, no_release_hold
 from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
 from buzzerbox.testing import ManualClock

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 
 from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge, PadEvent
-from buzzerbox.pads.fakes.board import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
 from buzzerbox.testing import ManualClock
