@@ -28,7 +28,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 def test_there_are_the_three_reference_builds() -> None:
     assert [b.name for b in BUILDS] == ["ligretto12", "twinit-gpio", "twist-picos"]
     for build in BUILDS:
-        for name in ("README.md", "parts.csv", "pads.toml", "wiring.svg"):
+        for name in ("README.md", "parts.csv", "pads.toml", "wiring.svg", "schematic.svg"):
             assert (build / name).is_file(), f"{build.name}/{name}"
 
 
@@ -206,6 +206,12 @@ def test_the_counted_parts_follow_the_map(
     assert counted["jack"] == 16  # 4 pile cables per board, a jack at each end
     assert counted["pullup"] == 2 * 19 and counted["series"] == 36  # the sync inputs' pull-ups
     assert counted["fuse"] == counted["cable-pad"] == 4 and counted["sync-cable"] == 2
+    # one fuse, one MOSFET and its two gate resistors per lamp, not per cable
+    twinit = parts.quantities(load_pad_map(HARDWARE / "builds" / "twinit-gpio" / "pads.toml"))
+    assert twinit["cable-pad"] == 4
+    for item in ("fuse", "mosfet", "gate-r", "gate-pulldown", "lamp-r"):
+        assert twinit[item] == 8, item
+    assert twinit["sot-adapter"] == 8 + twinit["esd"] == 10
     folder = tmp_path / "mine"
     shutil.copytree(HARDWARE / "builds" / "twist-picos", folder)
     text = (folder / "parts.csv").read_text(encoding="utf-8")

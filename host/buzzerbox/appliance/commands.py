@@ -4,7 +4,7 @@ buzzerbox install [--dry-run] [install.sh options]   the Pi boots into the box
 buzzerbox box [serve options] [--name N] [--no-mdns]  what the systemd unit runs
 buzzerbox url [--port P] [--name N]                   the scoreboard's URL and QR code
 buzzerbox doctor [--pads MAP] [--board URL] [--pad-test S]   is the hardware right?
-buzzerbox hardware diagram|table|check MAP            wiring docs from the pad map
+buzzerbox hardware diagram|schematic|table|check MAP  wiring docs from the pad map
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
-"""`buzzerbox hardware diagram|table|check MAP`: the wiring docs, from the pad map itself.
+"""`buzzerbox hardware diagram|schematic|table|check MAP`: the wiring docs, from the pad map.
 
     buzzerbox hardware diagram hardware/builds/twinit-gpio/pads.toml > wiring.svg
+    buzzerbox hardware schematic MAP > schematic.svg    every resistor, ESD line,
+                                      lamp driver and fuse (--internal-pullups: the
+                                      chips' own pull-ups, no 4.7 kΩ)
     buzzerbox hardware table MAP      the Markdown wiring table of the build's README
     buzzerbox hardware check MAP      does it fit: pins per controller, pins to avoid
-    buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg, the wiring
+    buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg, schematic.svg, the wiring
                                       table in its README.md and the counted quantities
                                       of its parts.csv from its pads.toml (--check: only
                                       say which are stale, exit 1 if any)
@@ -37,6 +40,18 @@ def add_hardware_command(sub: argparse._SubParsersAction[Any]) -> None:
         p = what.add_parser(name, help=text, description=text)
         p.add_argument("map", metavar="MAP", help="the pad map (TOML)")
         p.set_defaults(func=run_hardware)
+    p = what.add_parser(
+        "schematic",
+        help="print the schematic as SVG: resistors, ESD, pull-ups, lamp drivers, fuses",
+        description="Print the schematic (SVG) of the pad map, drawn with schemdraw.",
+    )
+    p.add_argument("map", metavar="MAP", help="the pad map (TOML)")
+    p.add_argument(
+        "--internal-pullups",
+        action="store_true",
+        help="the build uses the chips' own pull-ups (no 4.7 kΩ to 3V3)",
+    )
+    p.set_defaults(func=run_hardware)
     docs = what.add_parser(
         "docs",
         help="rewrite the wiring diagram and table of build folders from their pads.toml",
@@ -52,9 +67,9 @@ END = "<!-- end of wiring -->"
 
 
 def build_docs(folder: Path) -> dict[Path, str]:
-    """What a build folder's generated files should hold: wiring.svg, README.md and,
-    if it has one, parts.csv."""
-    from buzzerbox.appliance import diagram, parts, wiring
+    """What a build folder's generated files should hold: wiring.svg, schematic.svg,
+    README.md and, if it has one, parts.csv."""
+    from buzzerbox.appliance import diagram, parts, schematic, wiring
     from buzzerbox.pads.padmap import load_pad_map
 
     pad_map = load_pad_map(folder / "pads.toml")
@@ -67,6 +82,8 @@ def build_docs(folder: Path) -> dict[Path, str]:
     budget = "".join(f"- {line}\n" for line in wiring.budget(pad_map))
     body = f"{BEGIN}\n\n{wiring.table(pad_map)}\n{budget}\n"
     out = {folder / "wiring.svg": svg, readme: text[:start] + body + text[end:]}
+    title = f"{folder.resolve().name}/pads.toml"
+    out[folder / "schematic.svg"] = schematic.draw(pad_map, title=title)
     parts_csv = folder / "parts.csv"
     if parts_csv.exists():
         out[parts_csv] = parts.rewrite(parts_csv.read_text(encoding="utf-8"), pad_map)
@@ -105,6 +122,15 @@ def run_hardware(args: argparse.Namespace) -> int:
     if args.what == "diagram":
         path = Path(args.map).resolve()
         sys.stdout.write(diagram.draw(pad_map, title=f"{path.parent.name}/{path.name}"))
+        return 0
+    if args.what == "schematic":
+        from buzzerbox.appliance import schematic
+
+        path = Path(args.map).resolve()
+        title = f"{path.parent.name}/{path.name}"
+        sys.stdout.write(
+            schematic.draw(pad_map, title=title, external_pullups=not args.internal_pullups)
+        )
         return 0
     if args.what == "table":
         sys.stdout.write(wiring.table(pad_map))

@@ -4,12 +4,17 @@ A build's parts list (`parts.csv`) is written by hand (what to buy, examples,
 notes), but every quantity that follows from the pad map is counted here and
 rewritten by `buzzerbox hardware docs`, so that the list cannot drift from the
 map: pull-ups, series resistors, ESD arrays, connectors at both ends of every
-pad cable, fuses, drivers, sync-wire parts. PURE: no I/O.
+pad cable, fuses, lamp drivers, sync-wire parts. PURE: no I/O.
+
+Every lamp has its own driver (an AO3400A N-MOSFET on a SOT-23 to DIP adapter,
+with a 100 Ω gate resistor and a 100 kΩ gate pull-down), its own LED resistor
+and its own resettable fuse (MF-R010) in its own +5 V wire of the cable
+(hardware/pads.md, "Lamps").
 
 Cables: a pile pad has one cable for its zones (pile cables carry no power:
 RJ45). Every other pad shares one cable per seat and controller with the
-seat's other pads there; a cable that carries a lamp's +5 V has a resettable
-fuse at the controller and GX16 aviation connectors, which no RJ45 plug fits,
+seat's other pads there; a cable that carries a lamp's +5 V (one fused wire
+per lamp, fused at the controller) has GX16 aviation connectors, which no RJ45 plug fits,
 so a pile pad can never be plugged into a jack with 5 V on it.
 """
 
@@ -24,9 +29,7 @@ from buzzerbox.appliance import wiring
 from buzzerbox.pads.padmap import Pad, PadMap
 
 ESD_LINES = 4
-"""Lines per ESD array (TPD4E1U06DBV, SP0504BAHT)."""
-ULN_LINES = 8
-"""Lamp drivers per ULN2803A."""
+"""Lines per ESD array (TPD4E001DBV)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,8 @@ def quantities(pad_map: PadMap) -> dict[str, int]:
     powered = sum(1 for c in all_cables if c.has_5v)
     plain = len(all_cables) - powered
     boards = len(pad_map.boards)
+    lamps = sum(lights.values())
+    esd = sum(-(-n // ESD_LINES) for n in inputs.values())
     return {
         "pico": boards,
         "usb": boards,
@@ -77,11 +82,14 @@ def quantities(pad_map: PadMap) -> dict[str, int]:
         "tape": roles["pile"],
         "pullup": sum(inputs.values()) + syncs,
         "series": sum(inputs.values()),
-        "esd": sum(-(-n // ESD_LINES) for n in inputs.values()),
-        "uln": sum(-(-n // ULN_LINES) for n in lights.values()),
-        "uln-socket": sum(-(-n // ULN_LINES) for n in lights.values()),
-        "lamp-r": sum(lights.values()),
-        "fuse": powered,
+        "esd": esd,
+        "esd-cap": esd,
+        "mosfet": lamps,
+        "sot-adapter": lamps + esd,
+        "gate-r": lamps,
+        "gate-pulldown": lamps,
+        "lamp-r": lamps,
+        "fuse": lamps,
         "jack": 2 * plain,
         "gx-socket": 2 * powered,
         "gx-plug": 2 * powered,
