@@ -81,3 +81,4 @@ def test_sessions_commit_through_a_synced_wal(tmp_path: Path) -> None:
     other = sqlite3.connect(tmp_path / "sessions.db")  # WAL is kept in the file itself
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     other.close()
+    sessions.close()

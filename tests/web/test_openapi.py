@@ -62,6 +62,10 @@ schema = schemathesis.pytest.from_fixture("api").exclude(path="/api/events")
 def _in_mode(app: Flask, mode: GenerationMode) -> Any:
     api = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     api.config.generation.update(modes=[mode])
+    # a body larger than its endpoint takes is refused before it is read: 413 is a
+    # refusal too (server/limits.py; the document gives every POST its 413)
+    rejection = api.config.checks.negative_data_rejection
+    rejection.expected_statuses = [*rejection.expected_statuses, "413"]
     return api
 
 
@@ -124,11 +128,12 @@ def test_a_request_the_document_allows_is_not_refused_as_malformed(
 @negative.parametrize()
 @EXAMPLES
 def test_a_request_the_document_forbids_gets_no_2xx(case: Any, admin_auth: dict[str, Any]) -> None:
-    case.call_and_validate(
-        headers=admin_auth["headers"],
-        cookies=admin_auth["cookies"],
-        checks=[negative_data_rejection],
-    )
+    # the admin's session and CSRF token stand in for what the case sends, but only
+    # where it sends them: a case made invalid by leaving one out goes without it
+    sent_headers = {name.lower() for name in case.headers or {}}
+    headers = {k: v for k, v in admin_auth["headers"].items() if k.lower() in sent_headers}
+    cookies = {k: v for k, v in admin_auth["cookies"].items() if k in (case.cookies or {})}
+    case.call_and_validate(headers=headers, cookies=cookies, checks=[negative_data_rejection])
 
 
 @schema.parametrize()

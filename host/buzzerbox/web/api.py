@@ -23,6 +23,7 @@ from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
 from buzzerbox.server.errors import BadBody
 from buzzerbox.server.guard import address_key
+from buzzerbox.web.fields import check_entry_fields
 from buzzerbox.web.phonetime import press_time
 from buzzerbox.web.rates import Cached, PressRates, SeatOwners
 
@@ -139,7 +140,9 @@ def api_blueprint(
     @bp.post("/event")
     @auth.admin_only
     def event() -> ResponseReturnValue:
-        box.submit(body_object("a table entry"))
+        entry = body_object("a table entry")
+        check_entry_fields(entry)
+        box.submit(entry)
         return reply()
 
     def pad_edge(released: bool) -> ResponseReturnValue:
