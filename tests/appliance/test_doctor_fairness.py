@@ -53,14 +53,6 @@ def test_line() -> SyncLine:
 
 
 @pytest.fixture
-def ports() -> Iterator[list[FakeBoardPort]]:
-    started: list[FakeBoardPort] = []
-    yield started
-    for port in started:
-        port.close()
-
-
-@pytest.fixture
 def factory(test_line: SyncLine, ports: list[FakeBoardPort]) -> Iterator[MockFactory]:
     f = MockFactory()
     pin = f.pin(LINE_OUT, pin_class=LinePin, input_pin=f.pin(LINE_IN))  # the wire

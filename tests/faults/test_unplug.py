@@ -10,11 +10,9 @@ Presses are scheduled on the boards' own timers; their true times are the boards
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from buzzerbox.pads.fakes.padboard import FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 
@@ -47,15 +45,6 @@ board = "pico-b"
 ch = 0
 light_ch = 7
 """
-
-
-@pytest.fixture
-def ports() -> Iterator[list[FakeBoardPort]]:
-    """The fake boards a test starts; all are closed after it."""
-    started: list[FakeBoardPort] = []
-    yield started
-    for port in started:
-        port.close()
 
 
 def plug(ports: list[FakeBoardPort], board_id: str, **kw: Any) -> FakeBoardPort:
