@@ -8,17 +8,47 @@ module and nothing else of ours; their own leaves live in buzzerbox/rules/errors
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Words:
+    """A sentence a person reads, before its language is chosen.
+
+    `msgid` is the English text with {named} placeholders, the key of the gettext
+    catalogs (buzzerbox/i18n/); `plural` is its English plural, chosen by `n`. The
+    values in `params` are filled in at the edge, in the reader's language
+    (buzzerbox.i18n.say): the rules never format for a language.
+    """
+
+    msgid: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None
+    n: int | None = None
+
+    def english(self) -> str:
+        text = self.plural if self.plural is not None and self.n != 1 else self.msgid
+        values = dict(self.params) if self.n is None else {"n": self.n, **self.params}
+        return text.format(**values)
+
 
 class BuzzerboxError(Exception):
     """The root of every error buzzerbox raises on purpose.
 
     `subject` names what the refusal is about where that is one thing a page can
-    point at: a player's name for a count, or a field of the event.
+    point at: a player's name for a count, or a field of the event. `code` names the
+    refusal for machines (the API's `code`), and a refusal given as `Words` is said
+    in the reader's language at the edge; str() of the error is its English.
     """
 
-    def __init__(self, message: str = "", *, subject: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | Words = "", *, subject: str | None = None, code: str | None = None
+    ) -> None:
+        self.words = message if isinstance(message, Words) else None
+        super().__init__(message.english() if isinstance(message, Words) else message)
         self.subject = subject
+        self.code = code
 
 
 class ConfigError(BuzzerboxError, ValueError):
@@ -34,4 +64,4 @@ class StoreError(BuzzerboxError, OSError):
     event log (store/), the admin sessions (server/sessions.py), the phone seats."""
 
 
-__all__ = ["BuzzerboxError", "ConfigError", "InputError", "StoreError"]
+__all__ = ["BuzzerboxError", "ConfigError", "InputError", "StoreError", "Words"]

@@ -38,6 +38,7 @@ from buzzerbox.hub.errors import NotRemovable
 from buzzerbox.live.sse import Live, Stream
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane
+from buzzerbox.server.language import install_language
 from buzzerbox.server.refusals import register_refusals
 from buzzerbox.server.security import security_headers
 
@@ -87,9 +88,13 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def page() -> str:
         return render_template("hub.html")
 
-    @bp.get("/hub-assets/keepalive.js")  # a fixed path: it wins over the folder's route
+    @bp.get("/hub-assets/keepalive.js")  # fixed paths: they win over the folder's route
     def keepalive_js() -> ResponseReturnValue:
         return send_from_directory(BOX_STATIC, "keepalive.js")
+
+    @bp.get("/hub-assets/i18n.js")
+    def i18n_js() -> ResponseReturnValue:
+        return send_from_directory(BOX_STATIC, "i18n.js")
 
     @bp.get("/api/board")
     def snapshot() -> ResponseReturnValue:
@@ -146,6 +151,8 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         return None
 
     bp.after_app_request(security_headers("'none'"))
+    # the hub's page follows the venue's language (LANGUAGE) unless switched on it
+    install_language(app, lambda: cfg.get("LANGUAGE"), follows_table={"hub.page"})
     app.register_blueprint(bp)
     app.register_blueprint(auth_blueprint(auth))
     register_refusals(app)  # refusals as JSON, never a 500 for a bad body

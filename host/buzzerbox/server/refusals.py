@@ -1,5 +1,6 @@
 """Refusals as JSON for an app on this server (the box's, the hub's):
-{"error": reason, "field"?: what it concerns (the error's `subject`)}.
+{"error": reason, "field"?: what it concerns (the error's `subject`), "code"?: which
+refusal, for machines}. The reason is said in the request's language (server/language.py).
 
 `status_of` says which HTTP status an error of ours gets (the box's web/errors.py
 knows the box's); by default a file that cannot be written is 503 and every other
@@ -20,8 +21,10 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from buzzerbox.errors import BuzzerboxError, StoreError
+from buzzerbox.i18n import say
 from buzzerbox.server.auth import refuse
 from buzzerbox.server.errors import BadBody
+from buzzerbox.server.language import language
 
 logger = logging.getLogger(__name__)
 
@@ -39,9 +42,11 @@ def register_refusals(
             logger.error("the log failed: %s", exc)
         wait_s = getattr(exc, "wait_s", None)
         headers = {"Retry-After": str(max(1, math.ceil(wait_s)))} if wait_s else None
-        if exc.subject is not None:
-            return refuse(status_of(exc), str(exc), headers, field=exc.subject)
-        return refuse(status_of(exc), str(exc), headers)
+        said = say(exc.words, language()) if exc.words is not None else str(exc)
+        extra = {"field": exc.subject} if exc.subject is not None else {}
+        if exc.code is not None:
+            extra["code"] = exc.code
+        return refuse(status_of(exc), said, headers, **extra)
 
     @app.errorhandler(BadBody)
     def bad_body(exc: BadBody) -> ResponseReturnValue:

@@ -16,7 +16,9 @@ absent; read it back from app.config), URLS, OPEN_PADS, WIFI_SSID, WIFI_PASSWORD
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (one thread
 writes the stream to every phone, under waitress: `buzzerbox serve` sets it),
 SSE_FANOUT_THREADS (how many such threads share the phones, 1 by default), LOGIN_LIMITER,
-SESSIONS (a sessions.Sessions: the admin sessions, in memory if absent),
+LANGUAGE (the table's language: the TV's, and a phone's whose browser asks for
+none the box speaks; English if absent), SESSIONS (a sessions.Sessions: the admin
+sessions, in memory if absent),
 GUARD (the server's server.guard.Guard: per-address stream slots, the admin's lane).
 """
 
@@ -37,6 +39,7 @@ from buzzerbox.live.livestate import LiveState, StreamSettings, dumps
 from buzzerbox.server import limits
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import Guard, is_lane
+from buzzerbox.server.language import install_language
 from buzzerbox.server.security import security_headers
 from buzzerbox.server.sessions import Sessions
 from buzzerbox.web.api import api_blueprint
@@ -115,6 +118,8 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         retry_ms=int(cfg["SSE_RETRY_MS"]),
     )
 
+    # the TV follows the table's language (LANGUAGE) unless switched on it
+    install_language(app, lambda: cfg.get("LANGUAGE"), follows_table={"pages.tv"})
     app.register_blueprint(auth_blueprint(auth))
     app.register_blueprint(
         api_blueprint(

@@ -1,0 +1,74 @@
+"""Which language a page and a refusal are said in, for the box's app and the hub's.
+
+The reader's own choice first (the switch on every page sets the `lang` cookie, and
+the phone keeps it), then, for the pages that follow the table (the TV, the hub's
+page), the table's language, then the browser's (Accept-Language, in its order of
+preference: "fr-CA, en;q=0.1" is French), then the table's, then English.
+
+Flask-Babel holds the choice for the request (`get_locale`, the templates' `_()`);
+buzzerbox.i18n has the catalogs. /i18n/<lang>.json gives the pages' JavaScript its
+catalog (web/static/i18n.js loads it before a page draws).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from flask import Flask, abort, jsonify, request
+from flask.typing import ResponseReturnValue
+from flask_babel import Babel, get_locale
+
+from buzzerbox.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, NAMES, known, pages_catalog
+
+#: the cookie the language switch sets (web/static/i18n.js)
+COOKIE = "lang"
+
+
+def chosen_language(
+    table: Callable[[], str | None] = lambda: None, follows_table: Collection[str] = ()
+) -> str:
+    """The language of the request being served (see the module's docstring)."""
+    own = known(request.cookies.get(COOKIE))
+    if own:
+        return own
+    at_table = known(table())
+    if at_table and request.endpoint in follows_table:
+        return at_table
+    for value, _quality in request.accept_languages:
+        browser = known(value)
+        if browser:
+            return browser
+    return at_table or DEFAULT
+
+
+def language() -> str:
+    """The language this request is answered in."""
+    return str(get_locale() or DEFAULT)
+
+
+def install_language(
+    app: Flask,
+    table: Callable[[], str | None] = lambda: None,
+    follows_table: Collection[str] = (),
+) -> None:
+    """Choose every request's language, give the templates `lang` and `languages`, and
+    serve the pages' catalogs."""
+    Babel(
+        app,
+        default_locale=DEFAULT,
+        default_translation_directories=str(LOCALE_DIR),
+        locale_selector=lambda: chosen_language(table, follows_table),
+    )
+
+    @app.context_processor
+    def words() -> dict[str, object]:
+        return {"lang": language(), "languages": NAMES}
+
+    @app.get("/i18n/<lang>.json")
+    def catalog(lang: str) -> ResponseReturnValue:
+        if lang not in LANGUAGES:
+            abort(404, f"the box speaks {', '.join(LANGUAGES)}: not {lang!r}")
+        response = jsonify(pages_catalog(lang))
+        response.headers["Cache-Control"] = "no-cache"  # kept, asked again with its ETag
+        response.add_etag()
+        return response.make_conditional(request)
