@@ -4,9 +4,10 @@ gettext catalogs, made and read with Babel (`pybabel extract` / `update` / `comp
 README.md here says how): locale/<lang>/LC_MESSAGES/
 
 - messages.po  what Python says to a person: refusals of the rules, the box and the
-               web, the pages' frames (templates), the exports' headers
-- pages.po     what the pages' JavaScript says (web/static/*.js, through t() and tn()
-               of web/static/i18n.js), served to the pages as JSON (`pages_catalog`)
+               web, the exports' headers, the result card
+- pages.po     what the pages say: their JavaScript (web/static/*.js and the hub's,
+               through t() and tn() of web/static/i18n.js; served to them as JSON,
+               `pages_catalog`) and their templates' _()
 
 The key of a message is its English text (gettext's msgid), with {named} placeholders;
 English needs no catalog. The compiled .mo files are committed beside their .po (a

@@ -5,9 +5,10 @@ the phone keeps it), then, for the pages that follow the table (the TV, the hub'
 page), the table's language, then the browser's (Accept-Language, in its order of
 preference: "fr-CA, en;q=0.1" is French), then the table's, then English.
 
-Flask-Babel holds the choice for the request (`get_locale`, the templates' `_()`);
-buzzerbox.i18n has the catalogs. /i18n/<lang>.json gives the pages' JavaScript its
-catalog (web/static/i18n.js loads it before a page draws).
+Flask-Babel holds the choice for the request (`get_locale`); buzzerbox.i18n has the
+catalogs: the templates' `_()` reads the `pages` one, as the pages' JavaScript does.
+/i18n/<lang>.json gives the pages' JavaScript its catalog (web/static/i18n.js loads it
+before a page draws).
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ from flask import Flask, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale
 
-from buzzerbox.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, NAMES, known, pages_catalog
+from buzzerbox.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    LOCALE_DIR,
+    NAMES,
+    known,
+    pages_catalog,
+    translations,
+)
 
 #: the cookie the language switch sets (web/static/i18n.js)
 COOKIE = "lang"
@@ -58,6 +67,13 @@ def install_language(
         default_locale=DEFAULT,
         default_translation_directories=str(LOCALE_DIR),
         locale_selector=lambda: chosen_language(table, follows_table),
+    )
+
+    # the templates' _() says the pages' words (the `pages` catalog, as their JavaScript)
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda text: translations(language(), "pages").gettext(text),
+        ngettext=lambda one, other, n: translations(language(), "pages").ngettext(one, other, n),
+        newstyle=True,
     )
 
     @app.context_processor
