@@ -12,7 +12,7 @@ from typing import Any
 from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.box.stats import PlayedGame, stop_times
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent
+from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent, StoreError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import replay_events
 
@@ -42,7 +42,7 @@ class GameArchive:
             if g.is_finished:
                 key = (g.id, g.updated)
                 if key not in self._played:
-                    self._played[key] = played_game(g, self.log.events(g.id))
+                    self._played[key] = played_game(g, game_events(self.log, g.id))
                 out.append(self._played[key])
         return out
 
@@ -51,7 +51,7 @@ class GameArchive:
         and scored rounds. GameNotFoundError if the log has no such game."""
         summary = self.log.game(check_game(self.log, game_id))
         assert summary is not None
-        state = replay_events(self.log.events(game_id))[0].state()
+        state = replay_events(game_events(self.log, game_id))[0].state()
         keep = ("name", "total", "takes")
         return {
             **summary.to_json(),
@@ -66,7 +66,7 @@ class GameArchive:
     def rematch_fields(self, game_id: int) -> dict[str, Any]:
         """The new game that repeats a game of the log: its kind, players (in their
         seats), target or rounds and variants."""
-        line = self.log.events(check_game(self.log, game_id))[0].body
+        line = game_events(self.log, check_game(self.log, game_id))[0].body
         return {k: line[k] for k in REMATCH_FIELDS if k in line}
 
     def export_log(self, game_id: int | None = None) -> str:
@@ -87,6 +87,17 @@ REMATCH_FIELDS = ("game", "players", "target", "rounds", "variants")
 
 #: the most games the stats read back (the newest): a box's whole life of family games
 MAX_GAMES = 5000
+
+
+def game_events(log: EventLog, game_id: int) -> list[StoredEvent]:
+    """A listed game's events, its `game` line first; StoreError if the log lost them."""
+    events = log.events(game_id)
+    if not events:
+        raise StoreError(
+            f"the log {log.path} lists game {game_id} but holds none of its events: "
+            "run `buzzerbox doctor --log` on its folder"
+        )
+    return events
 
 
 def played_game(summary: GameSummary, events: list[StoredEvent]) -> PlayedGame:
