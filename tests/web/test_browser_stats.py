@@ -24,6 +24,7 @@ from .browser_support import (
     targets_big_enough,
     wait_for_go,
 )
+from .web_fakes import Admin
 
 
 def game_ids(page: Page) -> list[int]:
@@ -153,3 +154,30 @@ def test_past_games_to_view_download_and_play_again(served: Served, browser: Bro
     finally:
         context.close()
         viewer_context.close()
+
+
+def test_older_games_come_a_page_at_a_time(served: Served, browser: Browser) -> None:
+    """A box's log keeps every game: the list shows the newest 20, and more on a tap."""
+    admin = Admin(int(served.url.rsplit(":", 1)[1]), served.pin)
+    try:
+        for i in range(22):
+            admin.post("/api/game", {"game": "kids", "players": ["Ann", f"Guest {i}"]})
+    finally:
+        admin.close()
+    watch = Watch(served.url)
+    context = phone(browser)
+    try:
+        page = watch.page(context)
+        page.goto(f"{served.url}/stats")
+        total = len(game_ids(page))
+        assert total >= 22
+        rows = page.locator("li.past-game")
+        expect(rows).to_have_count(20)
+        expect(rows.first).to_contain_text("Ann and Guest 21")
+        more = page.get_by_test_id("past-more")
+        expect(more).to_have_text(f"Show {min(total - 20, 20)} older games")
+        more.click()
+        expect(rows).to_have_count(min(total, 40))
+        watch.check()
+    finally:
+        context.close()

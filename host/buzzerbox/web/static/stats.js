@@ -21,7 +21,8 @@ const admin = session().then(
   () => false,
 );
 
-const seconds = (us) => t("{s} s", { s: (us / 1e6).toFixed(1) });
+const tenths = new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const seconds = (us) => t("{s} s", { s: tenths.format(us / 1e6) });
 
 function bestRound(game, best) {
   if (!best) return null;
