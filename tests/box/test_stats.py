@@ -165,3 +165,21 @@ def test_a_past_game_is_played_again_with_its_players_and_settings(
         "rounds": 4,
         "variants": ["row-storage"],
     }
+
+
+def test_ligrettos_best_round_is_the_most_points(box: Box, clock: ManualClock) -> None:
+    box.new_game({"game": "ligretto", "players": ["Ann", "Ben"]})
+    round_called(box, clock, ANN, 30_000_000)
+    box.submit({"type": "stacks", "counts": {"Ann": 0, "Ben": 3}})
+    box.submit({"type": "middle", "counts": {"Ann": 12, "Ben": 5}})  # +12, −1
+    round_called(box, clock, BEN, 20_000_000)
+    box.submit({"type": "stacks", "counts": {"Ann": 2, "Ben": 0}})
+    box.submit({"type": "middle", "counts": {"Ann": 4, "Ben": 20}})  # 0, +20
+    box.submit({"type": "finish"})
+    rows = stats(box)
+    assert per_game(rows["Ann"])["ligretto"]["best_round"]["points"] == 12
+    assert per_game(rows["Ann"])["ligretto"]["best_round"]["round"] == 1
+    assert per_game(rows["Ben"])["ligretto"]["best_round"]["points"] == 20
+    assert per_game(rows["Ben"])["ligretto"]["best_round"]["round"] == 2
+    assert rows["Ben"]["wins"] == 1  # 19 to 12
+    assert rows["Ann"]["quickest_call"]["us"] == 30_000_000  # a Ligretto round: 30 s
