@@ -1,5 +1,8 @@
 """The box's archive: a game read back from the log, its state and its exports (log,
-CSV, BG Stats). The store (store/) keeps the events; this is what the box makes of them."""
+CSV, BG Stats); the past games (one to view, or to play again) and the finished ones the
+stats count (stats.py). The store (store/) keeps the events; this is what the box makes
+of them. A game is finished when its log ends it (phase `finished`): an abandoned game
+(a rematch started and left, a game with no end) is listed, never counted."""
 
 from __future__ import annotations
 
@@ -7,8 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
+from buzzerbox.box.stats import PlayedGame, stop_times
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.eventlog import EventLog, StoredEvent
+from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent, StoreError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import replay_events
 
@@ -20,9 +24,50 @@ class GameArchive:
     def __init__(self, log: EventLog, current: Callable[[], int | None]) -> None:
         self.log = log
         self.current = current
+        #: finished games read back, by (id, last change): a finished game's log only
+        #: changes by an undo of its finish, which changes `updated` too
+        self._played: dict[tuple[int, float], PlayedGame] = {}
 
     def games(self) -> list[dict[str, Any]]:
         return [g.to_json() for g in self.log.games()]
+
+    def finished_key(self) -> tuple[tuple[int, float], ...]:
+        """What the stats depend on: each finished game and when it last changed."""
+        return tuple((g.id, g.updated) for g in self.log.games(MAX_GAMES) if g.is_finished)
+
+    def played_games(self) -> list[PlayedGame]:
+        """The finished games of the log (at most MAX_GAMES, the newest), oldest first."""
+        out = []
+        for g in reversed(self.log.games(MAX_GAMES)):
+            if g.is_finished:
+                key = (g.id, g.updated)
+                if key not in self._played:
+                    self._played[key] = played_game(g, game_events(self.log, g.id))
+                out.append(self._played[key])
+        return out
+
+    def view(self, game_id: int) -> dict[str, Any]:
+        """A game of the log as it stands (or ended): its summary, title, players' totals
+        and scored rounds. GameNotFoundError if the log has no such game."""
+        summary = self.log.game(check_game(self.log, game_id))
+        assert summary is not None
+        state = replay_events(game_events(self.log, game_id))[0].state()
+        keep = ("name", "total", "takes")
+        return {
+            **summary.to_json(),
+            "title": state.get("title"),
+            "standings": [{k: p[k] for k in keep if k in p} for p in state.get("players", [])],
+            "history": [
+                {k: r[k] for k in ("round", "caller", "points", "totals", "winners") if k in r}
+                for r in state.get("history", [])
+            ],
+        }
+
+    def rematch_fields(self, game_id: int) -> dict[str, Any]:
+        """The new game that repeats a game of the log: its kind, players (in their
+        seats), target or rounds and variants."""
+        line = game_events(self.log, check_game(self.log, game_id))[0].body
+        return {k: line[k] for k in REMATCH_FIELDS if k in line}
 
     def export_log(self, game_id: int | None = None) -> str:
         return export_log(self.log, self._game(game_id))
@@ -35,6 +80,38 @@ class GameArchive:
 
     def _game(self, game_id: int | None) -> int:
         return check_game(self.log, self.current() if game_id is None else game_id)
+
+
+#: what a rematch repeats of a game's `game` line
+REMATCH_FIELDS = ("game", "players", "target", "rounds", "variants")
+
+#: the most games the stats read back (the newest): a box's whole life of family games
+MAX_GAMES = 5000
+
+
+def game_events(log: EventLog, game_id: int) -> list[StoredEvent]:
+    """A listed game's events, its `game` line first; StoreError if the log lost them."""
+    events = log.events(game_id)
+    if not events:
+        raise StoreError(
+            f"the log {log.path} lists game {game_id} but holds none of its events: "
+            "run `buzzerbox doctor --log` on its folder"
+        )
+    return events
+
+
+def played_game(summary: GameSummary, events: list[StoredEvent]) -> PlayedGame:
+    """A finished game read back from its events: players, winners, rounds."""
+    state = replay_events(events)[0].state()
+    return PlayedGame(
+        id=summary.id,
+        game=summary.game,
+        started=summary.started,
+        players=[p["name"] for p in state.get("players", [])],
+        winners=list(state.get("winners", [])),
+        history=list(state.get("history", [])),
+        stops=stop_times(e.body for e in events),
+    )
 
 
 def check_game(log: EventLog, game_id: int | None) -> int:

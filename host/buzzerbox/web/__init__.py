@@ -2,6 +2,7 @@
 
 - api.py      /api/state, /api/game, /api/event, /api/pads/*, /api/enrol, /api/games,
               /api/import
+- pastgames.py /api/games/<id> (one to view), /api/games/<id>/rematch, /api/stats
 - exports.py  /api/export/*, /api/qr/*
 - stream.py   /api/events, the live stream: the full state, then deltas (buzzerbox.live)
 - openapi.py  /api/openapi.json
@@ -46,6 +47,7 @@ from buzzerbox.web.api import api_blueprint
 from buzzerbox.web.errors import register_errors
 from buzzerbox.web.exports import exports_blueprint
 from buzzerbox.web.openapi import document
+from buzzerbox.web.pastgames import past_games_blueprint
 from buzzerbox.web.stream import live_blueprint
 
 DEFAULTS: dict[str, Any] = {
@@ -126,6 +128,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
             box, auth, public, open_pads=bool(cfg["OPEN_PADS"]), rates=cfg.get("PRESS_RATES")
         )
     )
+    app.register_blueprint(past_games_blueprint(box, auth, public))
     app.register_blueprint(
         exports_blueprint(
             box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]

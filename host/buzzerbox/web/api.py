@@ -17,7 +17,6 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
-from buzzerbox.box.stats import player_stats
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
@@ -25,7 +24,7 @@ from buzzerbox.server.errors import BadBody
 from buzzerbox.server.guard import address_key
 from buzzerbox.web.fields import check_entry_fields
 from buzzerbox.web.phonetime import press_time
-from buzzerbox.web.rates import Cached, PressRates, SeatOwners
+from buzzerbox.web.rates import PressRates, SeatOwners
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
 
@@ -68,7 +67,6 @@ def api_blueprint(
     bp = Blueprint("api", __name__, url_prefix="/api")
     rates = rates or PressRates()  # presses a seat, an address may make (rates.py)
     owners = SeatOwners()
-    stats_cache: Cached[Response] = Cached()
 
     def client() -> str:
         return address_key(request.remote_addr or "")
@@ -99,21 +97,6 @@ def api_blueprint(
         response = Response(out.getvalue(), mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
         return response
-
-    @bp.get("/stats")
-    def stats() -> ResponseReturnValue:
-        """Players across the games in the log: games, wins, reactions after the go."""
-        log_ = box.log
-
-        def compute() -> Response:
-            games = (
-                (g.players, g.winners, (e.body for e in log_.events(g.id))) for g in log_.games()
-            )
-            return jsonify(player_stats(games))
-
-        # anyone may ask: computed once per log position, one computation at a time
-        cached = stats_cache.get(log_.last_seq(), compute)
-        return Response(cached.get_data(), mimetype="application/json")
 
     @bp.get("/games")
     def games() -> ResponseReturnValue:

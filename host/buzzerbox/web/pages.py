@@ -23,7 +23,9 @@ static/, one module per concern (a page imports what it needs):
     newgame.js    the new-game form
     scoring.js    the table's entries: caller, stall, stacks, middle, left, claims
     padtest.js    the pad test: every pad edge as it comes, tiles of the real pads
-    scoreboard.js, finish.js, table.js, pads.js, join.js, tv.js, buzzer.js: one per page
+    scoreboard.js, finish.js, stats.js, table.js, pads.js, join.js, tv.js, buzzer.js:
+                  one per page (stats.js: players across games, and the past games)
+    pastgame.js   one past game drawn: its standings and rounds
     seats.js      the table's seats and pads, phones as pads
     drafts.js     typed counts kept on the phone
     mistakes.js   void, amend, the undo that names what it takes back
@@ -64,6 +66,7 @@ class Page(NamedTuple):
 PAGES = (
     Page("scoreboard", "/", "Score", "Scoreboard"),
     Page("finish", "/finish", "Photo", "Photo finish"),
+    Page("stats", "/stats", "Stats", "Stats and past games"),
     Page("table", "/table", "Table", "Table view"),
     Page("pads", "/pads", "Pads", "Pads and pad test"),
     Page("join", "/join", "Join", "Join the scoreboard"),
@@ -91,6 +94,12 @@ def scoreboard() -> str:
 def finish() -> str:
     """The photo finish of the last race: every press with its lead, false starts."""
     return _render("finish")
+
+
+@bp.get("/stats")
+def stats() -> str:
+    """Players across the finished games, and the past games: to view, export, rematch."""
+    return _render("stats")
 
 
 @bp.get("/table")

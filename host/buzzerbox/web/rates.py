@@ -7,8 +7,8 @@
 - `SeatOwners`: which address took which seat with which token; an address may hold
   SEATS_PER_ADDRESS seats, so one guest cannot take every seat with made-up tokens.
   (The box's own machine, 127.0.0.1 and ::1, is not capped by address, as in guard.py.)
-- `Cached`: an anonymous request's costly answer (GET /api/stats reads every event of
-  every game) computed once per log position, one computation at a time (the others
+- `Cached`: an anonymous request's costly answer (GET /api/stats reads back every
+  finished game) computed once per key, one computation at a time (the others
   wait for it and take its answer); `every_s` > 0 also serves an answer that old.
 
 Every clock is passed in (tests drive it).

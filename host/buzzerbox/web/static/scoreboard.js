@@ -5,7 +5,6 @@ import { $, dot, fill, h, num, ownName, plural, seatClass, signed } from "./dom.
 import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
 import { renderPhoto } from "./photo.js";
 import { shareButton } from "./share.js";
-import { renderStats } from "./stats.js";
 
 const VARIANT_NAMES = {
   "row-storage": "row as storage",
@@ -309,7 +308,6 @@ function render(state) {
   if (state.game) renderPhoto($("#photo"), state, { compact: true });
   renderHistory(state);
   historyHint();
-  renderStats(state);
 }
 
 addEventListener("resize", historyHint);
