@@ -13,6 +13,9 @@ Modes:
 - `http` (default): a simulated box; each event is a POST /api/pads/press|release
   on the admin's connection. Latency: from the event's scheduled time to the moment
   each phone has a message with its log seq.
+- `limit`: not the box: tests/bench/limit.c, a minimal C epoll server doing one
+  send() of a ~500 B message to every phone per event (the one-send limit); an event
+  is a line on its stdin, counted from when it was due.
 - `board`: the box reads two fake pad boards (protocol v1 on ptys, in a process of
   their own, as real boards); each event is a contact on a board. Latency: from the
   contact's true host time through the board link, arbitration, the rules, the log
@@ -61,6 +64,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.confine import PIS, Confinement
+from tests.bench.limit import limit_events, start_limit
 from tests.bench.sdcard import fsync_env
 from tests.faults.boardproc import BoardProcess
 
@@ -340,7 +344,10 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         pads = PAD_MAP.format(**{b: boards.urls[f"pico-{b}"] for b in "ab"}) if boards else None
         confine = Confinement(PIS.get(args.confine or ""), args.memory_mb)
         env = fsync_env(args.sd, Path(tmp)) if args.sd else None
-        proc, port = start_server(Path(tmp), max(n, 10), pads, args.threads, confine, env)
+        if args.mode == "limit":  # the one-send limit (limit.c), not the box
+            proc, port = start_limit(Path(tmp), confine.preexec)
+        else:
+            proc, port = start_server(Path(tmp), max(n, 10), pads, args.threads, confine, env)
         phones = Phones(port)
         phones.nap = args.nap
         reader = threading.Thread(target=phones.run, daemon=True)
@@ -349,17 +356,21 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             t_open = time.monotonic()
             phones.open(n)
             opened_s = time.monotonic() - t_open
-            admin = Admin(port)
-            game = admin.call("POST", "/api/game", {"game": "twist", "players": PLAYERS})
-            admin.call("POST", "/api/event", {"type": "round"})
-            admin.until("playing")
+            if args.mode != "limit":
+                admin = Admin(port)
+                game = admin.call("POST", "/api/game", {"game": "twist", "players": PLAYERS})
+                admin.call("POST", "/api/event", {"type": "round"})
+                admin.until("playing")
             events = int(args.rate * args.seconds)
             quiet_s = min(3.0, args.seconds)
             c0, f0 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             time.sleep(quiet_s)  # the same box, phones and boards, no events
             c1, f1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             b0, w0 = phones.bytes, time.monotonic()
-            if boards is None:
+            if args.mode == "limit":
+                sent = limit_events(proc, events, args.rate)
+                last = events
+            elif boards is None:
                 sent = http_events(admin, events, args.rate)
                 last = max(seq for seq, _ in sent)
             else:
@@ -411,6 +422,10 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "max_ms": round(max(lat), 1),
         "missed": missed,
         "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
+        # the whole server's CPU per phone per event (the box: its fixed cost too)
+        "cpu_us_per_phone_event": round((c2 - c1 - quiet_cpu) * 1e6 / len(sent) / n, 2)
+        if n
+        else None,
         # the server's own CPU per phone per event: its fanout threads', user and system
         # (on loopback the system time holds the phone's end of TCP too, see --help)
         "fanout_us_per_phone_event": round(sum(fanout) * 1e6 / len(sent) / n, 2) if n else None,
@@ -433,7 +448,7 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, nargs="+", default=[0, 100, 1000])
-    parser.add_argument("--mode", choices=["http", "board"], default="http")
+    parser.add_argument("--mode", choices=["http", "board", "limit"], default="http")
     parser.add_argument("--rate", type=float, default=10.0, help="pad events per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="of events per count")
     parser.add_argument(

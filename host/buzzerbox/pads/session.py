@@ -19,8 +19,8 @@ stays at the release. Inputs no pad holds (the sync wire's) are never held.
 
 When another board's edge waits for this board's watermark, the owner calls
 `ask_watermark`: a SYNC request now, out of turn. The protocol lets a board send a
-TICK at any time; one that follows each SYNC answer with a TICK (the fake board does;
-this repository's firmware not yet) then says its watermark within a round trip,
+TICK at any time; one that follows each SYNC answer with a TICK (this repository's
+firmware and its fake board do) then says its watermark within a round trip,
 instead of at its next idle TICK (10 ms). A board that does not still answers the SYNC (one
 more clock sample) and sends its TICK in its own time: nothing waits on the answer.
 
