@@ -250,6 +250,10 @@ class PadBoard(Outbox):
             # stamped when its bytes arrived: `age` ticks before the probe
             for token in tokens:
                 self._queue("SYNC", "%d %d" % (token, t - age))
+            # then a TICK at the probe's time, as for a TICK probe: a host that waits
+            # for this board's watermark asks for it with a SYNC (board-protocol.md)
+            self._debouncer.settle(t)
+            self._queue("TICK", t)
 
     # -- clock probes ---------------------------------------------------------
 

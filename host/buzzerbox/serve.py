@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from buzzerbox.box import Box
     from buzzerbox.datadir import DataLock
     from buzzerbox.pads.feed import PadFeed
+    from buzzerbox.store.eventlog import EventLog
 
 DEFAULTS: dict[str, Any] = {
     "host": ALL_ADDRESSES,
@@ -174,12 +175,14 @@ def run_serve(args: argparse.Namespace) -> int:
 
             base = args.config.parent if args.config else Path.cwd()
             pad_map, sources = open_sources(pads, base)
+        log_ = EventLog(folder / "buzzerbox.db", sync="behind")  # store/behind.py
         box = Box(
-            EventLog(folder / "buzzerbox.db"),
+            log_,
             countdown_us=int(float(cfg["countdown_s"]) * 1_000_000),
             pads=pad_map if pad_map is not None else VirtualPads(),
             phones=(phones := PhoneSeats(folder / "phones.json")),
         )
+        say_unsaved(box, log_)
         if phones.problem:
             print(f"buzzerbox serve: {phones.problem}", file=sys.stderr, flush=True)
         attach_serve(box, cfg, folder, args.config.parent if args.config else None)
@@ -248,6 +251,11 @@ def run_serve(args: argparse.Namespace) -> int:
         if spill is not None:
             shutil.rmtree(spill, ignore_errors=True)
     return 0
+
+
+def say_unsaved(box: Box, log_: EventLog) -> None:
+    """Put what the log showed before its fsync returned in the state (`box.unsaved`)."""
+    log_.when_saved.append(lambda: box.report("unsaved", log_.unsaved))
 
 
 def close(feed: PadFeed | None, box: Box) -> None:

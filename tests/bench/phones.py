@@ -13,6 +13,9 @@ Modes:
 - `http` (default): a simulated box; each event is a POST /api/pads/press|release
   on the admin's connection. Latency: from the event's scheduled time to the moment
   each phone has a message with its log seq.
+- `limit`: not the box: tests/bench/limit.c, a minimal C epoll server doing one
+  send() of a ~500 B message to every phone per event (the one-send limit); an event
+  is a line on its stdin, counted from when it was due.
 - `board`: the box reads two fake pad boards (protocol v1 on ptys, in a process of
   their own, as real boards); each event is a contact on a board. Latency: from the
   contact's true host time through the board link, arbitration, the rules, the log
@@ -60,11 +63,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.bench.confine import PIS, Confinement
+from tests.bench.limit import limit_events, start_limit
+from tests.bench.sdcard import fsync_env
 from tests.faults.boardproc import BoardProcess
 
 PLAYERS = ["Ann", "Ben", "Cem", "Dan"]
 FANOUT = "bb-fanout"  # live/fanout.py's THREAD_NAME: its threads are bb-fanout-1, ...
 PIN = "2468"
+#: what a phone's recv() asks for: 16 KB, as a browser's socket reads do. 256 KB made the
+#: allocator map and unmap the buffer on every call (25 µs a recv against 5 µs), and the
+#: simulated phones then took the CPU of the box they measure on the same 2 cores
+READ_BYTES = 16384
 #: board mode: seats 0-1 on pico-a, 2-3 on pico-b; channel = 4 * (seat % 2) + pile
 # No release hold on the piles (the pad map's [release_ms], 120 ms by default): it holds
 # a lifted hand back on purpose (a flickering pile is one card), and with a press and a
@@ -128,7 +138,7 @@ class Phones:
                 sock: socket.socket = key.fileobj  # type: ignore[assignment]
                 fd = key.fd
                 try:
-                    data = sock.recv(262144)
+                    data = sock.recv(READ_BYTES)
                 except BlockingIOError:
                     continue
                 if not data:
@@ -198,7 +208,12 @@ class Admin:
 
 
 def start_server(
-    folder: Path, max_phones: int, pads: str | None, threads: int = 1
+    folder: Path,
+    max_phones: int,
+    pads: str | None,
+    threads: int = 1,
+    confine: Confinement | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[Any, int]:
     config = folder / "box.toml"
     head = f"countdown_s = 0.2\nfanout_threads = {threads}\n"
@@ -208,9 +223,14 @@ def start_server(
     cmd = [sys.executable, "-m", "buzzerbox", "serve", "--config", str(config),
            "--host", "127.0.0.1", "--port", "0", "--data", str(folder / "data"), "--pin", PIN,
            "--max-phones", str(max_phones)]  # fmt: skip
-    env = {**os.environ, "BUZZERBOX_FANOUT_ROUNDS": str(folder / "rounds.txt")}
+    env = {**os.environ, "BUZZERBOX_FANOUT_ROUNDS": str(folder / "rounds.txt"), **(env or {})}
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        preexec_fn=confine.preexec if confine else None,
     )
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -218,6 +238,14 @@ def start_server(
             threading.Thread(target=lambda: [None for _ in proc.stdout or []], daemon=True).start()
             return proc, int(found.group(1))
     raise SystemExit("FAIL: the server did not start")
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The process's peak resident memory so far (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
 
 
 def cpu_s(pid: int) -> float:
@@ -314,7 +342,12 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
     boards = BoardProcess("pico-a:pty", "pico-b:pty") if args.mode == "board" else None
     with tempfile.TemporaryDirectory() as tmp:
         pads = PAD_MAP.format(**{b: boards.urls[f"pico-{b}"] for b in "ab"}) if boards else None
-        proc, port = start_server(Path(tmp), max(n, 10), pads, args.threads)
+        confine = Confinement(PIS.get(args.confine or ""), args.memory_mb)
+        env = fsync_env(args.sd, Path(tmp)) if args.sd else None
+        if args.mode == "limit":  # the one-send limit (limit.c), not the box
+            proc, port = start_limit(Path(tmp), confine.preexec)
+        else:
+            proc, port = start_server(Path(tmp), max(n, 10), pads, args.threads, confine, env)
         phones = Phones(port)
         phones.nap = args.nap
         reader = threading.Thread(target=phones.run, daemon=True)
@@ -323,17 +356,21 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             t_open = time.monotonic()
             phones.open(n)
             opened_s = time.monotonic() - t_open
-            admin = Admin(port)
-            game = admin.call("POST", "/api/game", {"game": "twist", "players": PLAYERS})
-            admin.call("POST", "/api/event", {"type": "round"})
-            admin.until("playing")
+            if args.mode != "limit":
+                admin = Admin(port)
+                game = admin.call("POST", "/api/game", {"game": "twist", "players": PLAYERS})
+                admin.call("POST", "/api/event", {"type": "round"})
+                admin.until("playing")
             events = int(args.rate * args.seconds)
             quiet_s = min(3.0, args.seconds)
             c0, f0 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             time.sleep(quiet_s)  # the same box, phones and boards, no events
             c1, f1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             b0, w0 = phones.bytes, time.monotonic()
-            if boards is None:
+            if args.mode == "limit":
+                sent = limit_events(proc, events, args.rate)
+                last = events
+            elif boards is None:
                 sent = http_events(admin, events, args.rate)
                 last = max(seq for seq, _ in sent)
             else:
@@ -347,6 +384,7 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             walls = (round_walls(rounds, w0, w1) if n and rounds.exists() else []) or [float("nan")]
             time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
             c3, f3 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
+            rss_mb = peak_rss_mb(proc.pid)
             if boards is not None:  # the log is read after the CPU is
                 sent = board_events(admin, boards, events, game["box"]["seq"])
             quiet_cpu = (c1 - c0 + c3 - c2) / (2 * quiet_s) * (w1 - w0)
@@ -369,6 +407,8 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             proc.wait(10)
             if boards is not None:
                 boards.close()
+            peak_mb, throttled = confine.peak_mb(), confine.throttled_s()
+            confine.close()
     lat = latencies or [float("nan")]
     return {
         "mode": args.mode,
@@ -382,6 +422,10 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "max_ms": round(max(lat), 1),
         "missed": missed,
         "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
+        # the whole server's CPU per phone per event (the box: its fixed cost too)
+        "cpu_us_per_phone_event": round((c2 - c1 - quiet_cpu) * 1e6 / len(sent) / n, 2)
+        if n
+        else None,
         # the server's own CPU per phone per event: its fanout threads', user and system
         # (on loopback the system time holds the phone's end of TCP too, see --help)
         "fanout_us_per_phone_event": round(sum(fanout) * 1e6 / len(sent) / n, 2) if n else None,
@@ -393,13 +437,18 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "round_ms": round(statistics.median(walls), 2),
         "round_p95_ms": round(percentile(walls, 0.95), 2),
         "load": Path("/proc/loadavg").read_text().split()[0],
+        "rss_mb": rss_mb,  # the box's peak resident memory (VmHWM)
+        "confined": confine.describe(),
+        "cgroup_peak_mb": None if peak_mb is None else round(peak_mb, 1),
+        "throttled_s": None if throttled is None else round(throttled, 2),
+        "sd": args.sd,
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, nargs="+", default=[0, 100, 1000])
-    parser.add_argument("--mode", choices=["http", "board"], default="http")
+    parser.add_argument("--mode", choices=["http", "board", "limit"], default="http")
     parser.add_argument("--rate", type=float, default=10.0, help="pad events per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="of events per count")
     parser.add_argument(
@@ -409,6 +458,15 @@ def main() -> int:
         "--nap", type=float, default=0.001,
         help="the phones' reader naps this long between reads (s): on 2 shared cores a "
         "reader woken by every packet takes the CPU from the box it measures",
+    )  # fmt: skip
+    parser.add_argument(
+        "--confine", choices=sorted(PIS),
+        help="run the box on one CPU with a Pi's share of it (cgroup v1 CPU quota; root)",
+    )  # fmt: skip
+    parser.add_argument("--memory-mb", type=int, help="the box's cgroup memory limit (root)")
+    parser.add_argument(
+        "--sd", choices=["card", "stall"],
+        help="every fsync of the box also waits as an SD card's does (tests/bench/sdcard.py)",
     )  # fmt: skip
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

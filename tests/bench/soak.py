@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from tests.bench.phones import Admin, Phones
+from tests.bench.phones import READ_BYTES, Admin, Phones
 from tests.faults.boardproc import BoardProcess
 
 PIN = "2468"
@@ -96,7 +96,7 @@ class Room(Phones):
                 sock: socket.socket = key.fileobj  # type: ignore[assignment]
                 fd = key.fd
                 try:
-                    data = sock.recv(262144)
+                    data = sock.recv(READ_BYTES)
                 except (BlockingIOError, ConnectionResetError):
                     continue
                 except OSError:  # closed at the end

@@ -132,9 +132,13 @@ def test_sync_is_answered_with_the_time_its_line_completed(board: Board) -> None
     board.send("SYNC 4294967295")
     board.timer.press(5, 2100)
     board.sync()
+    # each answer is followed by a TICK at its probe's time: a host waiting for this
+    # board's watermark asks with a SYNC (host/buzzerbox/pads/session.py ask_watermark)
     assert [(f.type, f.fields[1:]) for f in board.frames()] == [
         ("SYNC", ("42", "1234")),
+        ("TICK", ("1234",)),
         ("SYNC", ("4294967295", "2000")),
+        ("TICK", ("2000",)),
         ("EDGE", ("5", "1", "2100")),
     ]
 
@@ -227,6 +231,7 @@ def test_lost_pairs_count_the_edges_they_held_and_every_sync_is_answered(board: 
         ("LOST", ("3",)),
         ("TICK", ("200",)),
         ("SYNC", ("7", "200")),
+        ("TICK", ("200",)),
     ]
     board.timer.release(2, 9000)
     board.sync()
@@ -255,6 +260,7 @@ def test_skipped_pairs_count_their_pad_changes_and_every_sync_is_answered(
     assert [(f.type, f.fields[1:]) for f in board.frames()] == [
         ("LOST", ("3",)),
         ("SYNC", ("8", "7000")),
+        ("TICK", ("7000",)),
         ("EDGE", ("2", "0", "9000")),
     ]
 

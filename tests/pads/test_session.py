@@ -153,6 +153,7 @@ def test_edge_on_a_channel_the_board_lacks_is_a_bad_frame(
 
 def test_reboot_maps_the_clock_anew(clock: ManualClock, arbiter: Arbiter) -> None:
     (w,) = online(clock, arbiter, "pico-a", offset_us=40_000_000)
+    w.board.ticks_after_sync = False  # its first SYNC answer would say a watermark at once
     run_wires(clock, [w], 1_000_000)
     w.session.events()
     w.board.clock.offset_us = 0
@@ -206,6 +207,7 @@ def test_silent_board_then_its_stalled_edge_comes_late(
     a, b = online(clock, arbiter, "pico-a", "pico-b")
     run_wires(clock, [a, b], 100_000)
     b.is_ticking = False
+    b.board.ticks_after_sync = False  # a stuck link: no TICK, not even after a SYNC answer
     stalled = b.board.press(5)  # pressed now, but its link is stuck
     b_pressed_at = clock()
     clock.advance(1_000)

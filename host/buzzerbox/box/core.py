@@ -4,7 +4,7 @@ A `Box` holds the game (a rules `Engine`), the SQLite `EventLog` and its parts: 
 pads' seats and enrolment (enrol.py), the phones as pads (phones.py), the countdown
 (countdown.py) and the archive of games and exports (archive.py). Every change goes
 through it under one lock: an event is applied to the engine (which refuses it and
-changes nothing, or accepts it), appended to the log (durable when `append` returns),
+changes nothing, or accepts it), appended to the log (durable, or said unsaved: serve),
 and only then announced to the listeners (`when_changed`) and the pad lights
 (`when_lit`). On start it replays the log and resumes the last game where it stood.
 Time enters only through the injected `Clock`: see README.md beside this file.

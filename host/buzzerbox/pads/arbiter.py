@@ -210,6 +210,22 @@ class Arbiter:
                 low = min(low, src.watermark)
         return low
 
+    def oldest(self) -> int:
+        """The time of the oldest edge held (µs); -1 when none is."""
+        return self._heap[0][0][0] if self._heap else -1
+
+    def blocking(self) -> list[str]:
+        """The live sources the oldest held edge waits for: those with no watermark
+        past it yet (none while no edge is held)."""
+        if not self._heap:
+            return []
+        t_us = self._heap[0][0][0]
+        return [
+            name
+            for name, src in self._sources.items()
+            if src.state == "live" and (src.watermark is None or src.watermark <= t_us)
+        ]
+
     def advance(self, now_us: int) -> list[PadEvent]:
         """Mark silent sources, then hand out what is final: late edges first, then in order."""
         for name, src in self._sources.items():

@@ -17,6 +17,15 @@ hold of each pad (`release_us(board, ch)`, from the pad map's role; see
 passed it by the hold with no re-press, and until then the board's watermark
 stays at the release. Inputs no pad holds (the sync wire's) are never held.
 
+When an edge (this board's or another's) waits for this board's watermark, the owner
+calls `ask_watermark`: a SYNC request now, out of turn. The protocol lets a board send a
+TICK at any time; one that follows each SYNC answer with a TICK (this repository's
+firmware and its fake board do) then says its watermark within a round trip,
+instead of at its next idle TICK (10 ms). A board that does not still answers the
+SYNC (one more clock sample) and sends its TICK in its own time: nothing waits on the
+answer. While a release is held (the pad map's release hold) the watermark stays at
+it whatever the board says: the edge is asked for again every `ASK_AGAIN_US` then.
+
 Its owner (`PadSources`) does the I/O: it calls `opened`, `received` and `poll`
 with the host time and writes whatever `outgoing()` returns to the port.
 """
@@ -45,6 +54,8 @@ from buzzerbox.pads.syncrounds import SyncRounds, is_trusted
 HELLO_RETRY_US: Final = 1_000_000
 CLOCK_JUMP_US: Final = 50_000
 """A SYNC reply this far from the map means the board clock restarted."""
+ASK_AGAIN_US: Final = 20_000
+"""`ask_watermark` asks again for the same edge after this long (a request lost)."""
 HOLD_MAX: Final = 4096
 """Edges held while the clock is not mapped; more are counted as lost."""
 
@@ -107,6 +118,7 @@ class BoardSession:
         self._left_out = False
         self._awaiting_hello = True
         self._names: dict[int, str] = {}
+        self._asked: tuple[int, int] | None = None  # (for the edge at, when)
 
     @property
     def board(self) -> str:
@@ -172,6 +184,24 @@ class BoardSession:
             self._left_out = True
             self.arbiter.drop_source(self.board)
             self._set_status("silent")
+
+    @property
+    def asked_for(self) -> int | None:
+        """The time of the edge `ask_watermark` last asked for (None: never asked)."""
+        return self._asked[0] if self._asked is not None else None
+
+    def ask_watermark(self, edge_t_us: int, now_us: int) -> bool:
+        """An edge at `edge_t_us` (any board's) waits for this board's watermark:
+        send a SYNC now (once per edge, again after `ASK_AGAIN_US`). False when not
+        sent (not open, not mapped, or asked already)."""
+        if not (self._is_open and self.is_usable and self.is_mapped):
+            return False
+        asked = self._asked
+        if asked is not None and asked[0] == edge_t_us and now_us - asked[1] < ASK_AGAIN_US:
+            return False
+        self._asked = (edge_t_us, now_us)
+        self._send_sync(now_us)
+        return True
 
     def set_led(self, ch: int, on: bool) -> None:
         """Light or darken LED `ch`; sent now if the board is there, else after its HELLO."""

@@ -73,7 +73,8 @@ class PadSources:
     `clock` is the host timeline in µs (tests pass a controlled one, the same the
     GPIO mock factory ticks on). `silence_us`: a source silent that long is not
     waited for. `gpio_margin_us`: how long a GPIO edge may take from the kernel's
-    timestamp to our callback.
+    timestamp to our callback. `asks_watermarks`: a held edge asks the boards it
+    waits for to report (`_ask_watermarks`), rather than waiting for their TICKs.
     """
 
     def __init__(
@@ -89,6 +90,7 @@ class PadSources:
         retry_s: float = 0.25,
         pulser: Pulser | None = None,
         pulse_period_us: int = PERIOD_US,
+        asks_watermarks: bool = True,
     ) -> None:
         self.pad_map = pad_map
         self.clock = clock
@@ -142,6 +144,7 @@ class PadSources:
             )
             self.arbiter.add_source(GPIO, clock())
         self._started = False
+        self.asks_watermarks = asks_watermarks
 
     # Life ------------------------------------------------------------------------
 
@@ -294,7 +297,20 @@ class PadSources:
         if self.wire is not None:
             self.wire.poll(self.clock())
         out += self._emit(self.arbiter.advance(self.clock()))
+        if self.asks_watermarks:
+            self._ask_watermarks()
         return out
+
+    def _ask_watermarks(self) -> None:
+        """The oldest held edge waits for boards that have not reported past it: ask
+        them (a SYNC out of turn, session.py `ask_watermark`), not their next TICK."""
+        waiting = self.arbiter.blocking()
+        if not waiting:
+            return
+        t_us, now = self.arbiter.oldest(), self.clock()
+        for i, session in enumerate(self.sessions):
+            if session.board in waiting and session.ask_watermark(t_us, now):
+                self._send(i)
 
     def _emit(self, events: list[PadEvent]) -> list[PadEvent]:
         out: list[PadEvent] = []

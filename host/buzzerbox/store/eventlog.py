@@ -10,25 +10,30 @@ A third table keeps the box's own enrolments (which pad is whose in a game, see
 buzzerbox/box/enrol.py): outside the events, so the rules never see them.
 
 The database runs in WAL mode with `synchronous=FULL`: when `append` returns, the event
-is on disk and survives a kill -9 or a power cut. The store knows nothing of the rules:
-events are plain JSON objects.
+is on disk and survives a kill -9 or a power cut. With `sync="behind"` (what `buzzerbox
+serve` uses) a commit does not wait for the disk: it survives a kill -9 when `append`
+returns, and a power cut once `durable_seq` has reached it (behind.py says exactly what
+a cut can take back: the events after `durable_seq`, the end of the log). The store
+knows nothing of the rules: events are plain JSON objects.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from buzzerbox.dbfile import open_db
 from buzzerbox.errors import StoreError as StoreError  # the store raises it; importable here
 from buzzerbox.rules.phase import Phase
+from buzzerbox.store.behind import SyncBehind
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -111,16 +116,50 @@ class Progress:
 class EventLog:
     """The SQLite log. Thread-safe; every write is one durable transaction."""
 
-    def __init__(self, path: str | Path, *, wall_clock: Any = time.time) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        wall_clock: Any = time.time,
+        sync: Literal["commit", "behind"] = "commit",
+        fsync: Callable[[int], None] = os.fsync,
+        reveal_wait_s: float = 0.02,
+    ) -> None:
+        self.reveal_wait_s = reveal_wait_s
         self.path = str(path)
         self._wall = wall_clock
         self._lock = threading.Lock()
+        mode = "FULL" if sync == "commit" else "NORMAL"
         try:
             self._db = open_db(
-                self.path, ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", SCHEMA]
+                self.path, ["PRAGMA journal_mode=WAL", f"PRAGMA synchronous={mode}", SCHEMA]
             )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the log {self.path} cannot be opened: {exc}") from exc
+        self._wrote: int | None = None  # the seq the transaction under way wrote last
+        self._last = self.last_seq()
+        self.behind = (
+            SyncBehind(self.path + "-wal", self._last, fsync=fsync) if sync == "behind" else None
+        )
+
+    @property
+    def unsaved(self) -> int | None:
+        """The first seq `append` returned before it was durable (behind.py), or None."""
+        return None if self.behind is None else self.behind.unsaved
+
+    @property
+    def when_saved(self) -> list[Callable[[], None]]:
+        """Told when `unsaved` changes (none with sync="commit": it never does)."""
+        return [] if self.behind is None else self.behind.when_saved
+
+    @property
+    def durable_seq(self) -> int:
+        """The last seq a power cut cannot take back (with sync="commit": the last one)."""
+        return self._last if self.behind is None else self.behind.durable_seq
+
+    def wait_durable(self, seq: int, timeout: float) -> bool:
+        """Whether `seq` is durable within `timeout` s (sync="commit": it is)."""
+        return self.behind is None or self.behind.wait_durable(seq, timeout)
 
     # -- writing ----------------------------------------------------------------------
 
@@ -134,7 +173,19 @@ class EventLog:
         events: Iterable[Mapping[str, Any]],
         progress: Progress,
     ) -> tuple[int, int]:
-        """Log a whole game in one transaction (an import); returns (game id, last seq)."""
+        """Log a whole game in one transaction (an import); returns (game id, last seq),
+        as `append` does (durable, or unsaved)."""
+        game_id, seq = self._new_game_with(game_line, events, progress)
+        if self.behind is not None:
+            self.behind.shown(seq, self.reveal_wait_s)
+        return game_id, seq
+
+    def _new_game_with(
+        self,
+        game_line: Mapping[str, Any],
+        events: Iterable[Mapping[str, Any]],
+        progress: Progress,
+    ) -> tuple[int, int]:
         players = game_line.get("players", [])
         with self._write() as db:
             now = self._wall()
@@ -150,6 +201,7 @@ class EventLog:
                     (game_id, now, _dump(body)),
                 )
                 seq = _rowid(cur)
+            self._wrote = seq
             db.execute(
                 "INSERT INTO games (id, kind, players, started, updated, phase, winners) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -166,7 +218,14 @@ class EventLog:
         return game_id, seq
 
     def append(self, game_id: int, body: Mapping[str, Any], progress: Progress) -> int:
-        """Log one accepted event of a game and its new summary; returns its seq."""
+        """Log one accepted event of a game and its new summary; returns its seq once it
+        is durable (sync="behind": or after `reveal_wait_s`, then `unsaved`)."""
+        seq = self._append(game_id, body, progress)
+        if self.behind is not None:
+            self.behind.shown(seq, self.reveal_wait_s)
+        return seq
+
+    def _append(self, game_id: int, body: Mapping[str, Any], progress: Progress) -> int:
         with self._write() as db:
             now = self._wall()
             cur = db.execute(
@@ -176,7 +235,8 @@ class EventLog:
                 "UPDATE games SET updated = ?, phase = ?, winners = ? WHERE id = ?",
                 (now, progress.phase, _dump(list(progress.winners)), game_id),
             )
-            return _rowid(cur)
+            self._wrote = _rowid(cur)
+            return self._wrote
 
     def enrol(self, game_id: int, pad: str, seat: int) -> None:
         """Log that `pad` is `seat`'s in a game (a later enrolment of the pad wins)."""
@@ -231,6 +291,8 @@ class EventLog:
         return [_summary(r) for r in rows]
 
     def close(self) -> None:
+        if self.behind is not None:
+            self.behind.close()  # what is committed, synced
         with self._lock:
             self._db.close()
 
@@ -252,10 +314,17 @@ class EventLog:
                 try:
                     yield self._db
                 except BaseException:
+                    self._wrote = None
                     self._rollback()
                     raise
                 self._db.execute("COMMIT")
+                wrote, self._wrote = self._wrote, None
+                if wrote is not None:
+                    self._last = wrote
+                if self.behind is not None:
+                    self.behind.committed(wrote)
             except sqlite3.DatabaseError as exc:
+                self._wrote = None
                 self._rollback()
                 raise StoreError(f"the log {self.path} cannot be written: {exc}") from exc
 

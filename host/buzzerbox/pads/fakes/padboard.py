@@ -110,6 +110,10 @@ class FakeBoard:
         self.proto = proto
         self.debounce_us = debounce_us
         self.answers_sync = True
+        self.ticks_after_sync = True
+        """Follow each SYNC answer with a TICK (the protocol lets a board TICK at any
+        time; a host that waits for this board's watermark asks with a SYNC:
+        pads/session.py), as this repository's firmware does (padboard/core.py)."""
         self.stamp_us = 0
         """How long after a host line is complete the board stamps a SYNC (v1.1: ≤ 50 µs)."""
         self.reader = boardside.LineReader()
@@ -212,7 +216,8 @@ class FakeBoard:
             if not self.answers_sync:
                 return b""
             t = self.clock.ticks(self.clock.host_us() + self.stamp_us)
-            return self._send(f"SYNC {self.seq} {fields[0]} {t}")
+            answer = self._send(f"SYNC {self.seq} {fields[0]} {t}")
+            return answer + self.tick() if self.ticks_after_sync else answer
         if name == "LED":
             ch, level = int(fields[0]), int(fields[1])
             boardside.check_led(ch, level, self.led_count)
