@@ -37,6 +37,14 @@ export const isMine = (key, keyOf) =>
 
 const WHAT = { stacks: "the stacks", middle: "the middle", left: "the cards left" };
 
+let lost = () => {};
+
+/** `fn(form)` runs when this phone's entry is refused after its form was replaced (the
+ * other phone's save came first, while this one's was on its way). */
+export function whenLost(fn) {
+  lost = fn;
+}
+
 /** A form of one count per player, posted as one table entry. What is typed is kept
  * on the phone (drafts.js) until the round moves on. */
 function countsForm({ state, type, title, intro, max, value, hint, submitLabel, testid, after }) {
@@ -82,7 +90,8 @@ function countsForm({ state, type, title, intro, max, value, hint, submitLabel, 
       try {
         await own(() => send(type, { counts: countsOf(fields) }));
       } catch (err) {
-        showError(form, err, fields, formError);
+        if (form.isConnected) showError(form, err, fields, formError);
+        else lost(form);
       }
     });
   });
