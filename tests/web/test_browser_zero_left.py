@@ -98,6 +98,16 @@ def test_kids_takes_a_typed_zero_for_a_player_who_did_not_call(
         state = table.request.get(f"{served.url}/api/state").json()
         assert state["history"][0]["left"] == {"Lea": 0, "Tim": 0}, state
         assert state["history"][0]["winners"] == ["Tim"]
+        # the correction of round 1 says the same of its 0, and takes it
+        table.get_by_test_id("amend-1").click()
+        expect(table.get_by_test_id("amend-left-0")).to_have_value("0")
+        expect(table.get_by_test_id("amend-form").get_by_test_id("left-zero-0")).to_contain_text(
+            "Lea has 0 cards left too"
+        )
+        table.get_by_test_id("amend-left-1").fill("0")
+        table.get_by_test_id("amend-submit").click()
+        expect(table.get_by_test_id("amend-form")).to_have_count(0)
+        expect(table.get_by_test_id("undo")).to_have_text("Undo: the correction of round 1")
         watch.check()
     finally:
         context.close()

@@ -5,7 +5,7 @@ import { send } from "./api.js";
 import { confirmButton, dot, h, lead, seatClass } from "./dom.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
 import { t } from "./i18n.js";
-import { own } from "./scoring.js";
+import { own, zeroNotice } from "./scoring.js";
 
 const STACK = 10;
 const SET = 40;
@@ -155,6 +155,7 @@ function amendForm(state, r, close) {
     { class: "counts amend", novalidate: true, "data-testid": "amend-form" },
     h("h3", {}, `Round ${r.round}: correct the counts`),
     parts.map((p) => h("fieldset", {}, h("legend", {}, label[p.kind]), p.rows)),
+    r.caller && kinds[0] === "left" ? zeroNotice(state, r.caller)(parts[0].fields) : null,
     formError,
     h("div", { class: "row" }, submit, cancel),
   );

@@ -142,13 +142,14 @@ function middleForm(state) {
   });
 }
 
-/** Under the cards-left form: a 0 for a player who did not call is a count (v1.2
- * reading of the rules: the others count what they have left over), said as such. */
-function zeroNotice(state) {
+/** Under a cards-left form (`caller` the round's): a 0 for a player who did not call is
+ * a count (v1.2 reading of the rules: the others count what they have left over),
+ * said as such. */
+export function zeroNotice(state, caller = state.caller) {
   return (fields) => {
     const out = h("div", { class: "notice muted small", "data-testid": "left-zero-notice", "aria-live": "polite" });
     const update = () => {
-      const zeros = state.players.filter((p) => p.name !== state.caller && fields[p.name].input.value.trim() === "0");
+      const zeros = state.players.filter((p) => p.name !== caller && fields[p.name].input.value.trim() === "0");
       fill(
         out,
         zeros.map((p) =>
@@ -158,11 +159,11 @@ function zeroNotice(state) {
             state.game === "twist"
               ? t("{name} has 0 cards left too: no minus points. {caller} pressed stop first and wins the round.", {
                   name: p.name,
-                  caller: state.caller,
+                  caller,
                 })
               : t("{name} has 0 cards left too: 0 is written down. {caller} pressed stop first and wins the round.", {
                   name: p.name,
-                  caller: state.caller,
+                  caller,
                 }),
           ),
         ),
