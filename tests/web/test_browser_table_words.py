@@ -30,7 +30,7 @@ from .browser_support import (
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("words"), "countdown_s = 1.0\n")
+    yield from serving(tmp_path_factory.mktemp("words"), "countdown_s = 2.0\n")
 
 
 def test_undo_says_whose_press_and_round_one_stays_in_round_one(
@@ -140,6 +140,44 @@ def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
         expect(second.get_by_test_id("conflict")).to_have_count(0)
         after = a.request.get(f"{served.url}/api/state").json()["history"][1]["left"]["Ann"]
         assert after == saved
+        watch.check()
+    finally:
+        first_phone.close()
+        second_phone.close()
+
+
+def test_the_second_phone_puts_its_own_stacks_in(served: Served, browser: Browser) -> None:
+    """Ligretto stacks, the middle not yet entered: "Use mine" takes the saved stacks
+    back and saves this phone's; the phone that saved first is told in its turn."""
+    watch = Watch(served.url)
+    first_phone, second_phone = phone(browser), phone(browser, "dark")
+    try:
+        a = table_page(watch, first_phone, served)
+        new_game(a, "ligretto", ["Ann", "Ben", "Cara"])
+        b = table_page(watch, second_phone, served)
+        pads = watch.page(first_phone)
+        pads.goto(f"{served.url}/pads")
+        start_round(a, pads)
+        wait_for_go(pads)
+        pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
+        expect(a.get_by_test_id("stacks-form")).to_be_visible()
+        counts_on(a, "stack", {1: 5, 2: 4})
+        enter(b, "stacks", {1: 3, 2: 2})
+        expect(a.get_by_test_id("middle-form")).to_be_visible()
+        expect(a.get_by_test_id("conflict-saved-2")).to_have_text("2")
+        a.get_by_test_id("conflict-mine").click()
+        expect(a.get_by_test_id("conflict")).to_have_count(0)
+        expect(a.get_by_test_id("table-error")).to_have_text("")
+        expect(a.get_by_test_id("middle-form")).to_be_visible()
+        state = a.request.get(f"{served.url}/api/state").json()
+        assert [p["stack"] for p in state["players"]] == [0, 5, 4], state["players"]
+        # B typed 3 and 2 and saved them: they were replaced, so B now chooses
+        expect(b.get_by_test_id("conflict-mine-1")).to_have_text("3")
+        expect(b.get_by_test_id("conflict-saved-1")).to_have_text("5")
+        expect(b.get_by_test_id("table-error")).to_contain_text("Another phone saved first")
+        b.get_by_test_id("conflict-keep").click()
+        expect(b.get_by_test_id("table-error")).to_have_text("")
+        expect(b.get_by_test_id("middle-form")).to_be_visible()
         watch.check()
     finally:
         first_phone.close()

@@ -29,11 +29,13 @@ export async function own(work) {
 }
 
 /** Whether a change to a stage keyed `keyOf(state)` is this phone's own doing: one
- * of its entries is in flight, or it is the stage its last entry made (the live
- * stream brings that state again). Another phone's change, however soon after,
- * is not. */
-export const isMine = (key, keyOf) =>
-  mine.pending > 0 || (mine.state !== null && keyOf(mine.state) === key);
+ * of its entries is in flight, or it is the stage its last entry made and the state
+ * it made (`seq`: the live stream brings that state again). Another phone's change,
+ * however soon after, is not, even where it leads to the same stage (the other phone
+ * entered the stacks again after an undo). */
+export const isMine = (key, keyOf, seq) =>
+  mine.pending > 0 ||
+  (mine.state !== null && keyOf(mine.state) === key && (seq === undefined || mine.state.box?.seq === seq));
 
 const WHAT = { stacks: "the stacks", middle: "the middle", left: "the cards left" };
 

@@ -287,16 +287,16 @@ function stageOf(st) {
 }
 
 /** A form with counts typed here, about to be replaced by what another phone did. */
-function replacedForm(stage, key) {
+function replacedForm(stage, key, seq) {
   const open = stage.querySelector("form.counts[data-dirty]");
   if (!open || stage.dataset.key === key) return null;
-  return isMine(key, (st) => stageOf(st).key) ? null : open;
+  return isMine(key, (st) => stageOf(st).key, seq) ? null : open;
 }
 
 function renderStage(st) {
   const { key, build } = stageOf(st);
   const stage = $("#stage");
-  const lost = replacedForm(stage, key);
+  const lost = replacedForm(stage, key, st.box?.seq);
   if (lost) noteReplaced(lost, st); // what was typed stays in view beside what was saved
   if (keyed(stage, key, build)) notice.textContent = conflictWarning(st);
   if (!notice.isConnected) $("#stage").after(notice, conflictSlot);
