@@ -8,6 +8,8 @@ ones until it chooses, and the warning goes once it has.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -76,20 +78,41 @@ def counts_on(page: Page, prefix: str, counts: dict[int, int]) -> None:
         page.get_by_test_id(f"{prefix}-{seat}").fill(str(n))
 
 
-def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
-    served: Served, browser: Browser
-) -> None:
+@dataclass
+class Scorekeepers:
+    """Two table views logged in (A light, B dark), the pads on A's phone, and round 1
+    ended by Ann's stop press."""
+
+    a: Page
+    b: Page
+    pads: Page
+
+
+@contextmanager
+def scorekeepers(served: Served, browser: Browser, game: str) -> Iterator[Scorekeepers]:
     watch = Watch(served.url)
     first_phone, second_phone = phone(browser), phone(browser, "dark")
     try:
         a = table_page(watch, first_phone, served)
-        new_game(a, "kids", ["Ann", "Ben", "Cara"])
+        new_game(a, game, ["Ann", "Ben", "Cara"])
         b = table_page(watch, second_phone, served)
         pads = watch.page(first_phone)
         pads.goto(f"{served.url}/pads")
         start_round(a, pads)
         wait_for_go(pads)
         pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
+        yield Scorekeepers(a, b, pads)
+        watch.check()
+    finally:
+        first_phone.close()
+        second_phone.close()
+
+
+def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
+    served: Served, browser: Browser
+) -> None:
+    with scorekeepers(served, browser, "kids") as at:
+        a, b, pads = at.a, at.b, at.pads
 
         # both phones type; B saves first: A's counts stay in view beside B's
         expect(a.get_by_test_id("left-form")).to_be_visible()
@@ -140,26 +163,13 @@ def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
         expect(second.get_by_test_id("conflict")).to_have_count(0)
         after = a.request.get(f"{served.url}/api/state").json()["history"][1]["left"]["Ann"]
         assert after == saved
-        watch.check()
-    finally:
-        first_phone.close()
-        second_phone.close()
 
 
 def test_the_second_phone_puts_its_own_stacks_in(served: Served, browser: Browser) -> None:
     """Ligretto stacks, the middle not yet entered: "Use mine" takes the saved stacks
     back and saves this phone's; the phone that saved first is told in its turn."""
-    watch = Watch(served.url)
-    first_phone, second_phone = phone(browser), phone(browser, "dark")
-    try:
-        a = table_page(watch, first_phone, served)
-        new_game(a, "ligretto", ["Ann", "Ben", "Cara"])
-        b = table_page(watch, second_phone, served)
-        pads = watch.page(first_phone)
-        pads.goto(f"{served.url}/pads")
-        start_round(a, pads)
-        wait_for_go(pads)
-        pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
+    with scorekeepers(served, browser, "ligretto") as at:
+        a, b = at.a, at.b
         expect(a.get_by_test_id("stacks-form")).to_be_visible()
         counts_on(a, "stack", {1: 5, 2: 4})
         enter(b, "stacks", {1: 3, 2: 2})
@@ -178,7 +188,3 @@ def test_the_second_phone_puts_its_own_stacks_in(served: Served, browser: Browse
         b.get_by_test_id("conflict-keep").click()
         expect(b.get_by_test_id("table-error")).to_have_text("")
         expect(b.get_by_test_id("middle-form")).to_be_visible()
-        watch.check()
-    finally:
-        first_phone.close()
-        second_phone.close()
