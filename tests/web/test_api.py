@@ -196,6 +196,40 @@ def test_virtual_pads_press_at_the_time_they_arrive(admin: FlaskClient, clock: M
     assert admin.post("/api/pads/release", json={"seat": 2, "pad": "stop"}).status_code == 200
 
 
+def test_a_virtual_press_is_timed_at_its_key(admin: FlaskClient, clock: ManualClock) -> None:
+    """The pads page says when the key was, on the box's clock (issue 24, item 5): two
+    keys 3 ms apart whose requests arrive 60 ms apart are 3 ms apart."""
+    new_game(admin, "kids")
+    play(admin, {"type": "round"})
+    clock.advance(3_000_000)
+    key = clock.now
+    clock.now += 2_000  # Ann's request arrives 2 ms after her key
+    first = {"seat": 0, "pad": "stop", "ago_ms": 1, "touch_us": key, "error_us": 300}
+    answer = admin.post("/api/pads/press", json=first).json
+    assert answer is not None and answer["press_time"] == {
+        "t_us": key,
+        "from": "touch",
+        "error_us": 300,
+    }
+    clock.now += 60_000  # Ben's waited for Ann's answer: it left 60 ms later
+    late = {"seat": 1, "pad": "stop", "ago_ms": 59, "touch_us": key + 3_000, "error_us": 300}
+    assert admin.post("/api/pads/press", json=late).status_code == 200
+    state = admin.get("/api/state").json
+    assert state is not None and state["caller"] == "Ann"
+    assert state["race"][0]["t_us"] == key
+    assert state["late"][0]["lead_us"] == 3_000, state["late"]
+    # the table's own pads: a request slowed 400 ms on its way does not move the key
+    clock.now += 500_000
+    slowed = {"seat": 1, "pad": "stop", "ago_ms": 0, "touch_us": clock.now - 400_000}
+    answer = admin.post("/api/pads/release", json={**slowed, "error_us": 300}).json
+    assert answer is not None and answer["press_time"]["t_us"] == clock.now - 400_000
+    # a map the box cannot trust: the arrival minus the age, and why
+    rough = {"seat": 0, "pad": "stop", "ago_ms": 1, "touch_us": clock.now, "error_us": 90_000}
+    answer = admin.post("/api/pads/release", json=rough).json
+    assert answer is not None and answer["press_time"]["from"] == "arrival"
+    assert "too rough" in answer["press_time"]["why"]
+
+
 def test_open_pads_let_anyone_press(box: Box, app_config: dict[str, object]) -> None:
     from buzzerbox.web import create_app
 
@@ -205,6 +239,11 @@ def test_open_pads_let_anyone_press(box: Box, app_config: dict[str, object]) -> 
     assert viewer.post("/api/pads/press", json={"seat": 0, "pad": "stop"}).status_code == 200
     assert viewer.get("/api/state").json["box"]["open_pads"] is True  # type: ignore[index]
     assert viewer.post("/api/event", json={"type": "round"}).status_code == 403
+    # a guest's key claimed 900 ms before its request: clamped, as a phone's touch is
+    at = box.now_us()
+    claim = {"seat": 1, "pad": "stop", "ago_ms": 0, "touch_us": at - 900_000, "error_us": 1000}
+    answer = viewer.post("/api/pads/release", json=claim).json
+    assert answer is not None and answer["press_time"]["clamped_us"] == 900_000 - 102_000
 
 
 def test_the_games_list_and_a_log_exported_and_imported(admin: FlaskClient) -> None:

@@ -120,9 +120,9 @@ def test_a_ligretto_twist_game(served: Served, browser: Browser) -> None:
         pads.keyboard.press("2")
         expect(table.get_by_test_id("left-0")).to_have_value("38")
         expect(table.get_by_test_id("left-1")).to_have_value("0")
-        enter(table, "left", {0: 0})
+        enter(table, "left", {0: 41})
         expect(table.get_by_test_id("left-0-error")).to_contain_text(
-            "0 cards is only possible for the caller, Ben"
+            "Ann: 41 cards left is impossible: a player has 0 to 40"
         )
         expect(table.get_by_test_id("left-0")).to_have_attribute("aria-invalid", "true")
         shoot(table, "twist-table-refusal")

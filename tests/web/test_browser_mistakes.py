@@ -88,12 +88,12 @@ def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browse
         confirm(table, "void-0")
         expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "playing")
         expect(table.get_by_test_id("voided-0")).to_contain_text("taken back")
-        expect(table.get_by_test_id("undo")).to_contain_text("Undo the void of Ben's press")
+        expect(table.get_by_test_id("undo")).to_have_text("Undo: take back Ben's stop press")
 
         # Ann calls for real; the undo beside the form names the stacks once entered
         pads.get_by_test_id("pad-stop-0").tap()
         enter(table, "stacks", {1: 4})
-        expect(table.get_by_test_id("undo")).to_have_text("Undo the stacks of round 1")
+        expect(table.get_by_test_id("undo")).to_have_text("Undo: the stacks of round 1")
         enter(table, "middle", {0: 10, 1: 5})
         expect(table.get_by_test_id("mini-totals")).to_contain_text("Ben−3")
 
@@ -108,7 +108,7 @@ def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browse
         table.get_by_test_id("amend-middle-1").fill("9")
         table.get_by_test_id("amend-submit").click()
         expect(table.get_by_test_id("mini-totals")).to_contain_text("Ben1")
-        expect(table.get_by_test_id("undo")).to_have_text("Undo the correction of round 1")
+        expect(table.get_by_test_id("undo")).to_have_text("Undo: the correction of round 1")
         fits(table, "mistakes-amended")
 
         # the game ends; a rematch in one tap: the same players in the same seats
@@ -149,7 +149,7 @@ def test_a_stray_slap_in_twin_it_is_taken_back(served: Served, browser: Browser)
         expect(table.get_by_test_id("claim")).to_contain_text("Ann claims a pair")
         expect(table.get_by_test_id("voided-0")).to_contain_text("Ben")
         expect(table.get_by_test_id("voided-0")).to_contain_text("taken back")
-        expect(table.get_by_test_id("undo")).to_contain_text("Undo the void of Ben's")
+        expect(table.get_by_test_id("undo")).to_have_text("Undo: take back Ben's slap")
         expect(photo.get_by_test_id("photo-first")).to_contain_text("Ann")
         state = table.request.get(f"{served.url}/api/state").json()
         assert [s["name"] for s in state["claim"]["slaps"]] == ["Ann"], state["claim"]

@@ -99,3 +99,15 @@ def test_times_that_are_no_numbers_are_refused_in_words(
 ) -> None:
     with pytest.raises(PhoneTimeError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
         press_time(ARRIVED, ago, touch, error)
+
+
+def test_the_tables_own_pads_are_not_clamped_to_their_round_trips() -> None:
+    """A virtual pad behind the admin PIN (issue 24, item 5): a request slowed on its
+    way (a queue, a busy phone) does not move the press; 1 s at most, as ever."""
+    sent = ARRIVED - 30_000
+    slowed = press_time(ARRIVED, 30, sent - 400_000, 1_000, bound_transit=False)
+    assert slowed == PressTime(sent - 400_000, "touch", error_us=1_000)
+    clamped = press_time(ARRIVED, 30, sent - 400_000, 1_000)
+    assert clamped.clamped_us == 400_000 - 102_000
+    too_early = press_time(ARRIVED, 30, sent - 1_200_000, 1_000, bound_transit=False)
+    assert too_early.source == "arrival" and "before the request left" in too_early.why

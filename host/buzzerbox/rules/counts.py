@@ -37,7 +37,13 @@ def by_seat(players: Sequence[str], counts: Mapping[str, int], what: str) -> lis
 def check_left(
     players: Sequence[str], counts: Sequence[int], dealt: int, caller: int | None, round_: int
 ) -> None:
-    """Cards left (Twist, Kids): 0 to `dealt`; 0 for the caller and only for the caller."""
+    """Cards left (Twist, Kids): 0 to `dealt`; 0 for the caller.
+
+    v1.2 reading: the others "count the cards they have left over" (000, 001), and 0
+    is a count: a player who emptied their hand moments after the caller has 0 left
+    (Twist's pile pads count it so). Only without a caller is 0 refused: whoever has
+    no cards left called, and the table names them first.
+    """
     for seat, n in enumerate(counts):
         if 0 < n <= dealt and seat != caller:
             continue  # the common count: nothing to say
@@ -50,16 +56,10 @@ def check_left(
             raise IllegalEventError(
                 f"{name} called stop with no cards left: enter 0 for {name}", subject=name
             )
-        if n == 0 and seat != caller:
-            if caller is None:
-                raise IllegalEventError(
-                    f"{name}: 0 cards is only possible for a caller, and nobody called "
-                    f"in round {round_}: enter 1 to {dealt}, or name the caller first",
-                    subject=name,
-                )
+        if n == 0 and caller is None:
             raise IllegalEventError(
-                f"{name}: 0 cards is only possible for the caller, "
-                f"{players[caller]}: enter 1 to {dealt} for {name}",
+                f"{name}: 0 cards is only possible for a caller, and nobody called "
+                f"in round {round_}: enter 1 to {dealt}, or name the caller first",
                 subject=name,
             )
 

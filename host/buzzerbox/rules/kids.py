@@ -2,7 +2,8 @@
 
 2 to 5 players, 30 cards each. The first stop press ends the round and wins it;
 or the round stalls and the fewest cards left win it. The cards left are
-written down; after 3 rounds the fewest in total win, a tie shares.
+written down (0 too for a player who did not call: v1.2 reading, see
+counts.check_left); after 3 rounds the fewest in total win, a tie shares.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ pile it holds (release and press again, or a new press while its other hand is
 free); with both hands already down there is no free hand, so such a press is no
 card (and no foul). A third pile at once is a foul. Each valid pile press is one
 card laid. The first stop press wins the round; every other seat's cards left are
-negative points. After 5 rounds the fewest negative points win; a tie shares.
+negative points (0 too, for a hand emptied just after the call: v1.2 reading, see
+counts.check_left). After 5 rounds the fewest negative points win; a tie shares.
 """
 
 from __future__ import annotations

@@ -129,7 +129,10 @@ def api_blueprint(
         return reply()
 
     def pad_edge(released: bool) -> ResponseReturnValue:
-        t_us = box.now_us()  # the press time is the request's arrival
+        """A virtual pad's edge: timed at the key or the tap when the page says when
+        that was on the box's clock (touch_us, as a phone's press: web/phonetime.py),
+        else at the request's arrival (minus ago_ms)."""
+        arrived = box.now_us()
         if not open_pads:
             refusal = auth.check_admin()
             if refusal is not None:
@@ -140,7 +143,18 @@ def api_blueprint(
         if open_pads:
             rates.check(body.get("seat") if isinstance(body.get("seat"), int) else None, client())
         pile = body.get("pile")
-        state = box.press(body.get("seat"), body.get("pad"), pile, t_us, released=released)  # type: ignore[arg-type]
+        # the table's own pads (admin) are not clamped to their round trips; open pads,
+        # which any guest may press, are, as a phone's press is
+        timed = press_time(
+            arrived,
+            body.get("ago_ms", 0),
+            body.get("touch_us"),
+            body.get("error_us"),
+            bound_transit=open_pads,
+        )
+        state = box.press(body.get("seat"), body.get("pad"), pile, timed.t_us, released=released)  # type: ignore[arg-type]
+        if "ago_ms" in body or "touch_us" in body:
+            return edge_taken(state, press_time=timed.to_json())
         return edge_taken(state)
 
     @bp.post("/pads/press")

@@ -36,3 +36,8 @@ export function saveDraft(key, values) {
   const others = read().filter(([k]) => k !== key && k.startsWith(`${round}|`));
   write([...others, [key, [...values]]]);
 }
+
+/** Forget the counts typed for `key` (the phone chose what another phone saved). */
+export function dropDraft(key) {
+  write(read().filter(([k]) => k !== key));
+}

@@ -4,7 +4,8 @@
 import { send } from "./api.js";
 import { confirmButton, dot, h, lead, seatClass } from "./dom.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
-import { own } from "./scoring.js";
+import { t } from "./i18n.js";
+import { own, zeroNotice } from "./scoring.js";
 
 const STACK = 10;
 const SET = 40;
@@ -18,10 +19,18 @@ function voidable(state) {
 
 const padText = (p) => `${p.pad}${p.pile !== undefined && p.pile !== null ? ` ${p.pile + 1}` : ""}`;
 
+/** The presses taken back in this round (since its go): an earlier round's are no
+ * press of this one. */
+function voidedThisRound(state) {
+  const go = state.go_t_us;
+  if (go === null || go === undefined) return [];
+  return (state.voided || []).filter((p) => p.t_us >= go);
+}
+
 /** The presses of this round, each with "Take back"; voided ones listed apart. */
 export function voidPanel(state, report) {
   const list = voidable(state);
-  const voided = state.voided || [];
+  const voided = voidedThisRound(state);
   if (!list.length && !voided.length) return null;
   const first = list.length ? list[0].t_us : null;
   return h(
@@ -60,11 +69,57 @@ export function voidPanel(state, report) {
   );
 }
 
+/** A press, as the table says it: "Ben's stop press", "Ann's press on pile 3". */
+function pressWords(state, seat, t_us) {
+  const name = state.players[seat]?.name ?? t("seat {n}", { n: seat + 1 });
+  const p = (state.voided || []).find((v) => v.seat === seat && v.t_us === t_us);
+  if (p && p.pad === "pile") return t("{name}'s press on pile {pile}", { name, pile: p.pile + 1 });
+  if (p && p.pad === "slap") return t("{name}'s slap", { name });
+  return t("{name}'s stop press", { name });
+}
+
+/** What the undo takes back, in the table's words (the box's own text names a press by
+ * its µs: "the void of Ben's press at 1232992183 µs"). */
+export function undoWords(state) {
+  const entry = (state.undo && state.undo.entry) || {};
+  const round = state.round;
+  const who = (seat) => state.players[seat]?.name ?? t("seat {n}", { n: seat + 1 });
+  const claim = state.last_claim || {};
+  switch (state.undoable) {
+    case "void":
+      return t("Undo: take back {press}", { press: pressWords(state, entry.seat, entry.t_us) });
+    case "stacks":
+      return t("Undo: the stacks of round {round}", { round });
+    case "middle":
+      return t("Undo: the middle of round {round} and its scores", { round });
+    case "left":
+      return t("Undo: the cards left of round {round} and their scores", { round });
+    case "caller":
+      return t("Undo: {name} named as the caller of round {round}", { name: who(entry.seat), round });
+    case "stall":
+      return t("Undo: the stall of round {round}", { round });
+    case "amend":
+      return t("Undo: the correction of round {round}", { round: entry.round });
+    case "finish":
+      return t("Undo: the end of the game");
+    case "claim":
+      if (entry.result === "pair" && claim.claimant) return t("Undo: {name}'s pair", { name: claim.claimant });
+      if (entry.result === "steal" && claim.claimant) {
+        return t("Undo: {name}'s steal of {victim}'s take", { name: claim.claimant, victim: entry.victim });
+      }
+      if (entry.result === "error" && claim.claimant) return t("Undo: {name}'s error (no pair)", { name: claim.claimant });
+      if (entry.result === "split") return t("Undo: the split");
+      break;
+    default:
+      break;
+  }
+  return t("Undo: {what}", { what: (state.undo && state.undo.text) || state.undoable });
+}
+
 /** The undo beside the stage: it names what it takes back ("the stacks of round 2"). */
 export function undoButton(state, report) {
   if (!state.undoable) return null;
-  const text = state.undo && state.undo.text ? state.undo.text : state.undoable;
-  const b = h("button", { type: "button", class: "ghost undo", "data-testid": "undo" }, `Undo ${text}`);
+  const b = h("button", { type: "button", class: "ghost undo", "data-testid": "undo" }, undoWords(state));
   b.addEventListener("click", () => busy(b, () => own(() => send("undo")).catch(report)));
   return b;
 }
@@ -100,6 +155,7 @@ function amendForm(state, r, close) {
     { class: "counts amend", novalidate: true, "data-testid": "amend-form" },
     h("h3", {}, `Round ${r.round}: correct the counts`),
     parts.map((p) => h("fieldset", {}, h("legend", {}, label[p.kind]), p.rows)),
+    r.caller && kinds[0] === "left" ? zeroNotice(state, r.caller)(parts[0].fields) : null,
     formError,
     h("div", { class: "row" }, submit, cancel),
   );

@@ -1,31 +1,59 @@
 // The pads page. On a simulated box: the virtual pads, every pad a big button, and
 // keys: 1–9, 0 the stop (Twin It!: slap) pad of seats 1–10; Twist piles: q w e r t y
 // u i for piles 1–8 of the chosen seat (tap a seat's name to choose it). On every box:
-// the pad test (padtest.js), every pad edge as it comes.
+// the pad test (padtest.js), every pad edge as it comes. A virtual press is timed where
+// the key or the tap was (event.timeStamp), mapped to the box's clock as a guest's
+// buzzer phone does (phoneclock.js): two keys pressed together land together, however
+// the requests queue. The virtual pads are the table's: without the admin session
+// (or a box started with --open-pads) the page asks for the PIN before it shows them.
 import { post, session, whenAuthLost } from "./api.js";
 import { run } from "./common.js";
 import { $, dot, fill, h, lead, ownName, seatClass } from "./dom.js";
 import { foulNews } from "./game.js";
+import { t } from "./i18n.js";
 import { pinForm } from "./login.js";
 import { renderPadTest } from "./padtest.js";
+import { PhoneClock } from "./phoneclock.js";
 
 const SEAT_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
 const PILE_KEYS = ["q", "w", "e", "r", "t", "y", "u", "i"];
 
 let state = null;
+let admin = null; // the admin session: null until the box has said
 let chosen = 0; // the seat the pile keys play for
 const held = new Map(); // "seat/pad/pile" -> the button, while it is down
 
 const idOf = (seat, pad, pile) => `${seat}/${pad}/${pile ?? ""}`;
 
+const clock = new PhoneClock().start();
+
+/** How the box timed the last edge: at the key or tap, or at its arrival (and why). */
+function timed(answer) {
+  const pt = answer && answer.press_time;
+  const el = $("#pads-timing");
+  if (!pt || !el) return;
+  el.dataset.from = pt.from;
+  el.textContent =
+    pt.from === "touch"
+      ? t("Timed at the key or the tap, to the ms (±{ms} ms; a wired pad: the µs).", {
+          ms: (pt.error_us / 1000).toFixed(1),
+        })
+      : t("Timed when it reached the box: {why}.", { why: pt.why });
+}
+
 // presses and releases go out one after the other: a release never overtakes its press
 let queue = Promise.resolve();
-function sendPad(kind, seat, pad, pile) {
-  const body = { seat, pad };
+function sendPad(kind, seat, pad, pile, timeStamp = performance.now()) {
+  const body = { seat, pad, ...clock.map(timeStamp) };
   if (pile !== null && pile !== undefined) body.pile = pile;
-  queue = queue.then(() =>
-    post(`/api/pads/${kind}`, body).then(() => report({ message: "" }), report),
-  );
+  queue = queue.then(() => {
+    // the key's age as the request leaves (a queued edge waited for the one before)
+    body.ago_ms = Math.round(Math.max(0, Math.min(2000, performance.now() - timeStamp)) * 1000) / 1000;
+    return post(`/api/pads/${kind}`, body).then((answer) => {
+      report({ message: "" });
+      timed(answer);
+    }, report);
+  });
   return queue;
 }
 
@@ -38,21 +66,21 @@ function report(err) {
   if (el) el.textContent = err.message;
 }
 
-function press(seat, pad, pile, button) {
+function press(seat, pad, pile, button, timeStamp) {
   const id = idOf(seat, pad, pile);
   if (held.has(id)) return;
   held.set(id, button);
   button?.classList.add("down");
-  sendPad("press", seat, pad, pile);
+  sendPad("press", seat, pad, pile, timeStamp);
 }
 
-function release(seat, pad, pile) {
+function release(seat, pad, pile, timeStamp) {
   const id = idOf(seat, pad, pile);
   if (!held.has(id)) return;
   const button = held.get(id);
   held.delete(id);
   button?.classList.remove("down");
-  sendPad("release", seat, pad, pile);
+  sendPad("release", seat, pad, pile, timeStamp);
 }
 
 /** A pad button: pressed while a finger (or the mouse) is on it. */
@@ -72,9 +100,9 @@ function padButton(seat, pad, pile, label, key, props = {}) {
   b.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     b.setPointerCapture?.(e.pointerId);
-    press(seat, pad, pile, b);
+    press(seat, pad, pile, b, e.timeStamp);
   });
-  const up = () => release(seat, pad, pile);
+  const up = (e) => release(seat, pad, pile, e.timeStamp);
   b.addEventListener("pointerup", up);
   b.addEventListener("pointercancel", up);
   b.addEventListener("lostpointercapture", up);
@@ -84,13 +112,13 @@ function padButton(seat, pad, pile, label, key, props = {}) {
     if ((e.key === "Enter" || e.key === " ") && !e.repeat) {
       e.preventDefault();
       e.stopPropagation();
-      press(seat, pad, pile, b);
+      press(seat, pad, pile, b, e.timeStamp);
     }
   });
   b.addEventListener("keyup", (e) => {
     if (e.key === "Enter" || e.key === " ") {
       e.stopPropagation();
-      release(seat, pad, pile);
+      release(seat, pad, pile, e.timeStamp);
     }
   });
   return b;
@@ -190,9 +218,30 @@ function statusLine(st) {
   return `${st.title}${round} · ${text}`;
 }
 
+/** Whether this page may press the virtual pads: the admin session, or open pads. */
+const mayPress = (st) => admin === true || Boolean(st.box && st.box.open_pads);
+
+function unlock() {
+  admin = true;
+  $("#login").hidden = true;
+  if (state) draw(state);
+}
+
+/** The PIN form, once: asked before the pads show, or when the session is lost. */
+function askPin(why) {
+  if (!$("#login").hidden) return;
+  pinForm($("#login"), unlock, why);
+}
+
 function draw(st) {
   const box = st.box || {};
   const real = box.simulated === false;
+  const locked = !real && !mayPress(st);
+  if (locked && admin === false) {
+    askPin(t("The virtual pads are the table's: enter the admin PIN to use them."));
+  } else if (!locked) {
+    $("#login").hidden = true;
+  }
   fill(
     $("#status"),
     h("p", { "data-testid": "pads-phase", "data-phase": st.phase || "" }, statusLine(st)),
@@ -200,8 +249,9 @@ function draw(st) {
   );
   renderPadTest($("#padtest"), st);
   const el = $("#pads");
-  el.hidden = !st.game || real;
+  el.hidden = !st.game || real || locked;
   $("#keys-help").hidden = el.hidden;
+  $("#pads-timing").hidden = el.hidden;
   if (el.hidden) {
     el.replaceChildren();
     el.dataset.key = "";
@@ -223,10 +273,14 @@ function draw(st) {
     st.game === "twist"
       ? "Keys: 1–9, 0 stop for seats 1–10; Q W E R T Y U I piles 1–8 of the chosen seat."
       : `Keys: 1–9, 0 ${mainPad(st)} for seats 1–10. Hold a key to hold the pad.`;
+  const timing = $("#pads-timing");
+  if (!timing.dataset.from) {
+    timing.textContent = t("Presses here are timed at the key or the tap, to the ms (a wired pad: the µs).");
+  }
 }
 
 function keyTarget(e) {
-  if (!state || !state.game) return null;
+  if (!state || !state.game || $("#pads").hidden) return null;
   const k = e.key.toLowerCase();
   const seat = SEAT_KEYS.indexOf(k);
   if (seat >= 0 && seat < state.players.length) return [seat, mainPad(state), null];
@@ -243,14 +297,14 @@ function buttonFor(seat, pad, pile) {
 document.addEventListener("keydown", (e) => {
   if (e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.target instanceof HTMLInputElement) return;
-  const t = keyTarget(e);
-  if (!t) return;
+  const target = keyTarget(e);
+  if (!target) return;
   e.preventDefault();
-  press(...t, buttonFor(...t));
+  press(...target, buttonFor(...target), e.timeStamp);
 });
 document.addEventListener("keyup", (e) => {
-  const t = keyTarget(e);
-  if (t) release(...t);
+  const target = keyTarget(e);
+  if (target) release(...target, e.timeStamp);
 });
 window.addEventListener("blur", () => {
   for (const id of [...held.keys()]) {
@@ -259,10 +313,19 @@ window.addEventListener("blur", () => {
   }
 });
 
-whenAuthLost((err) => pinForm($("#login"), () => ($("#login").hidden = true), err.message));
+whenAuthLost((err) => {
+  admin = false;
+  askPin(err.message);
+  if (state) draw(state);
+});
 
-session().catch(() => null);
+session()
+  .then((s) => (admin = Boolean(s.admin)))
+  .catch(() => (admin = false))
+  .finally(() => state && draw(state));
 run((st) => {
+  // a round is about to start: the box is quiet, a good moment to match clocks again
+  if (st.phase === "countdown" && state?.phase !== "countdown") clock.burst();
   state = st;
   draw(st);
 });

@@ -1,6 +1,7 @@
 // The photo finish: every press of the last race with its lead over the first,
 // later presses (late, after the call) and false starts (before the go).
 import { dot, fill, h, lead, ownName, seatClass, span } from "./dom.js";
+import { t } from "./i18n.js";
 
 const PAD_NAMES = { stop: "stop", slap: "slap", pile: "pile" };
 
@@ -72,6 +73,21 @@ function track(p, maxLead) {
   return h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: "line" }), mark);
 }
 
+/** How the presses were timed, where some were not by a wired pad's µs: phones and
+ * the virtual pads, at the touch or the key, to the ms. */
+function timingNote(state) {
+  const phones = Boolean(state.box?.phones?.on);
+  const virtual = Boolean(state.box?.simulated);
+  if (!phones && !virtual) return null;
+  let text = "Phone presses are timed to the ms, wired pads to the µs.";
+  if (virtual) {
+    text = phones
+      ? t("Virtual pads and phones are timed to the ms, at the key or the touch.")
+      : t("Virtual pads are timed to the ms, at the key or the tap.");
+  }
+  return h("p", { class: "muted small", "data-testid": "phone-timing" }, text);
+}
+
 /** The photo finish in `el`; compact shows at most 4 presses. */
 export function renderPhoto(el, state, { compact = false } = {}) {
   const list = presses(state);
@@ -127,9 +143,7 @@ export function renderPhoto(el, state, { compact = false } = {}) {
           ),
         )
       : null,
-    state.box?.phones?.on
-      ? h("p", { class: "muted small", "data-testid": "phone-timing" }, "Phone presses are timed to the ms, wired pads to the µs.")
-      : null,
+    timingNote(state),
     compact && list.length > shown.length
       ? h("p", { class: "muted small" }, `and ${list.length - shown.length} more`)
       : null,

@@ -6,6 +6,7 @@ import { confirmButton, dot, fill, h, lead, ownName, plural, seatClass, signed }
 import { draftKey, loadDraft, saveDraft } from "./drafts.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
 import { claimNews, foulNews, takes } from "./game.js";
+import { t } from "./i18n.js";
 
 const STACK = 10;
 const SET = 40;
@@ -28,13 +29,23 @@ export async function own(work) {
 }
 
 /** Whether a change to a stage keyed `keyOf(state)` is this phone's own doing: one
- * of its entries is in flight, or it is the stage its last entry made (the live
- * stream brings that state again). Another phone's change, however soon after,
- * is not. */
-export const isMine = (key, keyOf) =>
-  mine.pending > 0 || (mine.state !== null && keyOf(mine.state) === key);
+ * of its entries is in flight, or it is the stage its last entry made and the state
+ * it made (`seq`: the live stream brings that state again). Another phone's change,
+ * however soon after, is not, even where it leads to the same stage (the other phone
+ * entered the stacks again after an undo). */
+export const isMine = (key, keyOf, seq) =>
+  mine.pending > 0 ||
+  (mine.state !== null && keyOf(mine.state) === key && (seq === undefined || mine.state.box?.seq === seq));
 
 const WHAT = { stacks: "the stacks", middle: "the middle", left: "the cards left" };
+
+let lost = () => {};
+
+/** `fn(form)` runs when this phone's entry is refused after its form was replaced (the
+ * other phone's save came first, while this one's was on its way). */
+export function whenLost(fn) {
+  lost = fn;
+}
 
 /** A form of one count per player, posted as one table entry. What is typed is kept
  * on the phone (drafts.js) until the round moves on. */
@@ -81,7 +92,8 @@ function countsForm({ state, type, title, intro, max, value, hint, submitLabel, 
       try {
         await own(() => send(type, { counts: countsOf(fields) }));
       } catch (err) {
-        showError(form, err, fields, formError);
+        if (form.isConnected) showError(form, err, fields, formError);
+        else lost(form);
       }
     });
   });
@@ -132,23 +144,65 @@ function middleForm(state) {
   });
 }
 
+/** Under a cards-left form (`caller` the round's): a 0 for a player who did not call is
+ * a count (v1.2 reading of the rules: the others count what they have left over),
+ * said as such. */
+export function zeroNotice(state, caller = state.caller) {
+  return (fields) => {
+    const out = h("div", { class: "notice muted small", "data-testid": "left-zero-notice", "aria-live": "polite" });
+    const update = () => {
+      const zeros = state.players.filter((p) => p.name !== caller && fields[p.name].input.value.trim() === "0");
+      fill(
+        out,
+        zeros.map((p) =>
+          h(
+            "p",
+            { "data-testid": `left-zero-${state.players.indexOf(p)}` },
+            state.game === "twist"
+              ? t("{name} has 0 cards left too: no minus points. {caller} pressed stop first and wins the round.", {
+                  name: p.name,
+                  caller,
+                })
+              : t("{name} has 0 cards left too: 0 is written down. {caller} pressed stop first and wins the round.", {
+                  name: p.name,
+                  caller,
+                }),
+          ),
+        ),
+      );
+      out.hidden = !zeros.length;
+    };
+    for (const f of Object.values(fields)) f.input.addEventListener("input", update);
+    update();
+    return out;
+  };
+}
+
 function leftForm(state) {
   const twist = state.game === "twist";
   const dealt = twist ? state.dealt || SET : KIDS_CARDS;
+  const caller = state.caller;
+  let intro;
+  if (!caller) {
+    intro = twist
+      ? t("Nobody called: check and correct the pile pads' counts (1–{dealt}), or name the caller first. Each card is a minus point.", { dealt })
+      : t("Nobody called: cards in hand and on the discard pile (1–{dealt}). Fewest wins.", { dealt });
+  } else {
+    intro = twist
+      ? t("Counted by the pile pads: check and correct (0–{dealt}; {caller} called, so {caller} has 0). Each card is a minus point.", { dealt, caller })
+      : t("Cards in hand and on the discard pile (0–{dealt}; {caller} called, so {caller} has 0). Fewest wins.", { dealt, caller });
+  }
   return countsForm({
     state,
     type: "left",
     testid: "left",
     title: `Round ${state.round}: cards left`,
-    intro: twist
-      ? `Counted by the pile pads: check and correct (1–${dealt}, 0 for the caller). Each card is a minus point.`
-      : state.caller
-        ? `Cards in hand and on the discard pile (0–${dealt}, 0 only for the caller). Fewest wins.`
-        : `Nobody called: cards in hand and on the discard pile (1–${dealt}). Fewest wins.`,
+    intro,
     max: dealt,
-    value: (p) => (p.name === state.caller ? 0 : twist ? p.left : ""),
+    value: (p) => (p.name === caller ? 0 : twist ? p.left : ""),
     hint: twist ? (p) => (p.round_fouls ? plural(p.round_fouls, "foul") : null) : null,
     submitLabel: "Save the cards left",
+    after: caller ? zeroNotice(state) : null,
   });
 }
 

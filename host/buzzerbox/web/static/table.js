@@ -4,12 +4,13 @@
 import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
 import { $, confirmButton, dot, fill, h, keyed, num, ownName, plural, seatClass, signed } from "./dom.js";
+import { conflictKey, conflictPanel, conflictWarning, noteReplaced, whenChosen } from "./conflict.js";
 import { busy } from "./forms.js";
 import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
 import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
-import { isMine, own, scoringStage } from "./scoring.js";
+import { isMine, own, scoringStage, whenLost } from "./scoring.js";
 import { renderPhones, renderSeats } from "./seats.js";
 import { shareButton } from "./share.js";
 
@@ -18,6 +19,7 @@ let state = null;
 let newGame = false; // the new-game form was asked for while a game goes on
 
 const notice = h("p", { class: "form-error", role: "alert", "data-testid": "table-error" });
+const conflictSlot = h("div", { class: "conflict-slot", "data-testid": "conflict-slot" });
 
 /** Show a refusal that has no field of its own. */
 function report(err) {
@@ -284,32 +286,41 @@ function stageOf(st) {
   }
 }
 
-/** A form with counts typed here, replaced by what another phone did: say so. */
-function replacedForm(stage, key) {
+/** A form with counts typed here, about to be replaced by what another phone did. */
+function replacedForm(stage, key, seq) {
   const open = stage.querySelector("form.counts[data-dirty]");
   if (!open || stage.dataset.key === key) return null;
-  return isMine(key, (st) => stageOf(st).key) ? null : open.dataset.what;
+  return isMine(key, (st) => stageOf(st).key, seq) ? null : open;
 }
 
 function renderStage(st) {
   const { key, build } = stageOf(st);
   const stage = $("#stage");
-  const lost = replacedForm(stage, key);
-  if (keyed(stage, key, build)) {
-    notice.textContent = lost
-      ? `Another phone saved first: ${lost} changed there. What you typed is kept on this phone; check the entries.`
-      : "";
-  }
-  if (!notice.isConnected) $("#stage").after(notice);
+  const lost = replacedForm(stage, key, st.box?.seq);
+  if (lost) noteReplaced(lost, st); // what was typed stays in view beside what was saved
+  if (keyed(stage, key, build)) notice.textContent = conflictWarning(st);
+  if (!notice.isConnected) $("#stage").after(notice, conflictSlot);
+  keyed(conflictSlot, conflictKey(st), () => conflictPanel(st));
 }
+
+whenLost((form) => {
+  if (!state) return;
+  noteReplaced(form, state);
+  notice.textContent = conflictWarning(state);
+  render(state);
+});
+whenChosen(() => {
+  notice.textContent = "";
+  if (state) render(state);
+});
 
 /** Undo beside the stage, the presses to take back, the rounds to correct. */
 function renderMistakes(st) {
   const on = Boolean(st.game) && !newGame;
-  keyed($("#undo-slot"), `${on}|${st.undoable}|${st.undo?.text}`, () => (on ? undoButton(st, report) : null));
+  keyed($("#undo-slot"), `${on}|${st.undoable}|${st.undo?.text}|${st.round}`, () => (on ? undoButton(st, report) : null));
   const playing = ["playing", "scoring"].includes(st.phase);
   const presses = $("#presses");
-  const pressKey = JSON.stringify([on && playing, st.round, st.race, st.late, st.claim, st.voided]);
+  const pressKey = JSON.stringify([on && playing, st.round, st.go_t_us, st.race, st.late, st.claim, st.voided]);
   keyed(presses, pressKey, () => (on && playing ? voidPanel(st, report) : null));
   presses.hidden = !presses.firstChild;
   const rounds = $("#scored-rounds");
