@@ -194,11 +194,13 @@ def api_blueprint(
 
     @bp.post("/phones/here")
     def phone_here() -> ResponseReturnValue:
-        """A seat's phone is there (every few seconds): its seat is not offline."""
+        """A seat's phone is there (every few seconds): its seat is not offline. The answer
+        names its seat in the current game (a rematch keeps it: the phone learns it here)."""
         now = box.now_us()
         body = body_object('a phone that is there: {"token": "..."}')
         state = box.change_phones(lambda phones, _: phones.heard(body.get("token"), now))
-        return edge_taken(state)
+        seat = box.phone_seat(body.get("token"))
+        return edge_taken(state, seat=seat, game_id=state["box"]["game_id"])
 
     @bp.get("/clock")
     def clock() -> ResponseReturnValue:
