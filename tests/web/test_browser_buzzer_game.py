@@ -1,9 +1,9 @@
 """A guest's buzzer phone shows its player the game (issue 24, item 1), in all four
 games, on 390×844 phones against the real `buzzerbox serve` (a 3 s countdown: time for
-a false start): a false start said at once with how early, "You were first!", "2nd — … ms behind
-<name>", locked until the table settles, the round's and the game's result, with a
-vibration (navigator.vibrate, recorded here) where the phone has one. And a rematch
-keeps every guest's seat (item 2): no phone picks again.
+a false start): a false start said at once with how early, "You were first!", "2nd —
+… ms behind <name>", locked until the table settles, the round's and the game's
+result, with a vibration (navigator.vibrate, recorded here) where the phone has one.
+And a rematch keeps every guest's seat (item 2): no phone picks again.
 """
 
 from __future__ import annotations
@@ -201,12 +201,12 @@ def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -
         go(at.ann, at.ben)
         says(at.ben, "Go! Slap on a pair.", "You have 0 takes of 5.")
 
-        # Ann slaps first, Ben after her: both locked until the table settles Ann's claim
+        # Ann slaps first, Ben just after her (within the claim's second): both locked
+        # until the table settles Ann's claim
         at.ann.get_by_test_id("buzzer-slap").tap()
+        at.ben.get_by_test_id("buzzer-slap").tap()
         says(at.ann, "You were first!", "Locked until the table settles your claim.")
         expect(at.ann.get_by_test_id("buzzer-slap")).to_contain_class("locked")
-        says(at.ben, "Ann slapped first", "The table settles the claim.")
-        at.ben.get_by_test_id("buzzer-slap").tap()
         says(at.ben, BEHIND, "Locked until the table settles Ann's claim.")
         expect(at.ben.get_by_test_id("buzzer-slap")).to_contain_class("locked")
         settle(at.table, "pair", "Ann")
@@ -217,6 +217,7 @@ def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -
         # Ben slaps on no pair
         at.ben.get_by_test_id("buzzer-slap").tap()
         says(at.ben, "You were first!")
+        says(at.ann, "Ben slapped first", "The table settles the claim.")
         settle(at.table, "error", "Ben")
         says(at.ben, "Error: you lose a take")
         says(at.ann, "Ben's error: a take goes back")

@@ -57,13 +57,24 @@ function within(promise, ms) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** how long a refusal stays in view once the phone is back (or until a press counts) */
+const REFUSAL_MS = 5000;
+let refusedAt = -Infinity;
+
 /** A press not sent (or not answered): said plainly on the buzzer, with a long buzz. */
 function refuse(text) {
   const el = $("#buzzer-refused");
   if (!el) return;
   el.hidden = false;
   el.textContent = text;
+  refusedAt = performance.now();
+  setTimeout(showLink, REFUSAL_MS + 50);
   buzz([200, 80, 200]);
+}
+
+function clearRefusal() {
+  const el = $("#buzzer-refused");
+  if (el) el.hidden = true;
 }
 
 /** The reconnecting note on the buzzer, and the big button greyed, while offline. */
@@ -72,17 +83,16 @@ function showLink() {
   if (!note) return;
   const online = isOnline();
   note.hidden = online;
-  note.dataset.status = online ? "live" : navigator.onLine ? "reconnecting" : "offline";
+  note.dataset.status = online ? "live" : !navigator.onLine ? "offline" : link === "connecting" ? "connecting" : "reconnecting";
   note.textContent = online
     ? ""
-    : navigator.onLine
-      ? t("Reconnecting to the box… Presses are not sent until it answers.")
-      : t("This phone is off the wifi: reconnecting… Presses are not sent until it is back.");
+    : !navigator.onLine
+      ? t("This phone is off the wifi: reconnecting… Presses are not sent until it is back.")
+      : link === "connecting"
+        ? t("Connecting to the box…")
+        : t("Reconnecting to the box… Presses are not sent until it answers.");
   $("#buzzer-main .buzzer")?.classList.toggle("offline", !online);
-  if (online) {
-    const refused = $("#buzzer-refused");
-    if (refused) refused.hidden = true;
-  }
+  if (online && performance.now() - refusedAt >= REFUSAL_MS) clearRefusal();
 }
 
 const clock = new PhoneClock().start();
@@ -125,6 +135,7 @@ function edge(kind, pad, pile, timeStamp) {
   if (pile !== null) body.pile = pile;
   const sent = (answer) => {
     reached = true;
+    if (kind === "press") clearRefusal();
     report({ message: "" });
     timed(answer);
   };
