@@ -31,12 +31,12 @@ function ranked(presses, pad) {
     .filter((p) => !seen.has(p.seat) && seen.add(p.seat));
 }
 
-/** Where `seat` came in `order` (1 = first; a tie shares the place), with the first. */
+/** Where `seat` came in `order` (1 = first; a tie shares its place), with the first. */
 function placeIn(order, seat) {
   const mine = order.find((p) => p.seat === seat);
   if (!mine) return null;
   const first = order[0];
-  const place = 1 + new Set(order.filter((p) => p.t_us < mine.t_us).map((p) => p.t_us)).size;
+  const place = 1 + order.filter((p) => p.t_us < mine.t_us).length; // 1, 1, 3 after a tie
   const tied = order.filter((p) => p.t_us === mine.t_us && p.seat !== seat);
   return { place, first, mine, tied, lead: mine.t_us - first.t_us };
 }
