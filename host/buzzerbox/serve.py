@@ -186,6 +186,10 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         if phones.problem:
             print(f"buzzerbox serve: {phones.problem}", file=sys.stderr, flush=True)
+        if not float(cfg["phone_offline_s"]) > 0:
+            raise ConfigError(
+                f"phone_offline_s {cfg['phone_offline_s']!r} is not allowed: it is seconds, above 0"
+            )
         presence = PresenceWatch(box, int(float(cfg["phone_offline_s"]) * 1_000_000))
         attach_serve(box, cfg, folder, args.config.parent if args.config else None)
         if sources is not None:
