@@ -21,7 +21,8 @@ the seats phones took (phones.json). It locks the data folder (one box
 per folder), checks the log and repairs what can be rebuilt (store/check.py) before
 anything else. The config file is TOML with the
 same keys as the options (host, port, data, pin, open_pads, wifi_ssid, wifi_password,
-max_phones, fanout_threads, countdown_s), options given on the command line win; and a
+max_phones, fanout_threads, countdown_s, phone_offline_s: how long a seat's phone is
+unheard before the table view shows it offline), options given on the command line win; and a
 `[pads]` table (see pads/feed.py) for a box with real pads: GPIO and pad boards.
 """
 
@@ -60,6 +61,7 @@ DEFAULTS: dict[str, Any] = {
     "max_phones": 1000,
     "fanout_threads": 1,
     "countdown_s": 3.0,
+    "phone_offline_s": 10.0,
     "name": None,  # the box's host and mDNS name: `buzzerbox box` and install.sh read it
     **SERVE_DEFAULTS,  # mqtt, box_name, mqtt_ca, mqtt_password, ... (buzzerbox.mqtt)
 }
@@ -76,6 +78,7 @@ TYPES: dict[str, tuple[type, ...]] = {
     "max_phones": (int,),
     "fanout_threads": (int,),
     "countdown_s": (int, float),
+    "phone_offline_s": (int, float),
     "name": (str,),
     **SERVE_TYPES,
 }
@@ -142,6 +145,7 @@ def run_serve(args: argparse.Namespace) -> int:
     # imported here, not at the top: `buzzerbox --help` and the other commands need none
     from buzzerbox.box import Box
     from buzzerbox.box.phones import PhoneSeats
+    from buzzerbox.box.presence import PresenceWatch
     from buzzerbox.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
     from buzzerbox.live.fanout import check_threads
     from buzzerbox.mqtt.settings import attach_serve  # paho only once a broker is named
@@ -185,6 +189,11 @@ def run_serve(args: argparse.Namespace) -> int:
         say_unsaved(box, log_)
         if phones.problem:
             print(f"buzzerbox serve: {phones.problem}", file=sys.stderr, flush=True)
+        if not float(cfg["phone_offline_s"]) > 0:
+            raise ConfigError(
+                f"phone_offline_s {cfg['phone_offline_s']!r} is not allowed: it is seconds, above 0"
+            )
+        presence = PresenceWatch(box, int(float(cfg["phone_offline_s"]) * 1_000_000))
         attach_serve(box, cfg, folder, args.config.parent if args.config else None)
         if sources is not None:
             feed = PadFeed(sources, box)
@@ -226,6 +235,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "GUARD": guard,
         },
     )
+    presence.start()
     raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + 256)  # server/listen.py: accepted
     server = make_server(app, sock, max_phones, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
@@ -245,6 +255,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        presence.stop()
         server.close()
         close(feed, box)
         lock.release()

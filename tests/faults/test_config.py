@@ -79,6 +79,7 @@ def test_a_wrong_pad_map_stops_the_box_at_start(case: str, data: Path) -> None:
         ("colour = 'red'\n", "box.toml: unknown keys colour"),
         ("max_phones = 'many'\n", "max_phones 'many'"),
         ("countdown_s = 'soon'\n", "countdown_s 'soon'"),
+        ("phone_offline_s = 0\n", "phone_offline_s 0 is not allowed: it is seconds, above 0"),
         ("fanout_threads = 0\n", "fanout_threads 0 is not allowed: it is 1 to 8"),
         ("fanout_threads = 2.5\n", "fanout_threads 2.5"),
         ("[pads]\nboards = ['/dev/ttyACM0']\n", '[pads] needs map = "<pad map file>"'),

@@ -144,7 +144,7 @@ class Box:
 
     # -- commands -----------------------------------------------------------------------
 
-    def new_game(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+    def new_game(self, fields: Mapping[str, Any], *, keep_phones: bool = False) -> dict[str, Any]:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
         if line.get("game") == "twinit":  # the box draws who starts unless the table chose
@@ -157,20 +157,20 @@ class Box:
             self._engine, self._game_line = engine, body
             self._rejected, self._rejected_count = [], 0
             self._seats.load({})
-            self.phones.reset(self._game_id)
+            self.phones.reset(self._game_id, keep=keep_phones)
             self._settle()
             return self.state()
 
     def rematch(self) -> dict[str, Any]:
-        """The same game again: its players in their seats (so their colours), its target
-        or rounds and variants, its enrolled pads. NoGameError if there is none."""
+        """The same game again: its players in their seats (so colours), target or rounds,
+        variants, enrolled pads and the phones' seats. NoGameError if there is none."""
         with self._lock:
             if self._game_id is None:
                 raise NoGameError("no game has been played: a rematch repeats one")
             old, line = self._game_id, self._game_line
             keep = ("game", "players", "target", "rounds", "variants")
             fields = {k: line[k] for k in keep if k in line}
-            self.new_game(fields)
+            self.new_game(fields, keep_phones=True)
             new = self._game_id
             assert new is not None
             for pad, seat in self.log.enrolments(old).items():
@@ -287,11 +287,12 @@ class Box:
             self._changed()
             return self.state()
 
-    def change_phones(self, change: Callable[[PhoneSeats, int], None]) -> dict[str, Any]:
-        """Change which phones are pads: `change(phones, number of seats)`; announced."""
+    def change_phones(self, change: Callable[[PhoneSeats, int], object]) -> dict[str, Any]:
+        """Change which phones are pads: `change(phones, seats)`; announced unless False."""
         with self._lock:
-            change(self.phones, len(self._engine.game.players) if self._engine else 0)
-            self._changed()
+            seats = len(self._engine.game.players) if self._engine else 0
+            if change(self.phones, seats) is not False:
+                self._changed()
             return self.state()
 
     def phone_seat(self, token: object) -> int:

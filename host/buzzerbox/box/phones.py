@@ -3,7 +3,10 @@
 The host switches "phones as pads" on at the table view; a guest's phone then takes a
 free seat once (it holds a random token, kept on the phone) and presses as that seat
 only. The host can free a seat. The seats are the current game's (a new game starts
-with every seat free): the box's own bookkeeping, never in the event log. With a file
+with every seat free, a rematch keeps them): the box's own bookkeeping, never in the
+event log. A phone holding a seat says it is there now and then (POST /api/phones/here,
+and each press); a seat not heard from for a while is `offline` in the state, for the
+host's table view (presence.py sweeps). With a file
 (`buzzerbox serve` gives `phones.json` in the data folder) they survive a restart: each
 phone still holds its seat and the host can still free it. A file that cannot be read
 is no reason to stop: the box starts with every seat free and says why (`problem`).
@@ -41,6 +44,9 @@ class PhoneSeats:
         self.is_on = False
         self._seats: dict[str, int] = {}
         self._game: int | None = None
+        #: seat -> when its phone was last heard (box µs); the seats not heard for too long
+        self._heard: dict[int, int] = {}
+        self._offline: set[int] = set()
         self.path = Path(path) if path is not None else None
         #: why the kept seats could not be read (None: read, or nothing kept yet)
         self.problem: str | None = None
@@ -60,11 +66,12 @@ class PhoneSeats:
         self._seats = {t: s for t, s in self._seats.items() if s < players}
         self._game = game_id
 
-    def reset(self, game_id: int | None = None) -> None:
-        """A new game: every seat is free again (phones as pads stays as the host set it).
+    def reset(self, game_id: int | None = None, *, keep: bool = False) -> None:
+        """A new game: every seat is free again (phones as pads stays as the host set it),
+        unless `keep` (a rematch: the same players in the same seats keep their phones).
         Never refused: seats kept for another game are not resumed for this one."""
         try:
-            self._keep(self.is_on, {}, game_id)
+            self._keep(self.is_on, self._seats if keep else {}, game_id)
         except StoreError as exc:
             log.warning("%s", exc)
             self._seats, self._game = {}, game_id
@@ -89,6 +96,8 @@ class PhoneSeats:
                 f"seat {seat + 1} is taken by another phone: the host can free it at the table view"
             )
         self._keep(self.is_on, {**self._seats, token: seat}, self._game)
+        self._heard.pop(seat, None)  # a new phone: heard from the next sweep
+        self._offline.discard(seat)
 
     def free(self, seat: object) -> None:
         """The host frees `seat`: the phone holding it presses no more."""
@@ -106,8 +115,35 @@ class PhoneSeats:
             )
         return seat
 
+    def heard(self, token: object, now_us: int) -> bool:
+        """The phone holding `token` is there at `now_us` (PhoneSeatError if it holds no
+        seat); whether its seat was offline until now (the state changes)."""
+        seat = self.seat_of(token)
+        self._heard[seat] = now_us
+        if seat in self._offline:
+            self._offline.discard(seat)
+            return True
+        return False
+
+    def sweep(self, now_us: int, after_us: int) -> bool:
+        """The seats whose phone was not heard for over `after_us` are offline now (a seat
+        never heard from has `after_us` from its first sweep); whether any changed."""
+        held = set(self._seats.values()) if self.is_on else set()
+        for seat in held - self._heard.keys():
+            self._heard[seat] = now_us
+        self._heard = {s: t for s, t in self._heard.items() if s in held}
+        offline = {s for s, t in self._heard.items() if now_us - t > after_us}
+        changed = offline != self._offline
+        self._offline = offline
+        return changed
+
     def to_json(self) -> dict[str, Any]:
-        return {"on": self.is_on, "taken": sorted(self._seats.values())}
+        """{"on", "taken"}, and "offline" (the seats whose phone is not heard) if any."""
+        taken = sorted(self._seats.values())
+        out: dict[str, Any] = {"on": self.is_on, "taken": taken}
+        if offline := sorted(self._offline & set(taken)):
+            out["offline"] = offline
+        return out
 
     def _keep(self, on: bool, seats: dict[str, int], game_id: int | None) -> None:
         """The new seats, written to the file first: a file that cannot be written

@@ -189,6 +189,16 @@ def api_blueprint(
         box.change_phones(lambda phones, n: phones.take(body.get("token"), body.get("seat"), n))
         return reply()
 
+    @bp.post("/phones/here")
+    def phone_here() -> ResponseReturnValue:
+        """A seat's phone is there (every few seconds): its seat is not offline. The answer
+        names its seat in the current game (a rematch keeps it: the phone learns it here)."""
+        now = box.now_us()
+        body = body_object('a phone that is there: {"token": "..."}')
+        state = box.change_phones(lambda phones, _: phones.heard(body.get("token"), now))
+        seat = box.phone_seat(body.get("token"))
+        return edge_taken(state, seat=seat, game_id=state["box"]["game_id"])
+
     @bp.get("/clock")
     def clock() -> ResponseReturnValue:
         """The box's clock (µs), for a phone to map its own onto it (phoneclock.js)."""
@@ -206,6 +216,7 @@ def api_blueprint(
         )
         seat = box.phone_seat(body.get("token"))
         rates.check(seat, client())
+        box.change_phones(lambda phones, _: phones.heard(body.get("token"), arrived))
         timed = press_time(
             arrived, body.get("ago_ms", 0), body.get("touch_us"), body.get("error_us")
         )

@@ -3,14 +3,24 @@
 // or slap in Twin It!; Twist: your piles too). The press time is the touch's own
 // (event.timeStamp), mapped to the box's clock (phoneclock.js); and how long ago it
 // was, for the box to take off the arrival when the map is missing or wrong.
-import { post } from "./api.js";
-import { run } from "./common.js";
+// Above the button the phone says the game to its player (buzzerstatus.js), buzzing and
+// (if the player turned the sound on) sounding as the moments come. The phone says it is
+// there every HERE_MS (the host's table view shows a seat whose phone went quiet); a
+// press while the phone is off the box's wifi is refused here at once, in words.
+import { ApiError, post } from "./api.js";
+import { countdown, run } from "./common.js";
 import { $, dot, fill, h, keyed, seatClass } from "./dom.js";
+import { falseStartNow, statusOf } from "./buzzerstatus.js";
+import { t } from "./i18n.js";
 import { PhoneClock } from "./phoneclock.js";
-import { buzz } from "./sound.js";
+import { buzz, fanfare, setSound, soundOn, tone } from "./sound.js";
 
 const TOKEN_KEY = "buzzerbox.phone";
 const SEAT_KEY = "buzzerbox.phone-seat";
+/** how often the phone says it is there (the box: offline after 10 s unheard) */
+const HERE_MS = 3000;
+/** a press the box has not answered by then is said not to have reached it */
+const ANSWER_MS = 2500;
 
 /** This phone's token: random, made once, kept on the phone. */
 function token() {
@@ -30,6 +40,59 @@ function mySeat(gameId) {
 
 function report(err) {
   $("#buzzer-error").textContent = err.message || "";
+}
+
+// -- the link to the box: the stream's status, the last "here", the phone's own wifi --
+
+let link = "connecting";
+let reached = true; // the last request to the box got an answer
+const isOnline = () => navigator.onLine && link === "live" && reached;
+
+/** `promise`, or an ApiError of status 0 once `ms` have passed without its answer. */
+function within(promise, ms) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError(0, { error: t("The box did not answer in time.") })), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** how long a refusal stays in view once the phone is back (or until a press counts) */
+const REFUSAL_MS = 5000;
+let refusedAt = -Infinity;
+
+/** A press not sent (or not answered): said plainly on the buzzer, with a long buzz. */
+function refuse(text) {
+  const el = $("#buzzer-refused");
+  if (!el) return;
+  el.hidden = false;
+  el.textContent = text;
+  refusedAt = performance.now();
+  setTimeout(showLink, REFUSAL_MS + 50);
+  buzz([200, 80, 200]);
+}
+
+function clearRefusal() {
+  const el = $("#buzzer-refused");
+  if (el) el.hidden = true;
+}
+
+/** The reconnecting note on the buzzer, and the big button greyed, while offline. */
+function showLink() {
+  const note = $("#buzzer-link");
+  if (!note) return;
+  const online = isOnline();
+  note.hidden = online;
+  note.dataset.status = online ? "live" : !navigator.onLine ? "offline" : link === "connecting" ? "connecting" : "reconnecting";
+  note.textContent = online
+    ? ""
+    : !navigator.onLine
+      ? t("This phone is off the wifi: reconnecting… Presses are not sent until it is back.")
+      : link === "connecting"
+        ? t("Connecting to the box…")
+        : t("Reconnecting to the box… Presses are not sent until it answers.");
+  $("#buzzer-main .buzzer")?.classList.toggle("offline", !online);
+  if (online && performance.now() - refusedAt >= REFUSAL_MS) clearRefusal();
 }
 
 const clock = new PhoneClock().start();
@@ -61,16 +124,54 @@ async function takeSeat(gameId, seat) {
 
 // presses and releases go out in order: a release never overtakes its press
 let queue = Promise.resolve();
+/** Send an edge; a press while offline is not sent (false), and said so at once. */
 function edge(kind, pad, pile, timeStamp) {
+  if (kind === "press" && !isOnline()) {
+    refuse(t("Not sent: this phone is not connected to the box. Wait until it is back, then press again."));
+    return false;
+  }
   const ago = Math.max(0, Math.min(2000, performance.now() - timeStamp));
   const body = { token: token(), pad, ago_ms: Math.round(ago * 1000) / 1000, ...clock.map(timeStamp) };
   if (pile !== null) body.pile = pile;
   const sent = (answer) => {
+    reached = true;
+    if (kind === "press") clearRefusal();
     report({ message: "" });
     timed(answer);
   };
-  queue = queue.then(() => post(`/api/phones/${kind}`, body).then(sent, report));
+  const failed = (err) => {
+    if (err.status !== 0) return report(err);
+    reached = false;
+    showLink();
+    if (kind === "press") refuse(t("Not counted: the press did not reach the box. Wait until it is back, then press again."));
+  };
+  queue = queue.then(() => within(post(`/api/phones/${kind}`, body), ANSWER_MS).then(sent, failed));
+  return true;
 }
+
+/** Tell the box this phone is there (its seat is not offline); learn its seat in this
+ * game (a rematch keeps it, under a new game id). */
+let looked = null; // the game whose seat the box was asked for
+let asking = false;
+async function here() {
+  const st = last;
+  if (asking || !st || !st.game || !st.box?.phones?.on || !localStorage.getItem(SEAT_KEY)) return;
+  const game = st.box.game_id;
+  asking = true;
+  try {
+    const answer = await within(post("/api/phones/here", { token: token() }), ANSWER_MS);
+    reached = true;
+    if (answer && answer.game_id === game && Number.isInteger(answer.seat)) localStorage.setItem(SEAT_KEY, `${game}:${answer.seat}`);
+  } catch (err) {
+    reached = err.status !== 0;
+    if (err.status === 409 && mySeat(game) === null) localStorage.removeItem(SEAT_KEY); // no seat in this game
+  } finally {
+    asking = false;
+  }
+  looked = game;
+  if (last) render(last);
+}
+setInterval(here, HERE_MS);
 
 /** A pad of this phone's seat: pressed while the finger is on it. */
 function padButton(seat, pad, pile, label, big) {
@@ -84,18 +185,25 @@ function padButton(seat, pad, pile, label, big) {
     h("span", { class: "pad-label" }, label),
   );
   let down = false;
+  let sent = false;
   const press = (e) => {
     if (down) return;
     down = true;
     b.classList.add("down");
+    if (b.classList.contains("locked")) return; // it waits for the table: nothing to send
     buzz(20);
-    edge("press", pad, pile, e.timeStamp);
+    if (big && last?.phase === "countdown" && countdown.endAt !== null) {
+      said = { at: sayKey(last), status: falseStartNow(countdown.endAt - e.timeStamp) };
+      showStatus(last, seat);
+    }
+    sent = edge("press", pad, pile, e.timeStamp);
   };
   const release = (e) => {
     if (!down) return;
     down = false;
     b.classList.remove("down");
-    edge("release", pad, pile, e.timeStamp);
+    if (sent) edge("release", pad, pile, e.timeStamp);
+    sent = false;
   };
   b.addEventListener("pointerdown", (e) => {
     e.preventDefault();
@@ -144,6 +252,69 @@ function seatPicker(st, taken) {
   );
 }
 
+// -- what the buzzer says: the moment of the game, for this seat ---------------------
+
+let said = null; // {at, status}: a false start said on the phone before the box answers
+let moment = null; // the last moment buzzed and sounded for
+const sayKey = (st) => `${st.box?.game_id}:${st.round}:${st.phase}`;
+
+/** Buzz and sound once as a moment comes (a win, a false start, a place). */
+function mark(st, status) {
+  const key = `${st.box?.game_id}:${st.round}:${status.kind}`;
+  if (key === moment) return;
+  const first = moment === null;
+  moment = key;
+  if (first) return; // the page just opened: no fanfare for what was before
+  if (status.cheer) {
+    buzz([60, 40, 60, 40, 200]);
+    fanfare();
+  } else if (status.kind === "false") {
+    buzz(400);
+    tone(220, 350);
+  } else if (status.kind === "place" || status.kind === "tie") {
+    buzz(80);
+    tone(520, 120);
+  }
+}
+
+function showStatus(st, seat) {
+  const el = $("#buzzer-status");
+  if (!el || seat === null) return;
+  let status = statusOf(st, seat);
+  if (said && said.at === sayKey(st) && status.kind === "ready") status = said.status;
+  else if (!said || said.at !== sayKey(st)) said = null;
+  el.dataset.kind = status.kind;
+  const key = JSON.stringify([status.title, status.detail]);
+  if (el.dataset.key !== key) el.dataset.key = key;
+  else return lock(status);
+  fill(
+    el,
+    h("h2", { class: "buzzer-title", "data-testid": "buzzer-title" }, status.title),
+    status.detail ? h("p", { class: "buzzer-detail", "data-testid": "buzzer-detail" }, status.detail) : null,
+  );
+  lock(status);
+  mark(st, status);
+}
+
+/** The big button waits for the table (this seat pressed; the claim, the round is open). */
+function lock(status) {
+  for (const b of document.querySelectorAll("#buzzer-main .buzzer-big")) {
+    b.classList.toggle("locked", Boolean(status.locked));
+    b.setAttribute("aria-disabled", String(Boolean(status.locked)));
+  }
+}
+
+function soundButton() {
+  const label = () => (soundOn() ? t("Sound: on") : t("Sound: off"));
+  const b = h("button", { type: "button", class: "ghost", "data-testid": "buzzer-sound", "aria-pressed": String(soundOn()) }, label());
+  b.addEventListener("click", () => {
+    setSound(!soundOn()); // a tap: the browser lets the page sound from now on
+    b.textContent = label();
+    b.setAttribute("aria-pressed", String(soundOn()));
+  });
+  return b;
+}
+
 function buzzerFor(st, seat) {
   const main = st.game === "twinit" ? "slap" : "stop";
   const piles = st.game === "twist" ? Array.from({ length: st.piles || 0 }, (_, i) => i) : [];
@@ -151,11 +322,15 @@ function buzzerFor(st, seat) {
     "div",
     { class: `buzzer ${seatClass(seat)}`, "data-testid": "buzzer" },
     h("p", { class: "buzzer-who" }, dot(seat), " ", h("strong", {}, st.players[seat].name)),
+    h("p", { class: "buzzer-link", id: "buzzer-link", "data-testid": "buzzer-link", role: "status", hidden: true }),
+    h("div", { class: "buzzer-status", id: "buzzer-status", "data-testid": "buzzer-status", "aria-live": "polite" }),
+    h("p", { class: "buzzer-refused", id: "buzzer-refused", "data-testid": "buzzer-refused", role: "alert", hidden: true }),
     piles.length
       ? h("div", { class: "buzzer-piles" }, piles.map((p) => padButton(seat, "pile", p, `pile ${p + 1}`, false)))
       : null,
     padButton(seat, main, null, main === "slap" ? "Slap!" : "Stop!", true),
     h("p", { class: "muted small", id: "buzzer-timing", "data-testid": "buzzer-timing" }, "Phone presses are timed to the ms (a wired pad: the µs)."),
+    soundButton(),
   );
 }
 
@@ -168,10 +343,14 @@ function render(st) {
     localStorage.removeItem(SEAT_KEY); // the host freed it, or the game is another
     seat = null;
   }
+  // a seat kept from the game before (a rematch): ask the box before offering the picker
+  const finding = seat === null && phones.on && st.game && localStorage.getItem(SEAT_KEY) && looked !== st.box.game_id;
+  if (finding) here();
   const names = (st.players || []).map((p) => p.name).join("|");
-  const key = JSON.stringify([st.game, st.box?.game_id, phones.on, seat, seat === null ? phones.taken : 0, names]);
+  const key = JSON.stringify([st.game, st.box?.game_id, phones.on, seat, seat === null ? phones.taken : 0, names, Boolean(finding)]);
   keyed(el, key, () => {
     if (!st.game) return h("p", { class: "muted" }, "No game yet: the host makes one on the table view.");
+    if (finding) return h("p", { class: "muted", "data-testid": "buzzer-finding" }, t("Finding your seat…"));
     if (!phones.on) {
       return h(
         "div",
@@ -183,13 +362,23 @@ function render(st) {
     return seat === null ? seatPicker(st, taken) : buzzerFor(st, seat);
   });
   $("#buzzer-phase").dataset.phase = st.phase || "";
+  if (st.game && phones.on && seat !== null) showStatus(st, seat);
+  showLink();
 }
 
-run((st) => {
-  // a round is about to start: the box is quiet, a good moment to match clocks again
-  if (st.phase === "countdown" && last?.phase !== "countdown") clock.burst();
-  last = st;
-  render(st);
-});
+run(
+  (st) => {
+    // a round is about to start: the box is quiet, a good moment to match clocks again
+    if (st.phase === "countdown" && last?.phase !== "countdown") clock.burst();
+    last = st;
+    render(st);
+  },
+  (status) => {
+    link = status;
+    if (status === "live" && !reached) here(); // back: say so, and learn whether the box hears us
+    showLink();
+  },
+);
+for (const kind of ["online", "offline"]) window.addEventListener(kind, showLink);
 
 fill($("#buzzer-error"));

@@ -160,15 +160,22 @@ export function showUrls(state) {
   );
 }
 
-/** Start a page: follow the state and hand each one to `render`. */
-export function run(render) {
-  return follow((state) => {
-    try {
-      render(state);
-    } finally {
-      if (state && state.game) countdown.update(state);
-      else countdown.stop();
-      showUrls(state || {});
-    }
-  }, setStatus);
+/** Start a page: follow the state and hand each one to `render` (and the link's
+ * status to `onStatus`, if given: "live", "reconnecting", "offline"...). */
+export function run(render, onStatus = null) {
+  return follow(
+    (state) => {
+      try {
+        render(state);
+      } finally {
+        if (state && state.game) countdown.update(state);
+        else countdown.stop();
+        showUrls(state || {});
+      }
+    },
+    (status) => {
+      setStatus(status);
+      onStatus?.(status);
+    },
+  );
 }

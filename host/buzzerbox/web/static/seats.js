@@ -3,6 +3,7 @@
 import { post } from "./api.js";
 import { $, dot, fill, h, plural, seatClass } from "./dom.js";
 import { busy } from "./forms.js";
+import { t } from "./i18n.js";
 
 function padsOf(st, seat) {
   return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
@@ -125,7 +126,14 @@ export function renderPhones(st, report, hidden = false) {
               "li",
               { class: `seat ${seatClass(seat)}` },
               dot(seat),
-              h("span", { class: "who" }, h("span", { class: "name" }, st.players[seat]?.name ?? `seat ${seat + 1}`), h("span", { class: "muted small" }, "a phone")),
+              h(
+                "span",
+                { class: "who" },
+                h("span", { class: "name" }, st.players[seat]?.name ?? `seat ${seat + 1}`),
+                (phones.offline || []).includes(seat)
+                  ? h("span", { class: "phone-offline small", "data-testid": `phone-offline-${seat}` }, t("its phone is offline"))
+                  : h("span", { class: "muted small" }, "a phone"),
+              ),
               free,
             );
           }),

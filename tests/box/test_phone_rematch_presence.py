@@ -1,0 +1,89 @@
+"""Rematch keeps the guests' phone seats (issue 24, item 2): the same players in the same
+seats, so each guest's phone stays their buzzer; a new game still frees them all.
+And which seats' phones are offline (item 8): a seat's phone says it is there
+(POST /api/phones/here, and each press); the presence watch, on the box's driven
+clock, marks a seat offline once it has gone unheard for too long, and it is back with
+the next word from its phone."""
+
+from __future__ import annotations
+
+import pytest
+from buzzerbox.box import Box
+from buzzerbox.box.presence import PresenceWatch
+from flask.testing import FlaskClient
+from web.web_fakes import ManualClock, new_game  # type: ignore[import-not-found]
+
+ANN = "a" * 20
+BEN = "b" * 20
+SECOND = 1_000_000
+
+
+def seated(client: FlaskClient, admin: FlaskClient) -> None:
+    """A game of three, phones as pads, Ann's phone at seat 0 and Ben's at seat 2."""
+    new_game(admin)
+    admin.post("/api/phones", json={"on": True})
+    assert client.post("/api/phones/seat", json={"seat": 0, "token": ANN}).status_code == 200
+    assert client.post("/api/phones/seat", json={"seat": 2, "token": BEN}).status_code == 200
+
+
+def test_a_rematch_keeps_each_phones_seat(
+    client: FlaskClient, admin: FlaskClient, box: Box
+) -> None:
+    seated(client, admin)
+    first = box.game_id
+    state = admin.post("/api/rematch", json={}).json
+    assert state["box"]["game_id"] != first  # type: ignore[index]
+    assert state["box"]["phones"] == {"on": True, "taken": [0, 2]}  # type: ignore[index]
+    assert box.phone_seat(ANN) == 0 and box.phone_seat(BEN) == 2
+    # the phones press as their seats in the rematch, no new pick
+    assert client.post("/api/phones/here", json={"token": BEN}).status_code == 200
+    # a new game (other players, maybe other seats) frees them all, as before
+    assert new_game(admin)["box"]["phones"] == {"on": True, "taken": []}
+
+
+def test_a_seat_whose_phone_goes_quiet_is_offline_until_it_is_heard_again(
+    client: FlaskClient, admin: FlaskClient, box: Box, clock: ManualClock
+) -> None:
+    watch = PresenceWatch(box, after_us=10 * SECOND, every_us=SECOND).start()
+    try:
+        seated(client, admin)
+        published: list[dict[str, object]] = []
+        box.when_changed.append(lambda state: published.append(state["box"]["phones"]))
+        for _ in range(6):  # Ann's phone says it is there every 3 s, Ben's is silent
+            clock.advance(3 * SECOND)
+            assert client.post("/api/phones/here", json={"token": ANN}).status_code == 200
+        phones = box.state()["box"]["phones"]
+        assert phones == {"on": True, "taken": [0, 2], "offline": [2]}
+        assert published == [phones]  # announced once, when it changed; not every tick
+        # Ben's phone comes back: his seat is not offline (announced at once)
+        assert client.post("/api/phones/here", json={"token": BEN}).status_code == 200
+        assert "offline" not in box.state()["box"]["phones"]
+        # Ann's phone goes quiet too, Ben's press counts as word from it
+        admin.post("/api/event", json={"type": "round"})
+        clock.advance(4 * SECOND)  # the countdown: go
+        for _ in range(4):
+            clock.advance(3 * SECOND)
+            client.post("/api/phones/here", json={"token": BEN})
+        assert box.state()["box"]["phones"]["offline"] == [0]
+        client.post("/api/phones/press", json={"token": ANN, "pad": "stop"})
+        assert "offline" not in box.state()["box"]["phones"]
+        # the host frees a quiet seat: it is no longer listed; a phone with no seat is refused
+        clock.advance(11 * SECOND)
+        assert box.state()["box"]["phones"]["offline"] == [0, 2]
+        admin.post("/api/phones/free", json={"seat": 0})
+        assert box.state()["box"]["phones"]["offline"] == [2]
+        refused = client.post("/api/phones/here", json={"token": ANN})
+        assert refused.status_code == 409
+        assert "this phone has no seat" in refused.json["error"]  # type: ignore[index]
+    finally:
+        watch.stop()
+
+
+def test_the_watch_stops_and_refuses_a_time_of_nothing(box: Box, clock: ManualClock) -> None:
+    watch = PresenceWatch(box, after_us=SECOND, every_us=SECOND).start()
+    watch.stop()
+    assert all(t.is_cancelled for t in clock.timers)
+    clock.advance(5 * SECOND)
+    assert not clock.timers  # no tick comes after stop
+    with pytest.raises(ValueError, match="above 0"):
+        PresenceWatch(box, after_us=0)

@@ -1,0 +1,254 @@
+"""A guest's buzzer phone shows its player the game (issue 24, item 1), in all four
+games, on 390×844 phones against the real `buzzerbox serve` (a 3 s countdown: time for
+a false start): a false start said at once with how early, "You were first!", "2nd —
+… ms behind <name>", locked until the table settles, the round's and the game's
+result, with a vibration (navigator.vibrate, recorded here) where the phone has one.
+And a rematch keeps every guest's seat (item 2): no phone picks again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
+
+from .browser_support import (
+    GO_TIMEOUT_MS,
+    PHONE,
+    Served,
+    Watch,
+    confirm,
+    enter,
+    fits,
+    new_game,
+    phone,
+    serving,
+    table_page,
+)
+
+#: navigator.vibrate, recorded: the patterns the page asked for; and every title the
+#: buzzer showed, however briefly (a false start said before the go came)
+VIBRATE = """window.__vibes = [];
+navigator.vibrate = (pattern) => { window.__vibes.push(pattern); return true; };
+window.__titles = [];
+new MutationObserver(() => {
+  const text = document.querySelector("[data-testid=buzzer-title]")?.textContent;
+  if (text && window.__titles.at(-1) !== text) window.__titles.push(text);
+}).observe(document, { childList: true, subtree: true });"""
+BEHIND = re.compile(r"^2nd — \d+\.\d+ (ms|s) behind Ann$")
+EARLY = re.compile(r"False start: \d+(\.\d+)? (ms|s) too early\. It does not count\.")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from serving(tmp_path_factory.mktemp("buzzer-game"), "countdown_s = 3.0\n")
+
+
+@dataclass
+class Party:
+    """The host's table view and two guests' buzzer phones: Ann at seat 0, Ben at 1."""
+
+    table: Page
+    ann: Page
+    ben: Page
+    watch: Watch
+
+
+def guest(watch: Watch, context: BrowserContext, served: Served, seat: int) -> Page:
+    page = watch.page(context)
+    page.add_init_script(VIBRATE)
+    page.goto(f"{served.url}/buzzer")
+    page.get_by_test_id(f"buzzer-seat-{seat}").click()
+    expect(page.get_by_test_id("buzzer-title")).to_be_visible()
+    return page
+
+
+@contextmanager
+def party(
+    served: Served, browser: Browser, game: str, names: list[str], **kw: int
+) -> Iterator[Party]:
+    watch = Watch(served.url)
+    contexts = [phone(browser), phone(browser), phone(browser, "dark")]
+    try:
+        table = table_page(watch, contexts[0], served)
+        new_game(table, game, names, **kw)
+        toggle = table.get_by_test_id("phones-toggle")
+        if toggle.get_attribute("aria-pressed") != "true":  # the box's last game left it on
+            toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        ann = guest(watch, contexts[1], served, 0)
+        ben = guest(watch, contexts[2], served, 1)
+        yield Party(table, ann, ben, watch)
+        watch.check()
+    except (AssertionError, Error):
+        print(served.output())
+        raise
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def title(page: Page) -> str:
+    return page.get_by_test_id("buzzer-title").inner_text()
+
+
+Text = str | re.Pattern[str]
+
+
+def says(page: Page, text: Text, detail: Text | None = None) -> None:
+    """The buzzer's status says `text` (and `detail`), in view on the phone: above the
+    fold of a 390×844 screen, never below it."""
+    expect(page.get_by_test_id("buzzer-title")).to_have_text(text)
+    if detail is not None:
+        expect(page.get_by_test_id("buzzer-detail")).to_contain_text(detail)
+    box = page.get_by_test_id("buzzer-status").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def start(table: Page, *guests: Page) -> None:
+    table.get_by_test_id("start-round").click()
+    for page in guests:
+        expect(page.get_by_test_id("buzzer-phase")).to_have_attribute("data-phase", "countdown")
+
+
+def go(*guests: Page) -> None:
+    for page in guests:
+        expect(page.get_by_test_id("buzzer-phase")).to_have_attribute(
+            "data-phase", "playing", timeout=GO_TIMEOUT_MS
+        )
+
+
+def vibrations(page: Page) -> list[object]:
+    result: list[object] = page.evaluate("window.__vibes")
+    return result
+
+
+def test_a_ligretto_round_on_the_guests_phones(served: Served, browser: Browser) -> None:
+    with party(served, browser, "ligretto", ["Ann", "Ben", "Cem"]) as at:
+        says(at.ann, "Waiting for the first round")
+        start(at.table, at.ann, at.ben)
+        # Ben jumps the gun: his phone says so at once, with how early; then the box's
+        at.ben.get_by_test_id("buzzer-stop").tap()
+        says(at.ben, re.compile(r"^(False start!|Go!)$"), EARLY)
+        assert "False start!" in at.ben.evaluate("window.__titles")
+        assert 400 in vibrations(at.ben)  # a long buzz
+        go(at.ann, at.ben)
+        assert "Get ready…" in at.ann.evaluate("window.__titles")
+        says(at.ben, "Go!", EARLY)  # still said after the go: it did not count
+        says(at.ann, "Go!", "Press Stop! the moment your Ligretto stack is empty.")
+
+        # Ann calls stop first; Ben presses after her
+        at.ann.get_by_test_id("buzzer-stop").tap()
+        says(at.ann, "You were first!", "You called — the table counts the cards.")
+        assert [60, 40, 60, 40, 200] in vibrations(at.ann)  # the winner's lamp
+        expect(at.ann.get_by_test_id("buzzer-stop")).to_contain_class("locked")
+        says(at.ben, "Ann called — count your cards")
+        at.ben.get_by_test_id("buzzer-stop").tap()
+        says(at.ben, BEHIND, "Ann called — count your cards")
+        expect(at.ben.get_by_test_id("buzzer-stop")).to_contain_class("locked")
+        says(at.ann, "You were first!", re.compile(r"Ben was \d+\.\d+ (ms|s) behind\."))
+        fits(at.ben, "buzzer-second")
+
+        # the table counts: the round's result, then the game's
+        enter(at.table, "stacks", {1: 3, 2: 5})
+        enter(at.table, "middle", {0: 12, 1: 4, 2: 2})
+        says(at.ann, "You won round 1!", "12 points this round, 12 in all.")
+        says(at.ben, "Ann won round 1", "−2 points this round, −2 in all.")
+        confirm(at.table, "finish")
+        says(at.ann, "You win!", "Your total: 12")
+        says(at.ben, "Ann wins!", "Your total: −2")
+        assert [60, 40, 60, 40, 200] in vibrations(at.ann)
+        fits(at.ann, "buzzer-win")
+
+
+@pytest.mark.parametrize("game", ["twist", "kids"])
+def test_a_twist_or_kids_round_on_the_guests_phones(
+    served: Served, browser: Browser, game: str
+) -> None:
+    with party(served, browser, game, ["Ann", "Ben"], rounds=2) as at:
+        start(at.table, at.ann, at.ben)
+        go(at.ann, at.ben)
+        says(at.ann, "Go!", "Press Stop! the moment your last card is laid.")
+        at.ann.get_by_test_id("buzzer-stop").tap()
+        says(at.ann, "You were first!")
+        says(at.ben, "Ann called — count your cards")
+        at.ben.get_by_test_id("buzzer-stop").tap()
+        says(at.ben, BEHIND)
+        enter(at.table, "left", {1: 6})
+        says(at.ann, "You won round 1!", "Waiting for the next round.")
+        says(at.ben, "Ann won round 1", "Waiting for the next round.")
+        confirm(at.table, "finish")
+        says(at.ann, "You win!")
+        says(at.ben, "Ann wins!")
+
+
+def settle(table: Page, result: str, claimant: str) -> None:
+    expect(table.get_by_test_id("claim")).to_contain_text(f"{claimant} claims a pair")
+    table.get_by_test_id(f"claim-{result}").click()
+    expect(table.get_by_test_id("claim")).to_be_hidden()
+
+
+def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -> None:
+    with party(served, browser, "twinit", ["Ann", "Ben", "Cem"]) as at:
+        start(at.table, at.ann, at.ben)
+        at.ann.get_by_test_id("buzzer-slap").tap()  # before the go
+        says(at.ann, re.compile(r"^(False start!|Go! Slap on a pair\.)$"), EARLY)
+        assert "False start!" in at.ann.evaluate("window.__titles")
+        go(at.ann, at.ben)
+        says(at.ben, "Go! Slap on a pair.", "You have 0 takes of 5.")
+
+        # Ann slaps first, Ben just after her (within the claim's second): both locked
+        # until the table settles Ann's claim
+        at.ann.get_by_test_id("buzzer-slap").tap()
+        at.ben.get_by_test_id("buzzer-slap").tap()
+        says(at.ann, "You were first!", "Locked until the table settles your claim.")
+        expect(at.ann.get_by_test_id("buzzer-slap")).to_contain_class("locked")
+        says(at.ben, BEHIND, "Locked until the table settles Ann's claim.")
+        expect(at.ben.get_by_test_id("buzzer-slap")).to_contain_class("locked")
+        settle(at.table, "pair", "Ann")
+        says(at.ann, "You take the pair!", "You have 1 take of 5.")
+        says(at.ben, "Ann takes the pair", "You have 0 takes of 5.")
+        expect(at.ben.get_by_test_id("buzzer-slap")).not_to_contain_class("locked")
+
+        # Ben slaps on no pair
+        at.ben.get_by_test_id("buzzer-slap").tap()
+        says(at.ben, "You were first!")
+        says(at.ann, "Ben slapped first", "The table settles the claim.")
+        settle(at.table, "error", "Ben")
+        says(at.ben, "Error: you lose a take")
+        says(at.ann, "Ben's error: a take goes back")
+
+        # Ann takes four more: five takes win (today's "SLAP!" only, before issue 24)
+        for _ in range(4):
+            at.ann.get_by_test_id("buzzer-slap").tap()
+            says(at.ann, "You were first!")
+            settle(at.table, "pair", "Ann")
+        says(at.ann, "You win!", "Your total: 5")
+        says(at.ben, "Ann wins!", "Your total: 0")
+        fits(at.ann, "buzzer-twinit-win")
+
+
+def test_a_rematch_keeps_the_guests_seats(served: Served, browser: Browser) -> None:
+    with party(served, browser, "kids", ["Ann", "Ben"], rounds=1) as at:
+        confirm(at.table, "finish")
+        says(at.ann, re.compile(r"win|over", re.I))
+        at.table.get_by_test_id("rematch").click()
+        expect(at.table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
+        expect(at.table.get_by_test_id("phone-seats")).to_contain_text("Ann")
+        expect(at.table.get_by_test_id("phone-seats")).to_contain_text("Ben")
+        # each guest's phone is still their buzzer: no seat to pick again
+        for page, name in ((at.ann, "Ann"), (at.ben, "Ben")):
+            says(page, "Waiting for the first round")
+            expect(page.get_by_test_id("buzzer")).to_contain_text(name)
+            expect(page.get_by_test_id("buzzer-seats")).to_have_count(0)
+        at.ann.reload()  # and over a reload
+        says(at.ann, "Waiting for the first round")
+        start(at.table, at.ann, at.ben)
+        go(at.ann, at.ben)
+        at.ben.get_by_test_id("buzzer-stop").tap()
+        says(at.ben, "You were first!")
+        expect(at.table.get_by_test_id("phase")).to_contain_text("Ben called")
