@@ -11,6 +11,7 @@ total.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
@@ -25,10 +26,13 @@ from .tv_steps import (
     round_called,
     scored_ligretto,
     takes_the_screen,
+    tv_page,
 )
 
 #: how long a moment stays (tv.js REVEAL_MS)
 REVEAL_MS = 5000
+#: the count's call stays this long after its 3 – 2 – 1 (common.js: 1.2 s)
+GO_MS = 1500
 SCREENS: dict[str, ViewportSize] = {"1080p": FITS["tv"], "720p": {"width": 1280, "height": 720}}
 
 #: Readable across a room, on a 1080p TV. A 55" 1080p screen is 68 cm high: 1 px is
@@ -66,15 +70,10 @@ def readable(tv: Page, screen: str) -> None:
     assert qr >= QR_PX * scaled[screen] - 0.5, (screen, qr)
 
 
-def held(tv: Page) -> None:
-    """The page's clock stops where it is: a moment's timer waits until it resumes."""
-    tv.clock.pause_at(tv.evaluate("Date.now()") / 1000)  # Python: Unix time in seconds
-
-
-def on_every_screen(tv: Page, check: object) -> None:
+def on_every_screen(tv: Page, check: Callable[[str], None]) -> None:
     for screen, size in SCREENS.items():
         tv.set_viewport_size(size)
-        check(screen)  # type: ignore[operator]
+        check(screen)
     tv.set_viewport_size(SCREENS["1080p"])
 
 
@@ -86,9 +85,7 @@ def test_twelve_long_names_the_call_and_the_winners(served: Served, browser: Bro
         keeper = Scorekeeper(hand, served)
         keeper.game("ligretto", TWELVE)
         pads = pads_page(watch, hand, served)
-        tv = watch.page(screen)
-        tv.clock.install()  # time flows; the test may run it ahead
-        tv.goto(f"{served.url}/tv")
+        tv = tv_page(watch, screen, served)
         expect(tv.get_by_test_id("tv-standings").locator("li")).to_have_count(12)
         expect(tv.get_by_test_id("tv-player-0")).to_contain_text("=1")
         tv.get_by_test_id("tv-sound").click()
@@ -96,6 +93,7 @@ def test_twelve_long_names_the_call_and_the_winners(served: Served, browser: Bro
 
         # round 1: Jean-Luc calls, Dorothea presses right after; the call takes the screen
         round_called(keeper, pads, caller=1, runner=3)
+        tv.clock.run_for(GO_MS)  # the count's call ("Ligretto!") is gone
         reveal = tv.get_by_test_id("tv-reveal")
         expect(reveal).to_be_visible()
         expect(reveal).to_have_attribute("data-kind", "call")
@@ -106,15 +104,20 @@ def test_twelve_long_names_the_call_and_the_winners(served: Served, browser: Bro
         expect(tv.get_by_test_id("tv-reveal-by")).to_have_text(
             re.compile(r"^by \d+(\.\d+)? (µs|ms|s) over Dorothea Wilhelmina$")
         )
-        held(tv)  # the checks take their time: the moment's timer waits for them
-        on_every_screen(tv, lambda s: (takes_the_screen(tv), nothing_cut(tv, ".tv-reveal-name")))
-        tv.clock.resume()
+
+        def called(size: str) -> None:
+            takes_the_screen(tv)
+            nothing_cut(tv, ".tv-reveal-name")
+
+        on_every_screen(tv, called)
         assert int(tv.evaluate("document.body.dataset.tones || '0'")) >= 2  # count, call
+        tv.clock.run_for(REVEAL_MS)
         expect(reveal).to_be_hidden()  # after a few seconds, the board again
         scored_ligretto(keeper, TWELVE, caller=1, rnd=1)
 
         # round 2: every row has its last round now, and still no name is cut
         round_called(keeper, pads, caller=4, runner=0)
+        tv.clock.run_for(GO_MS)
         expect(reveal).to_contain_text("Konstantinos Papadopoulos called")
         reveal.click()  # a tap: the board at once
         expect(reveal).to_be_hidden()

@@ -4,10 +4,12 @@ presses, and what the TV must show (nothing cut, the moments over the whole scre
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .browser_support import Served, Watch, wait_for_go
 
@@ -106,8 +108,24 @@ def scored_ligretto(keeper: Scorekeeper, names: list[str], caller: int, rnd: int
     keeper.event(type="middle", counts={n: 3 + (i * 7 + rnd) % 11 for i, n in enumerate(names)})
 
 
+def tv_page(watch: Watch, context: BrowserContext, served: Served) -> Page:
+    """The TV view with its clock stopped: its timers (a moment's 5 s, the count's
+    steps, the keepalive watch) run only as the test runs them (`page.clock.run_for`)."""
+    tv = watch.page(context)
+    tv.clock.install()
+    tv.goto(f"{served.url}/tv")
+    # Python takes Unix time in seconds; a second ahead, as the page's clock runs on
+    tv.clock.pause_at(tv.evaluate("Date.now()") / 1000 + 1)
+    return tv
+
+
 def nothing_cut(tv: Page, sel: str) -> None:
-    assert tv.evaluate(CUT, sel) == [], f"cut on a {tv.viewport_size}"
+    """No text in `sel` is cut, once the page has laid out its size (a screen just
+    resized: its names are fitted again when the browser next renders, 2 s at most)."""
+    with contextlib.suppress(PlaywrightTimeout):  # then say what is cut
+        tv.wait_for_function(f"(sel) => ({CUT})(sel).length === 0", arg=sel, timeout=2000)
+    cut = tv.evaluate(CUT, sel)
+    assert cut == [], f"cut on a {tv.viewport_size}: {cut}"
 
 
 def takes_the_screen(tv: Page, sel: str = "#tv-reveal") -> None:

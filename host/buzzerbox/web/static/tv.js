@@ -43,15 +43,30 @@ function lastOf(state, p) {
   ];
 }
 
-/** Every name whole: one too wide for its row gets smaller, or at last wraps. */
+/** A name whole: too wide for its row, it gets smaller, or at last wraps. */
+function fitName(name) {
+  name.style.fontSize = "";
+  name.classList.remove("wrap");
+  if (name.scrollWidth <= name.clientWidth + 0.5) return;
+  const share = Math.max(SMALLEST, Math.floor((name.clientWidth / name.scrollWidth) * 100) / 100);
+  name.style.fontSize = `${share * 100}%`;
+  if (name.scrollWidth > name.clientWidth + 0.5) name.classList.add("wrap");
+}
+
+// a name's box changes with the screen (and the rows' font with its height): it is
+// fitted again once laid out, whatever changed it
+const resized = typeof ResizeObserver !== "undefined" ? new ResizeObserver((seen) => seen.forEach((e) => fitName(e.target))) : null;
+
+/** Stop watching the names in `root` (before it is filled anew). */
+function forget(root) {
+  for (const name of root.querySelectorAll(".tv-name, .tv-finale-name")) resized?.unobserve(name);
+}
+
+/** Every name in `root` whole, now and whenever its box changes. */
 function fitNames(root) {
   for (const name of root.querySelectorAll(".tv-name, .tv-finale-name")) {
-    name.style.fontSize = "";
-    name.classList.remove("wrap");
-    if (name.scrollWidth <= name.clientWidth + 0.5) continue;
-    const share = Math.max(SMALLEST, Math.floor((name.clientWidth / name.scrollWidth) * 100) / 100);
-    name.style.fontSize = `${share * 100}%`;
-    if (name.scrollWidth > name.clientWidth + 0.5) name.classList.add("wrap");
+    fitName(name);
+    resized?.observe(name);
   }
 }
 
@@ -63,6 +78,7 @@ function renderBoard(state) {
   const players = state.players || [];
   list.style.setProperty("--rows", String(Math.max(players.length, 4)));
   const winners = new Set(state.winners || []);
+  forget(list);
   fill(
     list,
     ranking(state).map((o) => {
@@ -119,6 +135,7 @@ function renderMoment(state) {
   const made = next.make();
   const same = next.key === current && !el.hidden;
   if (same && el.textContent === made.textContent) return; // nothing new to say
+  forget(el);
   fill(el, made);
   el.hidden = false; // laid out, so its names can be measured
   fitNames(el);
@@ -150,7 +167,12 @@ function soundButton() {
 countdown.listener = { started: countdownBeeps, went: goNow, stopped: cancelBeeps };
 soundButton();
 $("#tv-reveal").addEventListener("click", hideMoment);
-addEventListener("resize", () => {
+// the rows' font follows the screen's height: all measured again when the list's changes
+if (typeof ResizeObserver !== "undefined") {
+  new ResizeObserver(() => fitNames($("#tv-standings"))).observe($("#tv-standings"));
+}
+// measured again when the fonts change (a CJK or emoji font comes late)
+document.fonts?.addEventListener("loadingdone", () => {
   fitNames($("#tv-standings"));
   fitNames($("#tv-reveal"));
 });
