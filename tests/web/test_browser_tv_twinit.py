@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .browser_support import FITS, Served, Watch, phone, wait_for_go
+from .browser_support import FITS, Served, Watch, audit, phone, wait_for_go
 from .tv_steps import FONT_PX, Scorekeeper, nothing_cut, pads_page, takes_the_screen, tv_page
 
 SIX = [
@@ -112,6 +112,7 @@ def test_steal_error_and_split_take_the_screen(served: Served, browser: Browser)
             tv.set_viewport_size(size)
             takes_the_screen(tv)
             nothing_cut(tv, ".tv-finale-name")
+        assert audit(tv) == []
         watch.check()
     finally:
         hand.close()

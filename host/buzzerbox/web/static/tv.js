@@ -98,7 +98,7 @@ function renderBoard(state) {
           o.player.name,
           winners.has(o.player.name) ? crown() : null,
         ),
-        h("span", { class: "tv-last muted", "data-testid": `tv-last-${o.seat}` }, last),
+        h("span", { class: "tv-last", "data-testid": `tv-last-${o.seat}` }, last),
         h("span", { class: "tv-total", "data-testid": `tv-total-${o.seat}` }, totalOf(state, o.player)),
       );
     }),
