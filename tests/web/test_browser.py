@@ -59,7 +59,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         targets_big_enough(table)
         new_ligretto(table, ["Ann", "Ben", "Cara"], target=50)
         expect(table.get_by_test_id("seat-0")).to_contain_text("Ann")
-        expect(table.get_by_test_id("seats")).to_contain_text("Cara stop")
+        expect(table.get_by_test_id("seat-pads-2")).to_have_text("stop pad")  # Cara's
 
         # the second phone: anyone at the table, not logged in, dark
         viewer = watch.page(viewer_phone)

@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from buzzerbox.box.colours import colours_of
 from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.box.stats import PlayedGame, stop_times
 from buzzerbox.rules.phase import Phase
 from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent, StoreError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import replay_events
+
+#: how many of the log's latest games the colours are folded over
+COLOUR_GAMES = 1000
 
 
 class GameArchive:
@@ -27,6 +31,17 @@ class GameArchive:
         #: finished games read back, by (id, last change): a finished game's log only
         #: changes by an undo of its finish, which changes `updated` too
         self._played: dict[tuple[int, float], PlayedGame] = {}
+        self._colours: tuple[int | None, list[int]] = (None, [])
+
+    def colours(self) -> list[int]:
+        """The current game's players' colours, seat by seat (colours.py: they follow
+        the names through the log's games); [] before any game."""
+        game_id = self.current()
+        if game_id is not None and self._colours[0] != game_id:
+            summary = self.log.game(game_id)
+            earlier = [g.players for g in reversed(self.log.games(COLOUR_GAMES)) if g.id < game_id]
+            self._colours = (game_id, colours_of(earlier, summary.players if summary else []))
+        return list(self._colours[1]) if game_id is not None else []
 
     def games(self) -> list[dict[str, Any]]:
         return [g.to_json() for g in self.log.games()]

@@ -127,6 +127,7 @@ class Box:
                     "boards": list(self._seats.boards.values()),
                     **self._reports,
                     "phones": self.phones.to_json(),
+                    "colours": self.archive.colours(),
                 }
                 self._cache = state
             return self._cache

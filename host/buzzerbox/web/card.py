@@ -36,6 +36,12 @@ def _signed(n: int) -> str:
     return f"−{-n}" if n < 0 else str(n)
 
 
+def seat_colour(state: dict[str, Any], seat: int) -> int:
+    """The colour of a seat's player: the box's (it follows the name), else the seat's."""
+    colours = (state.get("box") or {}).get("colours") or []
+    return int(colours[seat]) if seat < len(colours) else seat
+
+
 def result_card(state: dict[str, Any]) -> str:
     """The card: title, winners, every player with their score, best first."""
     players = list(enumerate(state.get("players") or []))
@@ -51,7 +57,7 @@ def result_card(state: dict[str, Any]) -> str:
     rows = []
     for i, (seat, p) in enumerate(players):
         y = TOP + ROW * i
-        colour = COLOURS[seat % len(COLOURS)]
+        colour = COLOURS[seat_colour(state, seat) % len(COLOURS)]
         won = " ★" if p.get("name") in winners else ""
         rows.append(
             f'<rect x="32" y="{y}" width="{WIDTH - 64}" height="{ROW - 8}" rx="10" '

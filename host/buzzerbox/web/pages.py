@@ -14,10 +14,12 @@ static/, one module per concern (a page imports what it needs):
                   (the hub's page loads it too, from the hub: hub/app.py)
     common.js     every page: the live dot (and its words), the 3 – 2 – 1 countdown,
                   the addresses
-    dom.js        h()/s() element builders (text only, never HTML), formats
+    dom.js        h()/s() element builders (text only, never HTML), formats, the
+                  players' colours (state.box.colours: they follow the names)
     game.js       what a game says: course, ranking, takes, claim news
     chart.js      the SVG chart of totals per round
     photo.js      the photo finish: presses, leads, false starts
+    tvmoments.js  the TV's big moments: FIRST!, the call, Twin It!'s claims, the winners
     forms.js      count fields, refusals placed at their field
     login.js      the PIN form
     newgame.js    the new-game form

@@ -6,6 +6,8 @@ const H = 230;
 const PAD = { left: 34, right: 78, top: 14, bottom: 26 };
 /** At most this many characters right of the plot (fitLabels cuts to what fits). */
 const LABEL_CHARS = 12;
+/** The end labels' spacing when they are drawn, before they are measured. */
+const LABEL_GAP = 13;
 
 /** A step for about `ticks` grid lines: 1, 2, 2.5 or 5 times a power of ten, and
  * whole (totals are whole numbers: no 2.5 or 7.5 on the axis). */
@@ -34,8 +36,28 @@ function spread(items, gap, lo, hi) {
 }
 
 /** Once the chart is on the page: cut each end label (by grapheme) until it fits
- * right of the plot; the full name stays in the label's title. */
+ * right of the plot; the full name stays in the label's title. Then the labels are
+ * spread again by their measured height, taller than LABEL_GAP in some fonts (Noto's
+ * 11 px text is 15 px high, a colour emoji's line more). */
 export function fitLabels(root) {
+  cutLabels(root);
+  const texts = [...root.querySelectorAll(".end-label")];
+  let above = 0;
+  let below = 0;
+  for (const text of texts) {
+    const b = text.getBBox();
+    const baseline = Number(text.getAttribute("y"));
+    above = Math.max(above, baseline - b.y);
+    below = Math.max(below, b.y + b.height - baseline);
+  }
+  if (above + below <= LABEL_GAP) return;
+  const items = texts.map((text) => ({ text, y: Number(text.dataset.want) }));
+  for (const { text, y } of spread(items, above + below, PAD.top + above, H - PAD.bottom)) {
+    text.setAttribute("y", y.toFixed(1));
+  }
+}
+
+function cutLabels(root) {
   for (const name of root.querySelectorAll(".end-name")) {
     const full = name.dataset.name;
     const text = name.parentNode;
@@ -104,13 +126,19 @@ export function totalsChart(state) {
   );
   const labels = spread(
     series.map((vals, seat) => ({ seat, y: y(vals[n]) + 4, v: vals[n] })),
-    13,
+    LABEL_GAP,
     PAD.top + 4,
     H - PAD.bottom,
   ).map(({ seat, y: ly, v }) =>
     s(
       "text",
-      { class: `end-label ${seatClass(seat)}`, x: x(n) + 8, y: ly, "data-testid": `chart-label-${seat}` },
+      {
+        class: `end-label ${seatClass(seat)}`,
+        x: x(n) + 8,
+        y: ly,
+        "data-want": (y(v) + 4).toFixed(1),
+        "data-testid": `chart-label-${seat}`,
+      },
       s("title", {}, `${players[seat].name} ${num(v)}`),
       s("tspan", { class: "end-total" }, num(v)),
       s("tspan", { class: "end-name", "data-name": players[seat].name }, ` ${clip(players[seat].name, LABEL_CHARS - num(v).length)}`),

@@ -1,6 +1,6 @@
 // What every page shares: the live dot, the countdown, the box's addresses.
 import { follow } from "./api.js";
-import { $, fill, h, ownName } from "./dom.js";
+import { $, fill, h, ownName, useColours } from "./dom.js";
 
 const STATUS_TEXT = {
   connecting: "connecting to the box",
@@ -166,6 +166,7 @@ export function run(render, onStatus = null) {
   return follow(
     (state) => {
       try {
+        useColours(state?.box?.colours);
         render(state);
       } finally {
         if (state && state.game) countdown.update(state);

@@ -38,8 +38,21 @@ export function fill(el, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
-/** The class giving a seat its colour (12 colours, then they repeat). */
-export const seatClass = (seat) => `p${seat % 12}`;
+// each seat's colour as the box says it (state.box.colours): a colour follows its
+// player's name through the games, not the seat
+let colours = [];
+
+/** The colours of the state the page shows now (common.js sets them on every state). */
+export function useColours(list) {
+  colours = Array.isArray(list) ? list : [];
+}
+
+/** The class giving a seat's player their colour (12 colours; the seat's own
+ * before the box has said). */
+export function seatClass(seat) {
+  const c = colours[seat];
+  return `p${Number.isInteger(c) ? c % 12 : seat % 12}`;
+}
 
 /** A coloured dot for a seat. */
 export const dot = (seat) => h("span", { class: `dot ${seatClass(seat)}`, "aria-hidden": "true" });

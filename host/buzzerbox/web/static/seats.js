@@ -1,9 +1,9 @@
 // The table view's seats and pads: which pad is whose (enrolment of real pads: the
 // box waits for the next press of a pad), or a note that the pads are virtual.
 import { post } from "./api.js";
-import { $, dot, fill, h, plural, seatClass } from "./dom.js";
+import { $, dot, fill, h, ownName, plural, seatClass } from "./dom.js";
 import { busy } from "./forms.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 function padsOf(st, seat) {
   return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
@@ -20,13 +20,35 @@ function resetButton(report) {
   return b;
 }
 
-function padList(pads) {
-  if (!pads.length) return "no pad yet";
-  return pads.map((pad, i) => [
-    i ? ", " : "",
-    pad.label || `${pad.role} ${pad.id}`,
-    pad.enrolled ? h("span", { class: "badge ok enrolled" }, "enrolled") : null,
-  ]);
+/** Pile numbers as people write them: "1–8", or "1, 3, 4" when some are not there. */
+function pileNumbers(piles) {
+  const n = piles.map((p) => p.pile + 1).sort((a, b) => a - b);
+  const run = n.every((v, i) => !i || v === n[i - 1] + 1);
+  return run ? `${n[0]}–${n.at(-1)}` : n.join(", ");
+}
+
+const ROLE_WORDS = { stop: () => t("stop pad"), slap: () => t("slap pad") };
+
+/** One seat's pads in a line: its stop or slap pad, then its piles in one item (a
+ * Twist seat has 8: "stop pad, 8 pile pads (1–8)"), enrolled pads each by name. The
+ * virtual pads' labels repeat the player's name: they are said by their role. */
+function padList(pads, simulated) {
+  if (!pads.length) return t("no pad yet");
+  const piles = pads.filter((p) => p.role === "pile" && !p.enrolled && p.pile !== null);
+  const grouped = piles.length > 2 ? piles : [];
+  const named = (pad) => {
+    if (!simulated) return pad.label || `${pad.role} ${pad.id}`;
+    if (pad.role === "pile") return t("pile {n}", { n: pad.pile + 1 });
+    return ownName(ROLE_WORDS, pad.role, () => pad.role)();
+  };
+  const items = pads
+    .filter((pad) => !grouped.includes(pad))
+    .map((pad) => [named(pad), pad.enrolled ? h("span", { class: "badge ok enrolled" }, t("enrolled")) : null]);
+  if (grouped.length) {
+    const n = grouped.length;
+    items.push(tn("{n} pile pad ({piles})", "{n} pile pads ({piles})", n, { piles: pileNumbers(grouped) }));
+  }
+  return items.map((item, i) => [i ? ", " : "", item]);
 }
 
 /** The seats card: shown between rounds; `hidden` while a new game is being made. */
@@ -64,7 +86,7 @@ export function renderSeats(st, report, hidden = false) {
           h(
             "span",
             { class: "muted small", "data-testid": `seat-pads-${seat}`, "aria-live": "polite" },
-            waiting ? `Press ${p.name}'s pad now…` : padList(mine),
+            waiting ? `Press ${p.name}'s pad now…` : padList(mine, box.simulated),
           ),
         ),
         box.simulated ? null : button,

@@ -1,36 +1,73 @@
-// The TV view: the standings over the whole screen (12 players fit), the photo finish
-// always in view, and on every race a huge "FIRST! Ann, by 245 µs". Opt-in sound.
+// The TV view: the standings over the whole screen (12 players fit, no name cut), the
+// photo finish always in view and readable across the room, and the big moments
+// taking the screen (tvmoments.js): FIRST!, the call, Twin It!'s steals, errors and
+// splits, the winners with everyone's totals. Opt-in sound.
 import { countdown, run } from "./common.js";
-import { $, dot, fill, h, lead, num, plural, seatClass, signed } from "./dom.js";
+import { $, dot, fill, h, num, seatClass, signed } from "./dom.js";
 import { course, crown, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
-import { presses, renderPhoto } from "./photo.js";
+import { t, tn } from "./i18n.js";
+import { renderPhoto } from "./photo.js";
 import { cancelBeeps, countdownBeeps, fanfare, goNow, setSound, soundOn } from "./sound.js";
+import { moments } from "./tvmoments.js";
 
 const REVEAL_MS = 5000;
-let seen = null; // the race shown last: game, round, first press
-let shownUntil = 0;
-let hideTimer = null;
+/** A name too long for its row is made smaller, down to this share of the row's size;
+ * below it, it wraps (it is never cut). */
+const SMALLEST = 0.5;
 
 function headline(state) {
-  if (!state.game) return ["No game yet", "Start one on the table view"];
+  if (!state.game) return [t("No game yet"), t("Start one on the table view")];
   if (state.phase === "finished") {
     const names = state.winners || [];
-    return [names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`, state.title];
+    const won = names.length > 1 ? t("{names} win!", { names: names.join(" & ") }) : t("{name} wins!", { name: names[0] || t("Nobody") });
+    return [won, state.title];
   }
-  const round = state.round && state.game !== "twinit" ? ` · round ${state.round}` : "";
-  return [`${state.title}${round}`, course(state)];
+  const title = state.round && state.game !== "twinit" ? t("{title} · round {round}", { title: state.title, round: state.round }) : state.title;
+  return [title, course(state)];
 }
 
 function totalOf(state, p) {
   if (state.game === "twinit") return String((p.takes || []).length);
-  return leftCounts(state) ? `${p.left} left` : num(p.total);
+  return leftCounts(state) ? t("{n} left", { n: p.left }) : num(p.total);
 }
 
-function subOf(state, p) {
+/** The last round's points (or a Twin It! player's takes), in a column of their own:
+ * they never take room from the name. */
+function lastOf(state, p) {
   if (state.game === "twinit") return (p.takes || []).length ? takes(p.takes) : null;
   const last = lastPoints(state, p.name);
   if (last === null) return null;
-  return `last round ${state.game === "kids" ? plural(last, "card") : signed(last)}`;
+  return [
+    h("span", { class: "tv-last-label" }, t("last round")),
+    h("span", { class: "tv-last-pts" }, state.game === "kids" ? tn("{n} card", "{n} cards", last, { n: last }) : signed(last)),
+  ];
+}
+
+/** A name whole: too wide for its row, it gets smaller, or at last wraps. */
+function fitName(name) {
+  name.style.fontSize = "";
+  name.classList.remove("wrap");
+  if (name.scrollWidth <= name.clientWidth + 0.5) return;
+  const share = Math.max(SMALLEST, Math.floor((name.clientWidth / name.scrollWidth) * 100) / 100);
+  name.style.fontSize = `${share * 100}%`;
+  if (name.scrollWidth > name.clientWidth + 0.5) name.classList.add("wrap");
+}
+
+// a name's box changes with the screen (and the rows' font with its height): it is
+// fitted again once laid out, whatever changed it
+const resized = typeof ResizeObserver !== "undefined" ? new ResizeObserver((seen) => seen.forEach((e) => fitName(e.target))) : null;
+
+/** Stop watching the names in `root` (before it is filled anew). */
+function forget(root) {
+  for (const name of root.querySelectorAll(".tv-name, .tv-finale-name")) resized?.unobserve(name);
+}
+
+/** Every name in `root` whole, now and whenever its box changes. */
+function fitNames(root) {
+  for (const name of root.querySelectorAll(".tv-name, .tv-finale-name")) {
+    fitName(name);
+    resized?.observe(name);
+  }
 }
 
 function renderBoard(state) {
@@ -41,10 +78,12 @@ function renderBoard(state) {
   const players = state.players || [];
   list.style.setProperty("--rows", String(Math.max(players.length, 4)));
   const winners = new Set(state.winners || []);
+  forget(list);
   fill(
     list,
-    ranking(state).map((o) =>
-      h(
+    ranking(state).map((o) => {
+      const last = lastOf(state, o.player);
+      return h(
         "li",
         {
           class: `tv-row ${seatClass(o.seat)}${winners.has(o.player.name) ? " winner" : ""}`,
@@ -53,63 +92,69 @@ function renderBoard(state) {
         h("span", { class: "tv-place" }, placeText(o)),
         h(
           "span",
-          { class: "tv-who" },
-          h("span", { class: "tv-name" }, dot(o.seat), " ", o.player.name, winners.has(o.player.name) ? crown() : null),
-          h("span", { class: "tv-sub muted" }, subOf(state, o.player)),
+          { class: "tv-name", "data-testid": `tv-name-${o.seat}` },
+          dot(o.seat),
+          " ",
+          o.player.name,
+          winners.has(o.player.name) ? crown() : null,
         ),
+        h("span", { class: "tv-last", "data-testid": `tv-last-${o.seat}` }, last),
         h("span", { class: "tv-total", "data-testid": `tv-total-${o.seat}` }, totalOf(state, o.player)),
-      ),
-    ),
+      );
+    }),
   );
+  fitNames(list);
 }
 
-/** The first of the race and the runner's margin; null when nobody pressed yet. */
-function race(state) {
-  const list = presses(state);
-  const first = list.find((p) => p.kind === "first");
-  if (!first) return null;
-  // a stop race's second press comes after the call ("late"): it still gives the margin
-  const runner = list.find((p) => p !== first && p.lead_us !== null && p.lead_us !== undefined);
-  const by = runner && runner.lead_us !== null ? `by ${lead(runner.lead_us).slice(1)} over ${runner.name}` : "";
-  return { key: `${state.box?.game_id}|${state.round}|${first.seat}|${first.t_us}`, first, by };
-}
+// -- the big moments --------------------------------------------------------------------
 
-function hideReveal() {
-  $("#tv-reveal").hidden = true;
-}
+let seen = null; // the keys of the moments of the last state (null: none yet)
+let current = null; // the key of the moment on the screen, or of the last one shown
+let dismissed = null; // a moment that stays (the winners) tapped away
+let hideTimer = null;
 
-function renderReveal(state) {
-  const r = race(state);
+function hideMoment() {
   const el = $("#tv-reveal");
-  const opening = seen === null; // a race already run when the page opened is not shouted
-  const fresh = Boolean(r) && r.key !== seen;
-  seen = r ? r.key : "";
-  if (!r || opening) return;
-  if (!fresh && el.hidden) return;
-  fill(
-    el,
-    h(
-      "div",
-      { class: `tv-reveal-box ${seatClass(r.first.seat)}` },
-      h("p", { class: "tv-reveal-first" }, "FIRST!"),
-      h("p", { class: "tv-reveal-name", "data-testid": "tv-reveal-name" }, dot(r.first.seat), " ", r.first.name),
-      h("p", { class: "tv-reveal-by", "data-testid": "tv-reveal-by" }, r.by),
-    ),
-  );
-  if (fresh) {
-    el.hidden = false;
-    fanfare();
-    shownUntil = performance.now() + REVEAL_MS;
-    clearTimeout(hideTimer);
-    hideTimer = setTimeout(hideReveal, REVEAL_MS);
-  } else if (performance.now() > shownUntil) hideReveal();
+  if (!el.hidden && current === el.dataset.key && el.dataset.hold === "true") dismissed = current;
+  el.hidden = true;
+}
+
+function renderMoment(state) {
+  const el = $("#tv-reveal");
+  const list = moments(state);
+  const opening = seen === null; // what had happened when the page opened is not shouted
+  const fresh = opening ? [] : list.filter((m) => !seen.has(m.key));
+  seen = new Set(list.map((m) => m.key));
+  const held = list.find((m) => m.hold && m.key !== dismissed);
+  const onScreen = !el.hidden ? list.find((m) => m.key === current) : null;
+  const next = held || fresh[0] || onScreen;
+  if (!next) {
+    if (!el.hidden) hideMoment(); // taken back (an undo): the board again
+    return;
+  }
+  const made = next.make();
+  const same = next.key === current && !el.hidden;
+  if (same && el.textContent === made.textContent) return; // nothing new to say
+  forget(el);
+  fill(el, made);
+  el.hidden = false; // laid out, so its names can be measured
+  fitNames(el);
+  el.dataset.kind = next.kind;
+  el.dataset.key = next.key;
+  el.dataset.hold = String(Boolean(next.hold));
+  if (same) return; // the same moment, brought up to date (the runner's margin came)
+  current = next.key;
+  el.hidden = false;
+  fanfare();
+  clearTimeout(hideTimer);
+  if (!next.hold) hideTimer = setTimeout(hideMoment, REVEAL_MS);
 }
 
 function soundButton() {
   const b = $("#tv-sound");
   const show = () => {
     b.setAttribute("aria-pressed", String(soundOn()));
-    b.textContent = soundOn() ? "Sound on" : "Sound off";
+    b.textContent = soundOn() ? t("Sound on") : t("Sound off");
   };
   b.addEventListener("click", () => {
     setSound(!soundOn());
@@ -121,9 +166,18 @@ function soundButton() {
 // the count's beeps: 3, 2, 1 and the go, on the audio clock (sound.js)
 countdown.listener = { started: countdownBeeps, went: goNow, stopped: cancelBeeps };
 soundButton();
-$("#tv-reveal").addEventListener("click", hideReveal);
+$("#tv-reveal").addEventListener("click", hideMoment);
+// the rows' font follows the screen's height: all measured again when the list's changes
+if (typeof ResizeObserver !== "undefined") {
+  new ResizeObserver(() => fitNames($("#tv-standings"))).observe($("#tv-standings"));
+}
+// measured again when the fonts change (a CJK or emoji font comes late)
+document.fonts?.addEventListener("loadingdone", () => {
+  fitNames($("#tv-standings"));
+  fitNames($("#tv-reveal"));
+});
 run((state) => {
   renderBoard(state);
   renderPhoto($("#photo"), state, { compact: (state.players || []).length > 6 });
-  renderReveal(state);
+  renderMoment(state);
 });
