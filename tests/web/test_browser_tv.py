@@ -10,18 +10,7 @@ import re
 
 from playwright.sync_api import Browser, expect
 
-from .browser_support import (
-    FITS,
-    Served,
-    Watch,
-    enter,
-    fits,
-    new_game,
-    phone,
-    start_round,
-    table_page,
-    wait_for_go,
-)
+from .browser_support import FITS, Served, Watch, enter, fits, new_game, phone, play, table_page
 
 NAMES = [
     "Ann",
@@ -51,11 +40,9 @@ def test_the_tv_view_fits_twelve_and_shouts_the_first(served: Served, browser: B
     try:
         table = table_page(watch, hand, served)
         new_game(table, "ligretto", NAMES)
-        pads = watch.page(hand)
-        pads.goto(f"{served.url}/pads")
+        pads = watch.open(hand, "/pads")
 
-        tv = watch.page(screen)
-        tv.goto(f"{served.url}/tv")
+        tv = watch.open(screen, "/tv")
         expect(tv.get_by_test_id("tv-standings").locator("li")).to_have_count(12)
         expect(tv.get_by_test_id("tv-player-0")).to_contain_text("=1")
         assert tv.evaluate(IN_VIEW) == []
@@ -63,8 +50,7 @@ def test_the_tv_view_fits_twelve_and_shouts_the_first(served: Served, browser: B
         expect(tv.get_by_test_id("tv-sound")).to_have_attribute("aria-pressed", "true")
 
         # a race: Kai's stop pad first, Ben's right after
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         pads.get_by_test_id("pad-stop-10").tap()
         pads.get_by_test_id("pad-stop-1").tap()
         reveal = tv.get_by_test_id("tv-reveal")
