@@ -1,5 +1,7 @@
 """Modules are cut by concept before they grow long: a module of the box (host/) or
-the firmware at most 400 lines, a test file at most 500 (the house style)."""
+the firmware at most 400 lines, a test file at most 500 (the house style); the
+README, for the people who use the box, at most 150 (its figures are in
+tests/bench/README.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MODULE_MAX = 400
 TEST_MAX = 500
+README_MAX = 150
 
 
 def tracked_python() -> list[Path]:
@@ -39,6 +42,11 @@ def test_no_module_is_over_its_limit() -> None:
     tops = {p.relative_to(ROOT).parts[0] for p in paths}
     assert {"host", "firmware", "tests"} <= tops  # the listing found them
     assert too_long(paths, ROOT) == []
+
+
+def test_the_readme_is_short() -> None:
+    lines = len((ROOT / "README.md").read_text(encoding="utf-8").splitlines())
+    assert 20 < lines <= README_MAX, f"README.md: {lines} lines (at most {README_MAX})"
 
 
 def test_the_check_catches_a_long_module_and_a_long_test(tmp_path: Path) -> None:
