@@ -17,6 +17,9 @@ each other freely. The rules:
 - mqtt/ imports neither web/ nor hub/;
 - rules/ imports only itself, the standard library and buzzerbox.errors.
 
+One name, one idea: no two modules of the package share a file name, but an area's
+errors.py (its errors, under the one root) and commands.py (its CLI commands).
+
 Every import counts, also one inside a function. The detector is checked on a small
 synthetic tree with each kind of bad import, so this test can fail.
 """
@@ -24,6 +27,7 @@ synthetic tree with each kind of bad import, so this test can fail.
 from __future__ import annotations
 
 import ast
+import collections
 import os
 import subprocess
 import sys
@@ -47,6 +51,8 @@ FORBIDDEN = {
 }
 #: what rules/ may import besides the standard library
 RULES_MAY_IMPORT = {"rules", "errors"}
+#: file names each area may have, for the same idea in each
+AREA_FILES = {"__init__.py", "errors.py", "commands.py"}
 
 
 def imports_of(path: Path, root: Path) -> Iterator[str]:
@@ -215,3 +221,21 @@ def test_the_pad_feed_does_not_import_the_monitor_command() -> None:
     feed = ROOT / "pads" / "feed.py"
     assert "buzzerbox.pads.monitor" not in set(imports_of(feed, ROOT))
     assert "buzzerbox.pads.arbiter" in set(imports_of(feed, ROOT))  # the walk reads it
+
+
+def shared_names(root: Path) -> dict[str, list[str]]:
+    """File names that two modules of the package share (but AREA_FILES), and where."""
+    where: dict[str, list[str]] = collections.defaultdict(list)
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] != "firmware":  # the board's own program (a link into firmware/)
+            where[path.name].append(str(rel))
+    return {n: w for n, w in where.items() if len(w) > 1 and n not in AREA_FILES}
+
+
+def test_one_name_one_idea(tmp_path: Path) -> None:
+    assert len(list(ROOT.rglob("*.py"))) > 100  # the walk found the package
+    assert shared_names(ROOT) == {}
+    for name in ("rules/log.py", "store/log.py", "box/errors.py", "hub/errors.py"):
+        write(tmp_path, name, "")
+    assert shared_names(tmp_path) == {"log.py": ["rules/log.py", "store/log.py"]}

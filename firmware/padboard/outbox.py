@@ -13,6 +13,11 @@ from padboard.state import Q_HEAD, Q_TAIL, ROOM, TICK, pop_record, queued
 RESERVE = 4  # queue places kept for answers
 MASK32 = 0xFFFFFFFF
 _FAST_SEQ = 1 << 29  # the fast path numbers frames below this (small ints)
+# The state's words by state.py's names (Q_HEAD, ROOM). Named again here by const()
+# (with `const` from native.py), the emulated Pico sent EDGEs at 2,000/s later
+# (tests/bench/firmware.py: p50 589-655 us, max 1,056-1,251; 494 and 952 with these,
+# 478 and 882 with the bare 10 and 11), for no reason found: on that Pico a const()
+# index costs what a bare one does (2,000 of them in a native loop: 13.09 ms both).
 
 
 class Outbox:
@@ -56,7 +61,7 @@ class Outbox:
         records = self._records
         out = self._out
         while at + protocol.MAX_LINE <= stop:
-            if state[10] != state[11]:  # Q_HEAD, Q_TAIL: records of the fast path
+            if state[Q_HEAD] != state[Q_TAIL]:  # records of the fast path
                 seq = self._seq
                 if records is not None and not self.lost and seq < _FAST_SEQ:
                     done = records(buf, state, at << 16 | stop, seq)
@@ -84,12 +89,13 @@ class Outbox:
             if kind == TICK:
                 kind, fields = "TICK", t
             else:
-                entry = ("EDGE", kind >> 1, kind & 1, t)
-                kind, fields = "EDGE", entry[1]
+                kind, fields, level = "EDGE", kind >> 1, kind & 1
         elif self._out:
             entry = self._out.pop(0)
-            kind = entry[0]
-            fields = entry[1]
+            if entry[0] == "EDGE":  # ("EDGE", ch, level, t): core.PadBoard._edge
+                kind, fields, level, t = entry
+            else:
+                kind, fields = entry
             if not self._out:
                 state[ROOM] = self._edge_room  # the fast path may go on
         else:
@@ -99,9 +105,9 @@ class Outbox:
         end = -1
         if kind == "EDGE":
             if self._into is not None:
-                end = self._into(buf, at, seq, fields << 1 | entry[2], entry[3])
+                end = self._into(buf, at, seq, fields << 1 | level, t)
             if end < 0:
-                data = "EDGE %d %d %d %d" % (seq, fields, entry[2], entry[3])
+                data = "EDGE %d %d %d %d" % (seq, fields, level, t)
         elif kind == "TICK":
             if self._into is not None:
                 end = self._into(buf, at, seq, protocol.TICK_KIND, fields)

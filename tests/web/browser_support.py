@@ -1,5 +1,5 @@
 """What the browser tests share: the real `buzzerbox serve`, Debian's Chromium driven by
-Playwright, phones, screenshots, and the steps every game takes.
+Playwright, phones (`browsing`, `two_phones`), screenshots, and the steps every game takes.
 
 The fixtures (`served`, `playwright`, `browser`) are the web tests' own, bound once in
 tests/web/conftest.py (as Home Assistant's tests/components share theirs); module scope:
@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -28,6 +29,7 @@ import pytest
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    Error,
     Page,
     Playwright,
     Request,
@@ -163,6 +165,12 @@ class Watch:
         page.on("request", self._request)
         return page
 
+    def open(self, context: BrowserContext, path: str) -> Page:
+        """A new page of `context` at the box's `path` ("/pads")."""
+        page = self.page(context)
+        page.goto(f"{self.base}{path}")
+        return page
+
     def _request(self, request: Request) -> None:
         if not request.url.startswith((self.base, "data:", "about:")):
             self.outside.append(request.url)
@@ -182,6 +190,31 @@ def phone(browser: Browser, scheme: Literal["light", "dark"] = "light") -> Brows
     )
     context.set_default_timeout(10_000)
     return context
+
+
+Scheme = Literal["light", "dark"]
+
+
+@contextmanager
+def browsing(
+    served: Served, browser: Browser, *schemes: Scheme
+) -> Iterator[tuple[Watch, list[BrowserContext]]]:
+    """What a browser test starts with: a `Watch` on the box's pages and one phone per
+    scheme given (one light phone if none), closed after the test; a test that fails
+    prints what the box said and the pages' errors.
+
+        with browsing(served, browser, "light", "dark") as (watch, (host, viewer)):"""
+    watch = Watch(served.url)
+    contexts = [phone(browser, scheme) for scheme in schemes or ("light",)]
+    try:
+        yield watch, contexts
+    except (AssertionError, Error):
+        print(served.output())
+        print("page errors:", watch.errors)
+        raise
+    finally:
+        for context in contexts:
+            context.close()
 
 
 #: waits for every animation that ends (not the live dot's endless pulse)
@@ -294,53 +327,6 @@ def fits(page: Page, name: str) -> None:
     page.emulate_media(color_scheme="null")
 
 
-# -- accessibility -------------------------------------------------------------------------
-
-#: axe-core from npm (tests/web/axe, installed by `bash tests/check`)
-AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-
-#: axe's serious and critical violations: rule, impact, what it says and where
-AXE_RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => [v.id, v.impact, v.help, v.nodes.slice(0, 3).map((n) => n.target.join(" "))]);
-}"""
-
-#: whether the page's own CSP holds: an inline script it did not send must not run
-CSP_HOLDS = """() => {
-  const s = document.createElement("script");
-  s.textContent = "window.cspBroken = true";
-  document.head.append(s);
-  s.remove();
-  return window.cspBroken !== true;
-}"""
-
-
-def audit(page: Page) -> list[list[object]]:
-    """axe-core's serious and critical violations on the page as it stands, in light and
-    in dark, on a 390×844 phone and on a 1920×1080 TV: [size, scheme, rule, impact, help,
-    where]. The page keeps its real CSP: axe's source is evaluated through the DevTools
-    protocol (as a test's own script, which no CSP governs), never as a <script> tag,
-    and the context needs no `bypass_csp`. The page's size and scheme come back."""
-    if not AXE.exists():
-        pytest.fail(f"no axe-core at {AXE}: run `bash tests/check` (npm ci in tests/web/axe)")
-    assert page.evaluate(CSP_HOLDS), f"{page.url}: the page's CSP is bypassed"
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    own = page.viewport_size or PHONE
-    found: list[list[object]] = []
-    for size, viewport in FITS.items():
-        page.set_viewport_size(viewport)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
-            settle(page)
-            found += [[size, scheme, *v] for v in page.evaluate(AXE_RUN)]
-    page.set_viewport_size(own)
-    page.emulate_media(color_scheme="null", reduced_motion="null")
-    return found
-
-
 # -- steps of every game -----------------------------------------------------------------------
 
 
@@ -389,15 +375,51 @@ def table_and_pads(
     return table, pads
 
 
+@dataclass
+class Table:
+    """The phones of one game: the table view and the pads (the table's phone, the
+    admin's session), and a viewer's phone (dark, not logged in)."""
+
+    table: Page
+    pads: Page
+    viewer: Page
+    watch: Watch
+
+
+@contextmanager
+def two_phones(served: Served, browser: Browser) -> Iterator[Table]:
+    """The table's phone (logged in: the table view and the pads) and a viewer's phone
+    (dark: the scoreboard); the pages' errors are checked at the end."""
+    with browsing(served, browser, "light", "dark") as (watch, (table_phone, viewer_phone)):
+        table = table_page(watch, table_phone, served)
+        pads = watch.open(table_phone, "/pads")
+        viewer = watch.open(viewer_phone, "/")
+        yield Table(table, pads, viewer, watch)
+        watch.check()
+
+
+def phones_on(table: Page) -> None:
+    """The host switches phones as pads on, at the table view."""
+    table.get_by_test_id("phones-toggle").click()
+    expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")
+
+
 def start_round(table: Page, pads: Page) -> None:
     table.get_by_test_id("start-round").click()
     expect(pads.get_by_test_id("pads-phase")).to_have_attribute("data-phase", "countdown")
 
 
-def wait_for_go(pads: Page) -> None:
-    expect(pads.get_by_test_id("pads-phase")).to_have_attribute(
+def wait_for_go(page: Page, phase: str = "pads-phase") -> None:
+    """Wait for the start signal on the pads (or on a buzzer: `phase` "buzzer-phase")."""
+    expect(page.get_by_test_id(phase)).to_have_attribute(
         "data-phase", "playing", timeout=GO_TIMEOUT_MS
     )
+
+
+def play(table: Page, pads: Page) -> None:
+    """Start a round at the table and wait, on the pads, for the start signal."""
+    start_round(table, pads)
+    wait_for_go(pads)
 
 
 def enter(table: Page, step: str, counts: dict[int, int]) -> None:
@@ -413,3 +435,13 @@ def confirm(page: Page, testid: str) -> None:
     page.get_by_test_id(testid).click()
     expect(page.get_by_test_id(testid)).to_contain_class("armed")
     page.get_by_test_id(testid).click()
+
+
+def game_over(table: Page, viewer: Page, winners: str, shots: str) -> None:
+    """The game is won: `winners` ("Ann wins!") on the scoreboard and at the table, the
+    standings apart; screenshots `<shots>-scoreboard` and `<shots>-table`."""
+    expect(viewer.get_by_test_id("winners")).to_contain_text(winners)
+    expect(table.get_by_test_id("table-winners")).to_contain_text(winners)
+    standings_apart(viewer)
+    shoot(viewer, f"{shots}-scoreboard")
+    shoot(table, f"{shots}-table")

@@ -16,7 +16,8 @@ from contextlib import contextmanager
 
 from playwright.sync_api import Page, expect
 
-from .browser_support import audit, fits
+from .axe_audit import audit
+from .browser_support import fits
 
 #: the keepalive of the box and of the hub (SSE_KEEPALIVE_S) and the page's grace after two
 EVERY_MS = 2000

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, Error, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     enter,
-    phone,
+    game_over,
+    play,
     shoot,
-    standings_apart,
     start_round,
     table_page,
     targets_big_enough,
@@ -50,10 +50,7 @@ def new_ligretto(table: Page, names: list[str], target: int) -> None:
 
 
 def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    table_phone = phone(browser)
-    viewer_phone = phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "dark") as (watch, (table_phone, viewer_phone)):
         table = table_page(watch, table_phone, served)
         expect(table.get_by_test_id("newgame-form")).to_be_visible()
         targets_big_enough(table)
@@ -62,8 +59,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         expect(table.get_by_test_id("seat-pads-2")).to_have_text("stop pad")  # Cara's
 
         # the second phone: anyone at the table, not logged in, dark
-        viewer = watch.page(viewer_phone)
-        viewer.goto(f"{served.url}/")
+        viewer = watch.open(viewer_phone, "/")
         expect(viewer.get_by_test_id("standings").locator("li")).to_have_count(3)
         expect(viewer.get_by_test_id("course")).to_have_text("to 50 points")
         expect(viewer.get_by_test_id("qr-scoreboard")).to_have_attribute(
@@ -71,8 +67,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         )
 
         # the virtual pads, on the table's phone (the admin's session)
-        pads = watch.page(table_phone)
-        pads.goto(f"{served.url}/pads")
+        pads = watch.open(table_phone, "/pads")
         expect(pads.get_by_test_id("pad-stop-1")).to_contain_text("2")  # its key
 
         # round 1: a false start in the countdown, Ben calls by key, Ann is late
@@ -110,8 +105,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         expect(viewer.get_by_test_id("cell-1-0")).to_contain_text("14 − 2×3")
 
         # the photo finish of round 1: Ben first, Ann's lead, Cara's false start
-        photo = watch.page(viewer_phone)
-        photo.goto(f"{served.url}/finish")
+        photo = watch.open(viewer_phone, "/finish")
         expect(photo.get_by_test_id("photo-first")).to_contain_text("Ben")
         expect(photo.get_by_test_id("press-1")).to_contain_text("Ann")
         expect(photo.get_by_test_id("press-1")).to_have_attribute("data-kind", "late")
@@ -122,8 +116,7 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         shoot(photo, "ligretto-photo")
 
         # round 2: Ben taps his pad; a stacks entry is undone and entered again
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         pads.get_by_test_id("pad-stop-1").tap()
         enter(table, "stacks", {0: 2, 2: 5})
         table.get_by_test_id("undo").click()
@@ -132,29 +125,17 @@ def test_a_whole_ligretto_game_on_two_phones(served: Served, browser: Browser) -
         enter(table, "middle", {0: 20, 1: 25, 2: 12})
 
         # Ben has 55 ≥ 50 and leads alone: the game is won, on both phones
-        expect(viewer.get_by_test_id("winners")).to_contain_text("Ben wins!")
         expect(viewer.get_by_test_id("total-1")).to_have_text("55")
         expect(viewer.get_by_test_id("player-1")).to_contain_class("winner")
-        expect(table.get_by_test_id("table-winners")).to_contain_text("Ben wins!")
-        standings_apart(viewer)
-        shoot(viewer, "ligretto-scoreboard")
-        shoot(table, "ligretto-table")
+        game_over(table, viewer, "Ben wins!", "ligretto")
         watch.check()
-    except (AssertionError, Error):
-        print(served.output())
-        raise
-    finally:
-        table_phone.close()
-        viewer_phone.close()
 
 
 PAGES = ["/", "/finish", "/table", "/pads", "/join"]
 
 
 def test_every_page_comes_from_the_box_alone(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, [context]):
         page = watch.page(context)
         for path in PAGES:
             response = page.goto(f"{served.url}{path}")
@@ -165,8 +146,6 @@ def test_every_page_comes_from_the_box_alone(served: Served, browser: Browser) -
             expect(tab).to_have_attribute("href", path)
         assert not watch.errors, watch.errors
         assert not watch.outside, watch.outside
-    finally:
-        context.close()
 
 
 HELPERS = """async () => {
@@ -191,13 +170,10 @@ HELPERS = """async () => {
 
 def test_the_pages_helpers(served: Served, browser: Browser) -> None:
     """Leads in µs/ms/s, the field a refusal concerns, places with ties, the course."""
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (_, [context]):
         page = context.new_page()
         page.goto(f"{served.url}/join")
         got = page.evaluate(HELPERS)
-    finally:
-        context.close()
     assert got == {
         "leads": ["+740 µs", "+12.345 ms", "+1.235 s"],
         "stacks": "Ann",  # the player to correct, not the caller named first

@@ -10,17 +10,17 @@ import json
 
 from playwright.sync_api import Browser, expect
 
+from .axe_audit import CSP_HOLDS, audit
 from .browser_support import (
-    CSP_HOLDS,
     PHONE,
     Served,
     Watch,
-    audit,
+    browsing,
     confirm,
     enter,
     new_game,
-    phone,
-    start_round,
+    phones_on,
+    play,
     table_page,
     wait_for_go,
 )
@@ -33,20 +33,15 @@ def test_every_page_passes_axe_in_light_and_dark_on_a_phone_and_a_tv(
 ) -> None:
     """With the pages' real CSP (no bypass): the host's pages (the new-game form, every
     page mid-game, the game over), a guest's (the PIN form, the seat picker, a buzzer)."""
-    watch = Watch(served.url)
-    host, guest = phone(browser), phone(browser)
-    try:
+    with browsing(served, browser, "light", "light") as (watch, (host, guest)):
         found = {}
         table = table_page(watch, host, served)
         expect(table.get_by_test_id("newgame-form")).to_be_visible()
         found["/table (a new game)"] = audit(table)
         new_game(table, "ligretto", ["Ann", "Ben", "Cara"])
-        pads = watch.page(host)
-        pads.goto(f"{served.url}/pads")
-        table.get_by_test_id("phones-toggle").click()
-        expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")
-        start_round(table, pads)
-        wait_for_go(pads)
+        pads = watch.open(host, "/pads")
+        phones_on(table)
+        play(table, pads)
         pads.get_by_test_id("pad-stop-1").tap()
         pads.get_by_test_id("pad-stop-2").tap()
         enter(table, "stacks", {0: 3, 2: 5})
@@ -60,8 +55,7 @@ def test_every_page_passes_axe_in_light_and_dark_on_a_phone_and_a_tv(
             page.close()  # each page holds a live stream: Chromium allows 6 per host
         found["/table (scoring)"] = audit(table)
         pads.close()
-        page = watch.page(guest)
-        page.goto(f"{served.url}/table")
+        page = watch.open(guest, "/table")
         expect(page.get_by_test_id("pin-input")).to_be_visible()
         found["/table (guest: the PIN)"] = audit(page)
         page.goto(f"{served.url}/pads")
@@ -82,9 +76,6 @@ def test_every_page_passes_axe_in_light_and_dark_on_a_phone_and_a_tv(
         bad = {p: v for p, v in found.items() if v}
         assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
         watch.check()
-    finally:
-        host.close()
-        guest.close()
 
 
 def test_the_table_works_by_keyboard(served: Served, browser: Browser) -> None:
@@ -93,8 +84,7 @@ def test_the_table_works_by_keyboard(served: Served, browser: Browser) -> None:
     try:
         table = table_page(watch, context, served)
         new_game(table, "kids", ["Ann", "Ben"])
-        pads = watch.page(context)
-        pads.goto(f"{served.url}/pads")
+        pads = watch.open(context, "/pads")
         # start by keyboard: focus the button, Enter
         table.get_by_test_id("start-round").focus()
         table.keyboard.press("Enter")
@@ -116,8 +106,7 @@ def test_the_table_works_by_keyboard(served: Served, browser: Browser) -> None:
 def test_the_audit_sees_what_it_must_under_the_pages_csp(served: Served, browser: Browser) -> None:
     """The audit is no empty pass: under the real CSP it finds a nameless button and
     grey-on-white text, at both sizes (and the CSP still holds afterwards)."""
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (_, [context]):
         page = context.new_page()
         page.goto(f"{served.url}/join")
         expect(page.get_by_test_id("live")).to_have_attribute("data-status", "live")
@@ -134,5 +123,3 @@ def test_the_audit_sees_what_it_must_under_the_pages_csp(served: Served, browser
             assert (size, "light", "button-name") in found, found
             assert (size, "light", "color-contrast") in found, found
         assert page.evaluate(CSP_HOLDS)
-    finally:
-        context.close()

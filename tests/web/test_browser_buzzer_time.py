@@ -17,7 +17,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, Response, Route, expect
 
-from .browser_support import GO_TIMEOUT_MS, Served, Watch, fits, new_game, phone, table_page
+from .browser_support import Served, browsing, fits, new_game, phones_on, table_page, wait_for_go
 
 #: how long the press's request is held on its way (a slow wifi), ms: within what the
 #: phone's round trips allow (2 x its map's error + 100 ms, web/phonetime.py); a longer
@@ -56,13 +56,10 @@ def clock_exchanges(page: Page, seen: list[Response], at_least: int) -> None:
 def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    host, guest = phone(browser), phone(browser)
-    try:
+    with browsing(served, browser, "light", "light") as (watch, (host, guest)):
         table = table_page(watch, host, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
-        table.get_by_test_id("phones-toggle").click()
-        expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")
+        phones_on(table)
 
         ann = watch.page(guest)
         ann.add_init_script(TOUCHES)
@@ -73,9 +70,7 @@ def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
         clock_exchanges(ann, answers, 8)  # the phone's clock is mapped
 
         table.get_by_test_id("start-round").click()
-        expect(ann.get_by_test_id("buzzer-phase")).to_have_attribute(
-            "data-phase", "playing", timeout=GO_TIMEOUT_MS
-        )
+        wait_for_go(ann, "buzzer-phase")
         held: list[Route] = []
         ann.route("**/api/phones/press", lambda route: held.append(route))
         ann.get_by_test_id("buzzer-stop").tap()
@@ -110,21 +105,16 @@ def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
         expect(ann.get_by_test_id("buzzer-timing")).to_contain_text("Timed at your touch (±")
         fits(ann, "buzzer-timed")
 
-        photo = watch.page(host)
-        photo.goto(f"{served.url}/finish")
+        photo = watch.open(host, "/finish")
         expect(photo.get_by_test_id("photo-first")).to_contain_text("Ann")
         expect(photo.get_by_test_id("phone-timing")).to_contain_text("timed to the ms")
         watch.check()
-    finally:
-        host.close()
-        guest.close()
 
 
 def test_the_clock_map_keeps_the_shortest_round_trip(served: Served, browser: Browser) -> None:
     """phoneclock.js's arithmetic, in Chromium, with explicit numbers (ms on the phone,
     µs on the box)."""
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (_, [context]):
         page = context.new_page()
         page.goto(f"{served.url}/buzzer")
         got = page.evaluate(
@@ -150,5 +140,3 @@ def test_the_clock_map_keeps_the_shortest_round_trip(served: Served, browser: Br
         # 1990.5 ms on the phone: 1,990,500 µs + b's offset
         assert got["mapped"] == {"touch_us": 1_990_500 + 8_000_100, "error_us": 600}
         assert got["none"] == {}
-    finally:
-        context.close()

@@ -10,30 +10,29 @@ from __future__ import annotations
 from playwright.sync_api import Browser, expect
 
 from .browser_support import (
-    GO_TIMEOUT_MS,
     Served,
-    Watch,
+    browsing,
     fits,
     new_game,
-    phone,
+    phones_on,
     table_page,
     targets_big_enough,
+    wait_for_go,
 )
 
 
 def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    host_phone, ann_phone, ben_phone = phone(browser), phone(browser), phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "light", "dark") as (
+        watch,
+        (host_phone, ann_phone, ben_phone),
+    ):
         table = table_page(watch, host_phone, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
 
         # phones are no pads until the host says so
-        ben = watch.page(ben_phone)
-        ben.goto(f"{served.url}/buzzer")
+        ben = watch.open(ben_phone, "/buzzer")
         expect(ben.get_by_test_id("buzzer-main")).to_contain_text("Phones are no pads now")
-        table.get_by_test_id("phones-toggle").click()
-        expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")
+        phones_on(table)
 
         # Ben finds his buzzer from the join page and picks his seat
         ben.goto(f"{served.url}/join")
@@ -46,8 +45,7 @@ def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser)
         fits(ben, "buzzer-ben")
 
         # Ann cannot take Ben's seat: hers is free
-        ann = watch.page(ann_phone)
-        ann.goto(f"{served.url}/buzzer")
+        ann = watch.open(ann_phone, "/buzzer")
         expect(ann.get_by_test_id("buzzer-seat-1")).to_be_disabled()
         ann.get_by_test_id("buzzer-seat-0").click()
         expect(ann.get_by_test_id("buzzer")).to_contain_text("Ann")
@@ -55,13 +53,10 @@ def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser)
 
         # a round: Ben's phone calls stop
         table.get_by_test_id("start-round").click()
-        expect(ben.get_by_test_id("buzzer-phase")).to_have_attribute(
-            "data-phase", "playing", timeout=GO_TIMEOUT_MS
-        )
+        wait_for_go(ben, "buzzer-phase")
         ben.get_by_test_id("buzzer-stop").tap()
         expect(table.get_by_test_id("phase")).to_contain_text("Ben called")
-        photo = watch.page(ann_phone)
-        photo.goto(f"{served.url}/finish")
+        photo = watch.open(ann_phone, "/finish")
         expect(photo.get_by_test_id("photo-first")).to_contain_text("Ben")
         expect(photo.get_by_test_id("phone-timing")).to_contain_text("timed to the ms")
 
@@ -79,6 +74,3 @@ def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser)
         assert answer.status == 400
         assert "token" in answer.json()["error"]
         watch.check()
-    finally:
-        for context in (host_phone, ann_phone, ben_phone):
-            context.close()

@@ -18,11 +18,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from .browser_support import (
     Served,
     Watch,
+    browsing,
     confirm,
     fits,
     log_in,
     new_game,
-    phone,
     table_page,
     targets_big_enough,
 )
@@ -61,9 +61,7 @@ def scoreboard(watch: Watch, context: BrowserContext, served: Served, script: st
 
 
 def test_the_result_card_is_shared_or_saved_as_a_png(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    host, sharing, plain = phone(browser), phone(browser), phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "light", "dark") as (watch, (host, sharing, plain)):
         table = watch.page(host)
         table.add_init_script(SHARE_SHEET)
         table.goto(f"{served.url}/table")
@@ -104,16 +102,11 @@ def test_the_result_card_is_shared_or_saved_as_a_png(served: Served, browser: Br
         expect(other.get_by_test_id("share-note")).to_contain_text("in your downloads")
         fits(other, "card-saved")
         watch.check()
-    finally:
-        for context in (host, sharing, plain):
-            context.close()
 
 
 def test_a_share_sheet_that_fails_saves_the_card_instead(served: Served, browser: Browser) -> None:
     """A share that fails (not a closed sheet) still leaves the player with the card;
     a closed sheet says nothing."""
-    watch = Watch(served.url)
-    context = phone(browser)
     failing = """Object.defineProperty(Navigator.prototype, "canShare",
       {configurable: true, value: () => true});
     Object.defineProperty(Navigator.prototype, "share", {configurable: true, value: async () => {
@@ -121,7 +114,7 @@ def test_a_share_sheet_that_fails_saves_the_card_instead(served: Served, browser
       throw new DOMException(window.__tries > 1 ? "closed" : "no",
                              window.__tries > 1 ? "AbortError" : "NotAllowedError");
     }});"""
-    try:
+    with browsing(served, browser) as (watch, [context]):
         table = table_page(watch, context, served)
         new_game(table, "kids", ["Cem", "Dan"])
         confirm(table, "finish")
@@ -136,5 +129,3 @@ def test_a_share_sheet_that_fails_saves_the_card_instead(served: Served, browser
         expect(page.get_by_test_id("share-note")).to_have_text("")
         assert page.evaluate("window.__tries") == 2
         watch.check()
-    finally:
-        context.close()

@@ -35,8 +35,7 @@ def test_a_scoreboard_fed_deltas_shows_what_a_fresh_one_shows(
     admin = Admin(int(host_port.rsplit(":", 1)[1]), served.pin)
     try:
         admin.post("/api/game", {"game": "twist", "players": ["Ann", "Ben", "Cem", "Dan"]})
-        following = watch.page(context)
-        following.goto(f"{served.url}/")
+        following = watch.open(context, "/")
         expect(following.get_by_test_id("player-3")).to_contain_text("Dan")
         admin.post("/api/event", {"type": "round"})
         expect(following.get_by_test_id("countdown")).to_be_hidden(timeout=support.GO_TIMEOUT_MS)
@@ -50,8 +49,7 @@ def test_a_scoreboard_fed_deltas_shows_what_a_fresh_one_shows(
         for seat, player in enumerate(last["players"]):  # before any page is opened anew
             # mid-round a Twist seat's big number is its cards left
             expect(following.get_by_test_id(f"total-{seat}")).to_have_text(str(player["left"]))
-        fresh = watch.page(context)
-        fresh.goto(f"{served.url}/")
+        fresh = watch.open(context, "/")
         expect(fresh.get_by_test_id("player-3")).to_contain_text("Dan")
         for test_id in SHOWN:  # the follower catches up, then both show the same
             expect(following.get_by_test_id(test_id)).to_have_text(

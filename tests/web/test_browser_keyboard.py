@@ -14,14 +14,13 @@ from playwright.sync_api import Browser, Page, expect
 from .browser_support import (
     FITS,
     Served,
-    Watch,
+    browsing,
     enter,
     new_game,
-    phone,
-    start_round,
+    phones_on,
+    play,
     table_and_pads,
     table_page,
-    wait_for_go,
 )
 from .keyboard import walk
 
@@ -37,12 +36,9 @@ def walked(page: Page, found: dict[str, list[str]], name: str) -> None:
 
 
 def test_every_control_of_every_page_works_by_keyboard(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    host, guest = phone(browser), phone(browser)
     found: dict[str, list[str]] = {}
-    try:
-        page = watch.page(guest)
-        page.goto(f"{served.url}/table")
+    with browsing(served, browser, "light", "light") as (watch, (host, guest)):
+        page = watch.open(guest, "/table")
         expect(page.get_by_test_id("pin-input")).to_be_visible()
         walked(page, found, "/table (the PIN)")
 
@@ -52,12 +48,9 @@ def test_every_control_of_every_page_works_by_keyboard(served: Served, browser: 
         new_game_by_keyboard(table)
         walked(table, found, "/table (the lobby)")
 
-        pads = watch.page(host)
-        pads.goto(f"{served.url}/pads")
-        table.get_by_test_id("phones-toggle").click()
-        expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")
-        start_round(table, pads)
-        wait_for_go(pads)
+        pads = watch.open(host, "/pads")
+        phones_on(table)
+        play(table, pads)
         pads.get_by_test_id("pad-stop-1").tap()
         enter(table, "stacks", {0: 3, 2: 5})
         expect(table.get_by_test_id("middle-form")).to_be_visible()
@@ -73,8 +66,7 @@ def test_every_control_of_every_page_works_by_keyboard(served: Served, browser: 
             walked(page, found, path)
             page.close()
 
-        page = watch.page(guest)
-        page.goto(f"{served.url}/buzzer")
+        page = watch.open(guest, "/buzzer")
         expect(page.get_by_test_id("buzzer-seat-0")).to_be_enabled()
         walked(page, found, "/buzzer (a seat to pick)")
         page.get_by_test_id("buzzer-seat-0").click()
@@ -82,9 +74,6 @@ def test_every_control_of_every_page_works_by_keyboard(served: Served, browser: 
         walked(page, found, "/buzzer (Ann's)")
         assert not found, json.dumps(found, indent=1, ensure_ascii=False)
         watch.check()
-    finally:
-        host.close()
-        guest.close()
 
 
 def new_game_by_keyboard(table: Page) -> None:
@@ -106,16 +95,13 @@ def new_game_by_keyboard(table: Page) -> None:
 def test_twist_piles_and_a_twin_it_claim_work_by_keyboard(served: Served, browser: Browser) -> None:
     """The other games' own controls: Ligretto Twist's pile pads, a Twin It! claim to
     settle and its slaps to take back."""
-    watch = Watch(served.url)
-    host = phone(browser)
     found: dict[str, list[str]] = {}
-    try:
+    with browsing(served, browser) as (watch, [host]):
         table, pads = table_and_pads(watch, host, served, "twist", ["Ann", "Ben"])
         expect(pads.get_by_test_id("pad-pile-1-3")).to_be_visible()
         walked(pads, found, "/pads (Twist)")
         new_game(table, "twinit", ["Ann", "Ben", "Cara"])
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         pads.keyboard.press("2")
         pads.keyboard.press("1")
         expect(table.get_by_test_id("claim")).to_contain_text("Ben claims a pair")
@@ -124,5 +110,3 @@ def test_twist_piles_and_a_twin_it_claim_work_by_keyboard(served: Served, browse
         walked(pads, found, "/pads (Twin It!)")
         assert not found, json.dumps(found, indent=1, ensure_ascii=False)
         watch.check()
-    finally:
-        host.close()

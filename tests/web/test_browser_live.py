@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from .browser_support import PHONE, Served, Watch, phone
+from .browser_support import PHONE, Served, Watch, browsing
 from .quiet import EVERY_MS, frozen, live, reconnecting_after_two_missed
 
 
@@ -48,8 +48,7 @@ def test_a_quiet_box_is_reconnecting_after_two_missed_keepalives(
 def test_the_keepalive_says_how_often_it_comes(served: Served, browser: Browser) -> None:
     """The page learns the box's interval from its first keepalive (the stream's head):
     a stream that has not said so yet is watched with the same 2 s."""
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (_, [context]):
         page = context.new_page()
         page.goto(f"{served.url}/")
         live(page)
@@ -63,5 +62,3 @@ def test_the_keepalive_says_how_often_it_comes(served: Served, browser: Browser)
             }"""
         )
         assert head.startswith(f"retry: 2000\n\nevent: keepalive\ndata: {EVERY_MS}\n\n")
-    finally:
-        context.close()

@@ -11,30 +11,24 @@ from playwright.sync_api import Browser, expect
 
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     confirm,
     enter,
     fits,
     new_game,
-    phone,
-    start_round,
+    play,
     table_and_pads,
     table_page,
-    wait_for_go,
 )
 
 
 def test_typed_counts_stay_and_a_second_phone_is_noticed(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    first_phone, second_phone = phone(browser), phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "dark") as (watch, (first_phone, second_phone)):
         a = table_page(watch, first_phone, served)
         new_game(a, "ligretto", ["Ann", "Ben", "Cara"])
         b = table_page(watch, second_phone, served)
-        pads = watch.page(first_phone)
-        pads.goto(f"{served.url}/pads")
-        start_round(a, pads)
-        wait_for_go(pads)
+        pads = watch.open(first_phone, "/pads")
+        play(a, pads)
         pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
 
         # phone A types Ben's stack, then the phone reloads: the count is still there
@@ -67,18 +61,12 @@ def test_typed_counts_stay_and_a_second_phone_is_noticed(served: Served, browser
         expect(a.get_by_test_id("table-error")).to_have_text("")
         expect(b.get_by_test_id("table-error")).to_contain_text("Another phone saved first")
         watch.check()
-    finally:
-        first_phone.close()
-        second_phone.close()
 
 
 def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, [context]):
         table, pads = table_and_pads(watch, context, served, "ligretto", ["Ann", "Ben"])
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
 
         # Ben bumps his stop pad: the round ends; the table takes the press back
         pads.get_by_test_id("pad-stop-1").tap()
@@ -123,21 +111,15 @@ def test_a_bumped_pad_is_taken_back_and_a_round_corrected(served: Served, browse
         expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
         expect(table.get_by_test_id("mini-totals")).to_have_text("Ann0Ben0")
         watch.check()
-    finally:
-        context.close()
 
 
 def test_a_stray_slap_in_twin_it_is_taken_back(served: Served, browser: Browser) -> None:
     """Ben's hand hits his pad on no pair just before Ann slaps the real one: the table
     takes Ben's slap back from "Presses this round", and Ann's claim is what stands."""
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, [context]):
         table, pads = table_and_pads(watch, context, served, "twinit", ["Ann", "Ben", "Cara"])
-        photo = watch.page(context)
-        photo.goto(f"{served.url}/finish")
-        start_round(table, pads)
-        wait_for_go(pads)
+        photo = watch.open(context, "/finish")
+        play(table, pads)
 
         pads.keyboard.press("2")  # Ben's stray slap (keys 1-3 are the seats' pads)
         pads.keyboard.press("1")  # Ann's, on the pair
@@ -168,5 +150,3 @@ def test_a_stray_slap_in_twin_it_is_taken_back(served: Served, browser: Browser)
         assert [p["name"] for p in state["voided"]][-1] == "Cara", state["voided"]
         expect(table.get_by_test_id("mini-totals")).to_contain_text("Ann1Ben0Cara0")
         watch.check()
-    finally:
-        context.close()

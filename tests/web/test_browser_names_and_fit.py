@@ -15,11 +15,10 @@ from playwright.sync_api import Browser, Response, expect
 from . import browser_support as support
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     confirm,
     fits,
     new_game,
-    phone,
     start_round,
     table_page,
     wait_for_go,
@@ -38,19 +37,15 @@ LABELS = """() => [...document.querySelectorAll(".totals-chart .end-label")].map
 
 
 def test_names_places_and_the_kids_stall(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, [context]):
         table = table_page(watch, context, served)
         names = [PARTY, "Maximilian", "__proto__", "Dora", "Eve"]
         new_game(table, "kids", names)
-        viewer = watch.page(context)
-        viewer.goto(f"{served.url}/")
+        viewer = watch.open(context, "/")
         # before any round everybody shares the first place
         for seat in range(5):
             expect(viewer.get_by_test_id(f"player-{seat}").locator(".place")).to_have_text("=1")
-        pads = watch.page(context)
-        pads.goto(f"{served.url}/pads")
+        pads = watch.open(context, "/pads")
 
         # the Kids rulebook's call is "Ligretto!"
         start_round(table, pads)
@@ -93,24 +88,19 @@ def test_names_places_and_the_kids_stall(served: Served, browser: Browser) -> No
         viewer.set_viewport_size(support.FITS["tv"])
         expect(hint).to_be_hidden()
         watch.check()
-    finally:
-        context.close()
 
 
 def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
     missing: list[str] = []
 
     def note(response: Response) -> None:
         if response.status >= 400:
             missing.append(f"{response.status} {response.url}")
 
-    try:
+    with browsing(served, browser) as (watch, [context]):
         table = table_page(watch, context, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
-        pads = watch.page(context)
-        pads.goto(f"{served.url}/pads")
+        pads = watch.open(context, "/pads")
         pads.get_by_test_id("pad-stop-0").tap()  # a false start in the lobby: kept
         expect(pads.get_by_test_id("pad-test-edges").locator("li")).not_to_have_count(0)
 
@@ -128,8 +118,7 @@ def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) 
         expect(pads.get_by_test_id("pad-test-empty")).to_be_visible()
         expect(table.get_by_test_id("phase")).to_have_text("Ready to start")
         expect(pads.get_by_test_id("pads-phase")).not_to_contain_text("round 1")
-        viewer = watch.page(context)
-        viewer.goto(f"{served.url}/")
+        viewer = watch.open(context, "/")
         expect(viewer.get_by_test_id("subline")).not_to_contain_text("round 1")
 
         # the join page asks for no wifi code the box does not have
@@ -147,5 +136,3 @@ def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) 
         fits(join, "fixes-join")
         fits(pads, "fixes-pads")
         watch.check()
-    finally:
-        context.close()

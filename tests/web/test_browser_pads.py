@@ -13,13 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Error, expect
+from playwright.sync_api import Browser, expect
 
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     new_game,
-    phone,
     serving,
     shoot,
     table_page,
@@ -91,15 +90,11 @@ def tap(board: subprocess.Popen[str], channel: int) -> None:
 def test_a_seat_is_enrolled_by_pressing_its_pad(
     served: Served, browser: Browser, board: subprocess.Popen[str]
 ) -> None:
-    watch = Watch(served.url)
-    table_phone = phone(browser)
-    viewer_phone = phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "dark") as (watch, (table_phone, viewer_phone)):
         table = table_page(watch, table_phone, served)
         new_game(table, "kids", ["Ann", "Ben"])
         expect(table.get_by_test_id("seat-pads-0")).to_have_text("stop · pad north")
-        pads = watch.page(table_phone)
-        pads.goto(f"{served.url}/pads")
+        pads = watch.open(table_phone, "/pads")
         expect(pads.get_by_test_id("pad-tile-south")).to_contain_text("stop · Ben")
         # the board, and how its clock is mapped: no pulse on its sync wire (ch 3)
         expect(pads.get_by_test_id("pad-board-fake-0")).to_have_text(
@@ -133,17 +128,10 @@ def test_a_seat_is_enrolled_by_pressing_its_pad(
         shoot(pads, "pads-pad-test")
 
         # in play, the south pad calls stop for Ann
-        viewer = watch.page(viewer_phone)
-        viewer.goto(f"{served.url}/")
+        viewer = watch.open(viewer_phone, "/")
         table.get_by_test_id("start-round").click()
         wait_for_go(pads)
         tap(board, 1)
         expect(viewer.get_by_test_id("headline")).to_have_text("Ann called stop")
         expect(table.get_by_test_id("left-0")).to_have_value("0")
         watch.check()
-    except (AssertionError, Error):
-        print(served.output())
-        raise
-    finally:
-        table_phone.close()
-        viewer_phone.close()

@@ -3,7 +3,8 @@
 - topics.py     the topic tree, box names, message ids, broker URLs (no I/O)
 - derive.py     the messages of a box, derived from its log (no I/O)
 - discovery.py  Home Assistant discovery configs (no I/O)
-- claim.py      one name, one box: the claim that tells two boxes apart
+- claim.py      one name, one box: the claim that tells two boxes apart (pure)
+- nameguard.py  `NameGuard`: the claim on the connection, giving way, trying again
 - outbox.py     when the cursor (mqtt.db, kept by buzzerbox.store.tail) may move
 - connect.py    the connection both sides use: `Link`, and why it is down, in words
 - publisher.py  `Publisher`: a box's log to the broker

@@ -15,7 +15,7 @@ the box's own claim back).
   gone cannot defend it): an older one makes us wait `GRACE_S`, a newer one nothing.
 - Another's live claim (one it publishes while we are connected: a box that is
   there): a clash. The earlier claim keeps the name; the later box stops publishing,
-  says "offline" and why, and tries again after a while (`Publisher.lose_retry_s`,
+  says "offline" and why, and tries again after a while (`lose_retry_s` of nameguard.py,
   30 s doubling to 10 min): never for good on one message, which a stranger on the
   broker may have sent. With a key (sign.py) a claim that does not verify is ignored.
 - A connection right after one that lasted less than `GRACE_S` (thrown off, maybe

@@ -5,7 +5,7 @@ never blocks the box) and publishes what its log holds beyond the cursor (see
 outbox.py), in log order, with QoS 1: each event, the races, the results and, after
 each batch, the retained state. Its `Link` (connect.py) keeps the connection and
 says why there is none (`status`, `when_status`). On every connection it claims
-its name (claim.py), says "online" (retained; its last will: "offline"), sends the
+its name (nameguard.py, claim.py), says "online" (retained; its last will: "offline"), sends the
 Home Assistant discovery configs, rewinds to the cursor, publishes the backlog in
 order and only then the state. With the event's key (sign.py) every JSON message,
 the claim too, is signed, and a claim that does not verify is ignored. Without a
@@ -34,12 +34,13 @@ from paho.mqtt.enums import MQTTErrorCode
 
 from buzzerbox.box import Box
 from buzzerbox.mqtt import claim as claims
-from buzzerbox.mqtt.connect import REFUSED, Link, LinkStatus
+from buzzerbox.mqtt.connect import Link, LinkStatus
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
 from buzzerbox.mqtt.finishes import SentFinishes
+from buzzerbox.mqtt.nameguard import LOSE_RETRY_S, NameGuard
 from buzzerbox.mqtt.outbox import Acks
-from buzzerbox.mqtt.sign import Signer
+from buzzerbox.mqtt.sign import Signer, signed
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, Broker, check_box_name, topic
 from buzzerbox.store.eventlog import StoreError
 from buzzerbox.store.tail import Cursor, LogTail
@@ -53,9 +54,6 @@ SAVE_EVERY_S = 0.5
 #: after a wake, the events of this long (s) go out as one batch, with one state: the
 #: presses of a race come within a few ms of each other
 GATHER_S = 0.004
-#: a box that lost its name tries again after this (s), doubling up to the max
-LOSE_RETRY_S = 30.0
-LOSE_RETRY_MAX_S = 600.0
 
 
 class Publisher:
@@ -86,14 +84,9 @@ class Publisher:
         self.discovery_prefix = discovery_prefix
         self.window = window
         self.batch = batch
-        self.grace_s = grace_s
         self.gather_s = gather_s
         self._wall = wall_clock
         self.signer = signer
-        self.lose_retry_s = lose_retry_s
-        self._losses = 0
-        #: claims on our name that did not verify (with a key): ignored
-        self.claims_refused = 0
         self._cursor = Cursor(Path(data_dir) / CURSOR_FILE)
         self._deriver = Deriver(self.name)
         self._acks = Acks(0)
@@ -107,7 +100,6 @@ class Publisher:
         self._next: tuple[int, mqtt.Client, Acks] | None = None
         self._settled_gen = -1  # the connection on which our name was confirmed
         self._grace_until: float | None = None
-        self._last_up: float | None = None  # when the last connection was accepted
         self._greeted_gen = -1
         self._state_due = False
         self._ha_topic = topic(self.name, "ha", "event")
@@ -120,9 +112,6 @@ class Publisher:
         self._tail: LogTail | None = None
         self.failure: BaseException | None = None
         self.errors = 0
-        self.claimant = claims.Claimant(
-            owner or claims.owner_id(data_dir), socket.gethostname()[:64]
-        )
         self.link = Link(
             broker,
             # a suffix of its own: two boxes with one name (or a stranger reusing the
@@ -135,6 +124,16 @@ class Publisher:
             on_message=self._on_message,
             keepalive_s=keepalive_s,
             reconnect_max_s=reconnect_max_s,
+            wall_clock=wall_clock,
+        )
+        claimant = claims.Claimant(owner or claims.owner_id(data_dir), socket.gethostname()[:64])
+        self.names = NameGuard(
+            self.name,
+            claimant,
+            self.link,
+            signer,
+            grace_s=grace_s,
+            lose_retry_s=lose_retry_s,
             wall_clock=wall_clock,
         )
         self._thread = threading.Thread(target=self._run, name=f"mqtt-{self.name}", daemon=True)
@@ -169,6 +168,11 @@ class Publisher:
         return self.link.is_connected
 
     @property
+    def claims_refused(self) -> int:
+        """Claims on our name that did not verify (with a key): ignored."""
+        return self.names.refused
+
+    @property
     def published_seq(self) -> int:
         """The log seq up to which the broker has acknowledged every message."""
         return self._saved
@@ -195,14 +199,7 @@ class Publisher:
                 self._advance(acks)
 
         client.on_publish = on_publish
-        now = time.monotonic()
-        wary = self._last_up is not None and now - self._last_up < self.grace_s
-        self._last_up = now
-        self.claimant.connected(wary=wary)
-        claim_topic = topic(self.name, "claim")
-        client.subscribe([(claim_topic, 1), (topic(self.name, "status"), 1)])
-        mine = self._signed(claim_topic, self.claimant.mine(self._wall()).payload())
-        acks.sent(client.publish(claim_topic, mine, qos=1, retain=True).mid, None)
+        acks.sent(self.names.claim(client), None)
         with self._lock:
             self._gen += 1
             self._next = (self._gen, client, acks)
@@ -210,41 +207,14 @@ class Publisher:
         self._wake.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        payload = bytes(message.payload)
-        if message.topic == topic(self.name, "status"):
-            # "offline" while this box holds the name and publishes (the box that gave
-            # way said it, or a stranger): the truth goes back
-            if payload == OFFLINE.encode() and not message.retain and self._publishing():
-                client.publish(message.topic, ONLINE, qos=1, retain=True)
+        verdict = self.names.heard(client, message, self._publishing)
+        if verdict is None:
             return
-        if message.topic != topic(self.name, "claim"):
-            return
-        if self.signer is not None and payload and self.signer.verify(message.topic, payload):
-            self.claims_refused += 1  # not from a box of the event: a stranger's
-            log.warning("mqtt: box %s: a claim on its name that is not signed: ignored", self.name)
-            return
-        verdict = self.claimant.seen(claims.Claim.parse(payload), message.retain)
-        if verdict == claims.LOSE:
-            # not for good: a claim may be a stranger's (without a key, nothing tells);
-            # the status says the truth meanwhile: this box publishes nothing
-            reason = self.claimant.refusal(self.name, self.broker.url)
-            retry_s = min(self.lose_retry_s * 2**self._losses, LOSE_RETRY_MAX_S)
-            self._losses += 1
-            client.publish(topic(self.name, "status"), OFFLINE, qos=1, retain=True)
-            self.link.hold(REFUSED, f"{reason} (trying again in {retry_s:.0f} s)", retry_s)
-            return
-        if verdict == claims.REPUBLISH:
-            who = self.claimant.other.host if self.claimant.other else "?"
-            log.warning(
-                "mqtt: box %s: the box on host %r tried to use this name too", self.name, who
-            )
-            mine = self._signed(message.topic, self.claimant.mine(0).payload())
-            client.publish(message.topic, mine, qos=1, retain=True)
         with self._lock:
             if verdict in (claims.OURS, claims.REPUBLISH):
                 self._settled_gen = self._gen
             elif verdict == claims.WAIT:
-                self._grace_until = time.monotonic() + self.grace_s
+                self._grace_until = time.monotonic() + self.names.grace_s
         self._wake.set()
 
     def _publishing(self) -> bool:
@@ -344,7 +314,7 @@ class Publisher:
             for config in discovery(self.name, self.discovery_prefix):
                 self._send(config)
         self._state_due = True
-        self._losses = 0
+        self.names.greeted()
         with self._progress:
             self._greeted_gen = self._gen
             self._progress.notify_all()
@@ -381,16 +351,10 @@ class Publisher:
             if race is not None:
                 self._send(race)
 
-    def _signed(self, where: str, payload: bytes) -> bytes:
-        """The payload with its `sig` (sign.py) if the box has a key and it is JSON."""
-        if self.signer is None or not payload.startswith(b"{"):
-            return payload
-        return self.signer.sign(where, payload)
-
     def _send(self, message: Outgoing) -> None:
         client = self._client
         assert client is not None
-        payload = self._signed(message.topic, message.payload)
+        payload = signed(self.signer, message.topic, message.payload)
         info = client.publish(message.topic, payload, message.qos, message.retain)
         if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
             log.warning("mqtt: %s not queued: %s", message.topic, mqtt.error_string(info.rc))

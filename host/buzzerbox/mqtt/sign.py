@@ -99,3 +99,10 @@ class Signer:
         if not hmac.compare_digest(sig, self._mac(topic, body)):
             return "bad signature"
         return None
+
+
+def signed(signer: Signer | None, topic: str, payload: bytes) -> bytes:
+    """The payload with its `sig` if there is a key and it is JSON; else as it is."""
+    if signer is None or not payload.startswith(b"{"):
+        return payload
+    return signer.sign(topic, payload)
