@@ -37,7 +37,10 @@ class Words:
 
     def english(self) -> str:
         text = self.plural if self.plural is not None and self.n != 1 else self.msgid
-        return _ENGLISH.format(text, **self.values())
+        values = self.values()
+        if any(isinstance(value, Words | tuple) for value in values.values()):
+            return _ENGLISH.format(text, **values)  # a clause or a list in it
+        return text.format(**values)
 
 
 def plural_words(one: str, other: str, n: int, params: Mapping[str, object] | None = None) -> Words:
