@@ -72,7 +72,7 @@ def test_a_refusal_of_the_phase_says_where_the_game_stands_in_german(
     reply = admin.post("/api/event", json={"type": "round"}, headers={"Accept-Language": "de"})
     assert reply.status_code == 409
     assert reply.json == {
-        "error": "Keine neue Runde: Runde 1 zählt herunter; warte auf das Startsignal",
+        "error": "Keine neue Runde: der Countdown von Runde 1 läuft; warte auf das Startsignal",
         "code": "not-now",
     }
 
