@@ -8,8 +8,10 @@ module and nothing else of ours; their own leaves live in buzzerbox/rules/errors
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -17,9 +19,11 @@ class Words:
     """A sentence a person reads, before its language is chosen.
 
     `msgid` is the English text with {named} placeholders, the key of the gettext
-    catalogs (buzzerbox/i18n/); `plural` is its English plural, chosen by `n`. The
-    values in `params` are filled in at the edge, in the reader's language
-    (buzzerbox.i18n.say): the rules never format for a language.
+    catalogs (buzzerbox/i18n/); `plural` is its English plural, chosen by `n` (made
+    with `plural_words`). The values in `params` are filled in at the edge, in the
+    reader's language (buzzerbox.i18n.say): the rules never format for a language. A
+    value may be `Words` itself (a clause of the sentence, said in the same language)
+    or a tuple (a list, "stop and pile": at most two items in English here).
     """
 
     msgid: str
@@ -27,10 +31,37 @@ class Words:
     plural: str | None = None
     n: int | None = None
 
+    def values(self) -> dict[str, object]:
+        """The values to fill in, with `n` for a plural."""
+        return dict(self.params) if self.n is None else {"n": self.n, **self.params}
+
     def english(self) -> str:
         text = self.plural if self.plural is not None and self.n != 1 else self.msgid
-        values = dict(self.params) if self.n is None else {"n": self.n, **self.params}
+        values = self.values()
+        if any(isinstance(value, Words | tuple) for value in values.values()):
+            return _ENGLISH.format(text, **values)  # a clause or a list in it
         return text.format(**values)
+
+
+def plural_words(one: str, other: str, n: int, params: Mapping[str, object] | None = None) -> Words:
+    """Words that depend on a count `n` ({n} in the text): `one` is said for 1 in English,
+    `other` otherwise; each language chooses its own form (gettext's ngettext).
+    `pybabel extract -k plural_words:1,2` reads it (i18n/README.md)."""
+    return Words(one, dict(params or {}), plural=other, n=n)
+
+
+class _English(string.Formatter):
+    """str.format, with clauses (Words) and lists (tuples) said in English."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Words):
+            value = value.english()
+        elif isinstance(value, tuple):
+            value = " and ".join(str(item) for item in value)
+        return format(value, format_spec)
+
+
+_ENGLISH = _English()
 
 
 class BuzzerboxError(Exception):
@@ -64,4 +95,11 @@ class StoreError(BuzzerboxError, OSError):
     event log (store/), the admin sessions (server/sessions.py), the phone seats."""
 
 
-__all__ = ["BuzzerboxError", "ConfigError", "InputError", "StoreError", "Words"]
+__all__ = [
+    "BuzzerboxError",
+    "ConfigError",
+    "InputError",
+    "StoreError",
+    "Words",
+    "plural_words",
+]

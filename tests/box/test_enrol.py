@@ -161,7 +161,8 @@ def test_enrolment_is_between_rounds_and_a_round_ends_it(
     assert reply.status_code == 409
     assert reply.json == {
         "error": "pads are enrolled while no round is on: round 1 is counting down; "
-        "enrol before round 1 or once a round is scored"
+        "enrol before round 1 or once a round is scored",
+        "code": "not-now",
     }
     clock.advance(hw.countdown_us)
     tap(hw, clock, "north")  # played, not enrolled
@@ -179,6 +180,7 @@ def test_a_wrong_enrolment_is_refused_and_cancel_and_reset_undo_it(
     assert reply.json == {
         "error": "seat 2 does not exist: this game has seats 0-1",
         "field": "seat",
+        "code": "no-seat",
     }
     assert hw_admin.post("/api/enrol", json={"seat": True}).status_code == 400
     assert hw_admin.post("/api/enrol", json={}).status_code == 400

@@ -80,6 +80,23 @@ def test_the_admin_removes_any_table_even_online_and_any_result(
     assert board.snapshot()["tournament"] == []
     again = client.delete("/api/results/t2/1", headers={"X-CSRF-Token": csrf})
     assert again.status_code == 404
+    assert again.json is not None and again.json["code"] == "not-on-the-board"
+
+
+def test_the_hubs_refusals_are_in_the_readers_language(client: FlaskClient) -> None:
+    wrong = client.post("/api/login", json={"pin": "0000"}, headers={"Accept-Language": "da"})
+    assert wrong.json == {
+        "error": "Forkert PIN: PIN'en vises på hubbens konsol ved start",
+        "code": "wrong-pin",
+    }
+    csrf = log_in(client)
+    missing = client.delete(
+        "/api/tables/t9", headers={"X-CSRF-Token": csrf, "Accept-Language": "de"}
+    )
+    assert missing.json == {
+        "error": "Tisch t9 ist nicht (mehr) auf der Tafel",
+        "code": "not-on-the-board",
+    }
 
 
 def test_removing_needs_the_admin_and_the_csrf_token(client: FlaskClient, board: Board) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -83,14 +84,19 @@ def test_values_are_written_as_the_language_writes_them() -> None:
     assert say(words, "de").startswith("12,5")  # no German text yet: the English, German number
 
 
+def key(value: str | Iterable[str] | None) -> str | tuple[str, ...]:
+    """A message's id or text; a plural's as a tuple (read_mo gives lists)."""
+    return value if isinstance(value, str) else tuple(value or ())
+
+
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 @pytest.mark.parametrize("domain", ["messages", "pages"])
 def test_each_compiled_catalog_is_its_po(lang: str, domain: str) -> None:
     folder = Path(LOCALE_DIR, lang, "LC_MESSAGES")
     with open(folder / f"{domain}.po", "rb") as po, open(folder / f"{domain}.mo", "rb") as mo:
         source, compiled = read_po(po), read_mo(mo)
-    wanted = {m.id: m.string for m in source if m.id and m.string and not m.fuzzy}
-    have = {m.id: m.string for m in compiled if m.id}
+    wanted = {key(m.id): key(m.string) for m in source if m.id and m.string and not m.fuzzy}
+    have = {key(m.id): key(m.string) for m in compiled if m.id}
     assert have == wanted, (
         f"{folder / domain}.mo is not its .po: run pybabel compile (i18n/README.md)"
     )

@@ -127,7 +127,11 @@ def test_a_new_game_refused_by_the_rules_says_why(admin: FlaskClient) -> None:
     assert reply.status_code == 400
     assert "2 to 12 players" in reply.json["error"]  # type: ignore[index]
     reply = admin.post("/api/game", json={"game": "kids", "players": ["Ann", "x" * 41]})
-    assert reply.json == {"error": "a name is too long: at most 40 characters", "field": "players"}
+    assert reply.json == {
+        "error": "a name is too long: at most 40 characters",
+        "field": "players",
+        "code": "name-too-long",
+    }
 
 
 def test_a_refused_entry_names_the_player_it_concerns(
@@ -145,12 +149,14 @@ def test_a_refused_entry_names_the_player_it_concerns(
         "error": "two empty Ligretto stacks: 0 cards is only possible for the caller, Ben; "
         "Ann has 1 to 10 cards left",
         "field": "Ann",
+        "code": "zero-not-caller",
     }
     reply = admin.post("/api/event", json={"type": "stacks", "counts": {"Ann": 11, "Ben": 0}})
     assert reply.status_code == 400
     assert reply.json == {
         "error": "the Ligretto stack for Cem missing: give a count for every player",
         "field": "Cem",
+        "code": "count-missing",
     }
     state = play(admin, {"type": "stacks", "counts": {"Ann": 2, "Ben": 0, "Cem": 4}})
     assert state["undoable"] == "stacks"

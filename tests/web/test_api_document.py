@@ -92,7 +92,8 @@ def test_a_seat_is_a_whole_number_not_true_nor_a_fraction(admin: FlaskClient) ->
     assert admin.get("/api/state").json["box"]["phones"]["taken"] == []  # type: ignore[index]
     reply = admin.post("/api/enrol", json={"seat": True})
     assert reply.json == {
-        "error": "seat true is not allowed: the seat to enrol is a whole number from 0"
+        "error": "seat true is not allowed: the seat to enrol is a whole number from 0",
+        "code": "field-not-allowed",
     }
 
 

@@ -54,7 +54,10 @@ def test_a_seat_pressing_too_fast_is_refused_in_words(
         reply = phone.post("/api/phones/release", json={"token": TOKENS[0], "pad": "stop"})
         statuses.append(reply.status_code)
     assert statuses.count(429) == 5, statuses
-    assert reply.json == {"error": "seat 0 pressed more than 10 times a second: wait 0.10 s"}
+    assert reply.json == {
+        "error": "seat 0 pressed more than 10 times a second: wait 0.10 s",
+        "code": "too-fast",
+    }
     assert reply.headers["Retry-After"] == "1"
     seconds.now += 1.0  # ten more a second later
     reply = phone.post("/api/phones/release", json={"token": TOKENS[0], "pad": "stop"})

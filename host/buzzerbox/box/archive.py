@@ -12,6 +12,7 @@ from typing import Any
 from buzzerbox.box.colours import colours_of
 from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
 from buzzerbox.box.stats import PlayedGame, stop_times
+from buzzerbox.errors import Words
 from buzzerbox.rules.phase import Phase
 from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent, StoreError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
@@ -87,8 +88,9 @@ class GameArchive:
     def export_log(self, game_id: int | None = None) -> str:
         return export_log(self.log, self._game(game_id))
 
-    def export_csv(self, game_id: int | None = None) -> str:
-        return export_csv(self.log, self._game(game_id))
+    def export_csv(self, game_id: int | None = None, **labels: str) -> str:
+        """The score sheet; `labels` say its headers in the reader's language."""
+        return export_csv(self.log, self._game(game_id), **labels)
 
     def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
         return export_bgstats(self.log, self._game(game_id))
@@ -132,9 +134,10 @@ def played_game(summary: GameSummary, events: list[StoredEvent]) -> PlayedGame:
 def check_game(log: EventLog, game_id: int | None) -> int:
     """`game_id` if the log has it; NoGameError / GameNotFoundError otherwise."""
     if game_id is None:
-        raise NoGameError("no game has been played on this box yet")
+        raise NoGameError(Words("no game has been played on this box yet"), code="no-game")
     if log.game(game_id) is None:
-        raise GameNotFoundError(f"game {game_id} is not in the log: see the list of games")
+        words = Words("game {game} is not in the log: see the list of games", {"game": game_id})
+        raise GameNotFoundError(words, code="game-not-found")
     return game_id
 
 
@@ -148,13 +151,17 @@ def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEv
     state = replay_events(events)[0].state()
     if state["phase"] != Phase.FINISHED:
         raise NotFinishedError(
-            f"game {game_id} is not finished ({state['phase']}): finish it to export its scores"
+            Words(
+                "game {game} is not finished ({phase}): finish it to export its scores",
+                {"game": game_id, "phase": state["phase"]},
+            ),
+            code="not-finished",
         )
     return state, events
 
 
-def export_csv(log: EventLog, game_id: int) -> str:
-    return to_csv(finished(log, game_id)[0])
+def export_csv(log: EventLog, game_id: int, **labels: str) -> str:
+    return to_csv(finished(log, game_id)[0], **labels)
 
 
 def export_bgstats(log: EventLog, game_id: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from buzzerbox.box.errors import ImportRefusedError
+from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import TABLE_ENTRIES
 
@@ -26,15 +27,24 @@ REJECTED_SHOWN = 20
 def check_import_size(text: str) -> None:
     """ImportRefusedError if the file is bigger than a game log can be."""
     if len(text) > MAX_IMPORT_CHARS:
+        said = {"n": len(text), "most": MAX_IMPORT_CHARS}
         raise ImportRefusedError(
-            f"the file has {len(text):,} characters: a game log is at most "
-            f"{MAX_IMPORT_CHARS:,} (nothing was imported)"
+            Words(
+                "the file has {n:,} characters: a game log is at most {most:,} "
+                "(nothing was imported)",
+                said,
+            ),
+            code="import-too-big",
         )
     lines = text.count("\n") + 1
     if lines > MAX_IMPORT_LINES:
+        said = {"n": lines, "most": MAX_IMPORT_LINES}
         raise ImportRefusedError(
-            f"the file has {lines:,} lines: a game log is at most {MAX_IMPORT_LINES:,} "
-            "(nothing was imported)"
+            Words(
+                "the file has {n:,} lines: a game log is at most {most:,} (nothing was imported)",
+                said,
+            ),
+            code="import-too-big",
         )
 
 
@@ -43,9 +53,15 @@ def check_mostly_accepted(accepted: int, rejected: list[dict[str, Any]]) -> None
     the file is not this kind of game's log, and replaces nothing."""
     if len(rejected) > max(accepted, REJECTED_SHOWN // 2):
         first = rejected[0]
+        said = {"n": len(rejected), "of": len(rejected) + accepted}
+        said |= {"line": first["line"], "why": first["reason"]}
         raise ImportRefusedError(
-            f"{len(rejected):,} of {len(rejected) + accepted:,} lines are refused by the rules "
-            f"(line {first['line']}: {first['reason']}): is it a game log? (nothing was imported)"
+            Words(
+                "{n:,} of {of:,} lines are refused by the rules (line {line}: {why}): "
+                "is it a game log? (nothing was imported)",
+                said,
+            ),
+            code="import-refused",
         )
 
 
@@ -63,7 +79,13 @@ def check_table_entry(obj: Mapping[str, Any]) -> None:
     """InvalidEventError unless `obj` is a table entry a phone may post."""
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in TABLE_EVENTS:
+        said = {"kind": kind, "kinds": ", ".join(sorted(TABLE_EVENTS))}
         raise InvalidEventError(
-            f"event type {kind!r} cannot be posted: the table posts "
-            f"{', '.join(sorted(TABLE_EVENTS))}; go, press and release come from the box"
+            Words(
+                "event type {kind!r} cannot be posted: the table posts {kinds}; "
+                "go, press and release come from the box",
+                said,
+            ),
+            subject="type",
+            code="not-a-table-entry",
         )

@@ -26,12 +26,12 @@ from buzzerbox.box.checks import (
 )
 from buzzerbox.box.countdown import Countdown
 from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
-from buzzerbox.box.errors import NoGameError
+from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
 from buzzerbox.box.phones import PhoneSeats
 from buzzerbox.clock import Clock, SystemClock
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
@@ -167,7 +167,7 @@ class Box:
         variants, enrolled pads and the phones' seats. NoGameError if there is none."""
         with self._lock:
             if self._game_id is None:
-                raise NoGameError("no game has been played: a rematch repeats one")
+                raise NoGameError(NO_REMATCH, code="no-game")
             old, line = self._game_id, self._game_line
             keep = ("game", "players", "target", "rounds", "variants")
             fields = {k: line[k] for k in keep if k in line}
@@ -313,8 +313,8 @@ class Box:
     def export_log(self, game_id: int | None = None) -> str:
         return self.archive.export_log(game_id)
 
-    def export_csv(self, game_id: int | None = None) -> str:
-        return self.archive.export_csv(game_id)
+    def export_csv(self, game_id: int | None = None, **labels: str) -> str:
+        return self.archive.export_csv(game_id, **labels)
 
     def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
         return self.archive.export_bgstats(game_id)
@@ -323,7 +323,7 @@ class Box:
 
     def _accept(self, obj: dict[str, Any]) -> Event:
         if self._engine is None or self._game_id is None:
-            raise NoGameError("no game has started: start a new game first")
+            raise NoGameError(Words("no game has started: start a new game first"), code="no-game")
         event = self._engine.apply_dict(obj)
         body = event_to_dict(event)
         if "pad_id" in obj:

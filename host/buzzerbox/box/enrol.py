@@ -28,12 +28,14 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from buzzerbox.box.errors import NoGameError
+from buzzerbox.errors import Words
 from buzzerbox.pads.pad import Pad, pad_label
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.words import no_seat
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +46,7 @@ UNSEATED = -1
 PAD_TEST_EDGES = 16
 #: the phases in which pads can be enrolled: between rounds
 ENROL_PHASES = (Phase.LOBBY, Phase.SCORED)
+NO_GAME = Words("no game has started: pads are enrolled for a game")
 
 
 def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
@@ -119,17 +122,19 @@ class PadSeats:
     def begin(self, seat: object, engine: Engine | None) -> None:
         """The next press enrols a pad for `seat`; InvalidEventError/IllegalEventError."""
         if engine is None:
-            raise IllegalEventError("no game has started: pads are enrolled for a game")
+            raise IllegalEventError(NO_GAME, code="no-game")
         game = engine.game
         if type(seat) is not int or not 0 <= seat < len(game.players):
-            raise InvalidEventError(
-                f"seat {seat!r} does not exist: this game has seats 0-{len(game.players) - 1}",
-                subject="seat",
-            )
+            said = no_seat(seat, len(game.players))
+            raise InvalidEventError(said, subject="seat", code="no-seat")
         if game.phase not in ENROL_PHASES:
             raise IllegalEventError(
-                f"pads are enrolled while no round is on: {game.where()}; "
-                "enrol before round 1 or once a round is scored"
+                Words(
+                    "pads are enrolled while no round is on: {where}; "
+                    "enrol before round 1 or once a round is scored",
+                    {"where": game.where_words()},
+                ),
+                code="not-now",
             )
         self.enrolling = seat
 
@@ -171,10 +176,11 @@ class PadSeats:
         between rounds. InvalidEventError, IllegalEventError, NoGameError, StoreError."""
         if self.source.is_virtual:
             raise IllegalEventError(
-                "a simulated box has a virtual pad per seat: enrolment is for real pads"
+                Words("a simulated box has a virtual pad per seat: enrolment is for real pads"),
+                code="simulated-box",
             )
         if engine is None or game_id is None:
-            raise NoGameError("no game has started: pads are enrolled for a game")
+            raise NoGameError(NO_GAME, code="no-game")
         if reset:
             log_.clear_enrolments(game_id)
             self.load({})
@@ -289,7 +295,8 @@ class PadSeats:
         pad's; else a virtual pad's). InvalidEventError if it is malformed: not kept."""
         event = parse_event(obj)
         if not isinstance(event, PadPressed | PadReleased):
-            raise InvalidEventError(f"{obj.get('type')!r} is no pad edge: press or release")
+            said = {"kind": obj.get("type")}
+            raise InvalidEventError(Words("{kind!r} is no pad edge: press or release", said))
         seat, role, pile = event.seat, event.pad, event.pile
         pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile=pile)
         return self.edge(pad.id, pad, isinstance(event, PadPressed), event.t_us)

@@ -6,7 +6,10 @@ All under the one root (buzzerbox/errors.py). The rules' own refusals of an even
 
 from __future__ import annotations
 
-from buzzerbox.errors import BuzzerboxError, InputError
+from buzzerbox.errors import BuzzerboxError, InputError, Words
+
+#: a rematch asked before any game
+NO_REMATCH = Words("no game has been played: a rematch repeats one")
 
 
 class NoGameError(BuzzerboxError, LookupError):
@@ -42,6 +45,7 @@ class PhoneTokenError(PhoneSeatInvalidError, InputError):
 
 
 __all__ = [
+    "NO_REMATCH",
     "GameNotFoundError",
     "ImportRefusedError",
     "NoGameError",

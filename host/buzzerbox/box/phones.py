@@ -27,11 +27,13 @@ from buzzerbox.box.errors import (
     PhoneTokenError,
 )
 from buzzerbox.datadir import write_private
+from buzzerbox.errors import Words
+from buzzerbox.rules.words import no_seat
 from buzzerbox.store.eventlog import StoreError
 
 log = logging.getLogger(__name__)
 TOKEN_CHARS = range(16, 129)
-OFF = "phones are no pads now: the host switches them on at the table view"
+OFF = Words("phones are no pads now: the host switches them on at the table view")
 #: more than a table has seats: a file with more is not the box's
 MAX_KEPT = 64
 
@@ -78,22 +80,25 @@ class PhoneSeats:
 
     def switch(self, on: object) -> None:
         if type(on) is not bool:
-            raise PhoneSeatInvalidError(f"phones as pads is on or off: true or false, not {on!r}")
+            said = Words("phones as pads is on or off: true or false, not {on!r}", {"on": on})
+            raise PhoneSeatInvalidError(said, code="not-a-boolean")
         self._keep(on, self._seats if on else {}, self._game)
 
     def take(self, token: object, seat: object, players: int) -> None:
         """The phone holding `token` becomes `seat`'s buzzer (its former seat is freed)."""
         token = check_token(token)
         if not self.is_on:
-            raise PhoneSeatRefusedError(OFF)
+            raise PhoneSeatRefusedError(OFF, code="phones-off")
         if type(seat) is not int or not 0 <= seat < players:
-            raise PhoneSeatInvalidError(
-                f"seat {seat!r} does not exist: this game has seats 0-{players - 1}", subject="seat"
-            )
+            raise PhoneSeatInvalidError(no_seat(seat, players), subject="seat", code="no-seat")
         holder = next((t for t, s in self._seats.items() if s == seat), None)
         if holder is not None and holder != token:
             raise PhoneSeatRefusedError(
-                f"seat {seat + 1} is taken by another phone: the host can free it at the table view"
+                Words(
+                    "seat {seat} is taken by another phone: the host can free it at the table view",
+                    {"seat": seat + 1},
+                ),
+                code="seat-taken",
             )
         self._keep(self.is_on, {**self._seats, token: seat}, self._game)
         self._heard.pop(seat, None)  # a new phone: heard from the next sweep
@@ -107,11 +112,12 @@ class PhoneSeats:
         """The seat of the phone holding `token`; refused if phones are off or it has none."""
         token = check_token(token)
         if not self.is_on:
-            raise PhoneSeatRefusedError(OFF)
+            raise PhoneSeatRefusedError(OFF, code="phones-off")
         seat = self._seats.get(token)
         if seat is None:
             raise PhoneSeatRefusedError(
-                "this phone has no seat: pick yours first (or the host freed it)"
+                Words("this phone has no seat: pick yours first (or the host freed it)"),
+                code="no-seat-held",
             )
         return seat
 
@@ -184,7 +190,8 @@ def _read(path: Path) -> tuple[bool, int | None, dict[str, int]]:
 
 def check_token(token: object) -> str:
     if not isinstance(token, str) or len(token) not in TOKEN_CHARS or not token.isascii():
+        said = {"least": TOKEN_CHARS.start, "most": TOKEN_CHARS.stop - 1}
         raise PhoneTokenError(
-            f"a phone's token is {TOKEN_CHARS.start}-{TOKEN_CHARS.stop - 1} ASCII characters"
+            Words("a phone's token is {least}-{most} ASCII characters", said), code="bad-token"
         )
     return token

@@ -33,6 +33,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from buzzerbox.errors import Words
 from buzzerbox.hub.board import Board, Update
 from buzzerbox.hub.errors import NotRemovable
 from buzzerbox.live.sse import Live, Stream
@@ -67,7 +68,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         str(cfg.get("ADMIN_PIN") or new_pin()),
         secret.encode() if isinstance(secret, str) else secret,
         cfg.get("LOGIN_LIMITER") or LoginLimiter(),
-        shown_on="the hub's console",
+        shown_on=Words("the hub's console"),
     )
     guard: Guard = cfg.get("GUARD") or Guard()
     # COMMIT (record.Keeper.commit): the admin's changes are saved before they are shown
@@ -104,11 +105,12 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def events() -> ResponseReturnValue:
         address = request.remote_addr or "?"
         if not guard.take_stream(address):
-            return busy(429, "this address already has its share of live pages: close some")
+            words = Words("this address already has its share of live pages: close some")
+            return busy(429, words, "too-many-streams")
         # the admin's own places beyond --max-screens (as on the box: server/guard.py ADMIN_STREAMS)
         if not live.join(ADMIN_STREAMS if auth.is_admin() else 0):
             guard.give_stream(address)
-            return busy(503, "the hub serves as many screens as it can: try again soon")
+            return busy(503, Words("the hub serves as many screens as it can: try again soon"))
         frames = live.stream(
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
             max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
@@ -127,7 +129,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         try:
             updates = board.remove(box)
         except NotRemovable as exc:
-            return refuse(exc.status, str(exc))
+            return refuse(exc.status, exc.words or str(exc), code=exc.code)
         show(updates)
         return jsonify(removed=box)
 
@@ -137,7 +139,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         try:
             updates = board.remove_result(box, game_id)
         except NotRemovable as exc:
-            return refuse(exc.status, str(exc))
+            return refuse(exc.status, exc.words or str(exc), code=exc.code)
         show(updates)
         return jsonify(removed={"box": box, "game_id": game_id})
 
@@ -145,7 +147,8 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def admin_lane() -> ResponseReturnValue | None:
         """At the connection limit the server serves the admin only (server/guard.py)."""
         if is_lane(request.environ) and not auth.is_admin():
-            response = busy(503, "the hub serves as many connections as it can: try again soon")
+            words = Words("the hub serves as many connections as it can: try again soon")
+            response = busy(503, words)
             response.headers["Connection"] = "close"
             return response
         return None
@@ -160,8 +163,8 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     return app
 
 
-def busy(status: int, message: str) -> Response:
-    response = jsonify(error=message)
-    response.status_code = status
-    response.headers["Retry-After"] = "5"
+def busy(status: int, words: Words, code: str = "hub-full") -> Response:
+    """A refusal to come back in 5 s, said in the request's language."""
+    response = refuse(status, words, {"Retry-After": "5"}, code=code)
+    assert isinstance(response, Response)
     return response

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.hub import validate
-from buzzerbox.hub.errors import Invalid, NotRemovable
+from buzzerbox.hub.errors import Invalid, NotRemovable, no_result, no_table
 from buzzerbox.hub.tables import Record, Table, parse_record
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
@@ -181,7 +181,7 @@ class Board:
         with its next state); NotRemovable if there is none."""
         with self._lock:
             if box not in self._tables:
-                raise NotRemovable(404, f"there is no table {box} on the board (any more)")
+                raise NotRemovable(404, no_table(box))
             self._take_off(box)
         return [("gone", {"box": box})]
 
@@ -191,7 +191,7 @@ class Board:
         with self._lock:
             held = self._results.pop((box, game_id), None)
             if held is None:
-                raise NotRemovable(404, f"there is no result of game {game_id} of table {box}")
+                raise NotRemovable(404, no_result(box, game_id))
             self._struck[(box, game_id)] = held["seq"]
             while len(self._struck) > MAX_RESULTS:
                 del self._struck[next(iter(self._struck))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, Words
 
 
 class Invalid(BuzzerboxError, ValueError):
@@ -12,6 +12,14 @@ class Invalid(BuzzerboxError, ValueError):
 class NotRemovable(BuzzerboxError, ValueError):
     """The admin asked to remove a table that is not there or is online; says why."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: str | Words, code: str = "not-on-the-board") -> None:
+        super().__init__(message, code=code)
         self.status = status
+
+
+def no_table(box: str) -> Words:
+    return Words("there is no table {box} on the board (any more)", {"box": box})
+
+
+def no_result(box: str, game_id: int) -> Words:
+    return Words("there is no result of game {game} of table {box}", {"game": game_id, "box": box})

@@ -16,11 +16,14 @@ test holds them to it), so an installed box needs no build step.
 
 from __future__ import annotations
 
+import re
+import string
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
@@ -52,11 +55,38 @@ def translations(lang: str, domain: str = "messages") -> NullTranslations:
     return Translations.load(str(LOCALE_DIR), [lang], domain)
 
 
-def local(value: object, lang: str) -> object:
-    """A value as the reader writes it: numbers with the locale's separators."""
+def local(value: object, lang: str, spec: str = "") -> object:
+    """A value as the reader writes it: numbers with the locale's separators (a format
+    spec's precision kept: "{ms:.1f}" is "12,5" in German), a list (a tuple) joined as
+    the language joins one ("stop und pile"), a clause (Words) said in `lang`."""
+    if isinstance(value, Words):
+        return say(value, lang)
+    if isinstance(value, tuple):
+        return format_list([str(item) for item in value], locale=lang)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
+    fixed = _FIXED.fullmatch(spec)
+    if fixed:
+        places = int(fixed.group(1))
+        pattern = "#,##0." + "0" * places if places else "#,##0"
+        return format_decimal(value, format=pattern, locale=lang, decimal_quantization=True)
     return format_decimal(value, locale=lang)
+
+
+_FIXED = re.compile(r",?\.(\d)f")
+
+
+class _Local(string.Formatter):
+    """str.format with every value written as `lang` writes it (`local`)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        said = local(value, self.lang, format_spec)
+        if said is value:  # a text: its own spec (a width, a cut: "{value!r:.24}")
+            return format(value, format_spec)
+        return str(said)
 
 
 def say(words: Words | str, lang: str) -> str:
@@ -67,16 +97,16 @@ def say(words: Words | str, lang: str) -> str:
     """
     if isinstance(words, str):
         return translations(lang).gettext(words)
+    if known(lang) in (None, DEFAULT):
+        return words.english()  # the msgids' own language: as str() of the error says it
     catalog = translations(lang)
     if words.plural is not None and words.n is not None:
         text = catalog.ngettext(words.msgid, words.plural, words.n)
-        values: dict[str, object] = {"n": words.n, **words.params}
     else:
         text = catalog.gettext(words.msgid)
-        values = dict(words.params)
     try:
-        return text.format(**{key: local(value, lang) for key, value in values.items()})
-    except (KeyError, IndexError, ValueError):
+        return _Local(lang).format(text, **words.values())
+    except (KeyError, IndexError, ValueError, AttributeError):
         return words.english()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import (
     CallerNamed,
@@ -30,20 +31,13 @@ from buzzerbox.rules.events import (
 )
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.timing import Record, Timing
+from buzzerbox.rules.words import WHERE, no_seat, not_amendable, player_count, refused
 
 TITLES = {
     "ligretto": "Ligretto",
     "twist": "Ligretto Twist",
     "kids": "Ligretto Kids",
     "twinit": "Twin It!",
-}
-WHERE = {
-    Phase.LOBBY: "no round has started yet",
-    Phase.COUNTDOWN: "round {} is counting down",
-    Phase.PLAYING: "round {} is playing",
-    Phase.SCORING: "round {} is over and being scored",
-    Phase.SCORED: "round {} is scored and the next has not started",
-    Phase.FINISHED: "the game is finished",
 }
 
 
@@ -74,11 +68,8 @@ class Game(Timing):
         title = TITLES[self.kind]
         n = len(created.players)
         if not self.min_players <= n <= self.max_players:
-            raise InvalidEventError(
-                f"{title} is for {self.min_players} to {self.max_players} players: "
-                f"{n} {'was' if n == 1 else 'were'} named",
-                subject="players",
-            )
+            said = player_count(title, self.min_players, self.max_players, n)
+            raise InvalidEventError(said, subject="players", code="players-out-of-range")
         self.title = title
         self.players = created.players
         self.variants = created.variants
@@ -136,19 +127,25 @@ class Game(Timing):
     def check_seat(self, seat: int) -> None:
         if seat >= len(self.players):
             raise InvalidEventError(
-                f"seat {seat} does not exist: this game has seats 0-{len(self.players) - 1}",
-                subject="seat",
+                no_seat(seat, len(self.players)), subject="seat", code="no-seat"
             )
 
-    def where(self) -> str:
+    def where_words(self) -> Words:
         """Where the game stands, for refusals: 'round 2 is being scored'."""
-        return WHERE[self.phase].format(self.round)
+        return Words(WHERE[self.phase].msgid, {"round": self.round})
 
-    def refuse(self, what: str, allowed: str, subject: str | None = None) -> IllegalEventError:
-        return IllegalEventError(f"{what}: {self.where()}; {allowed}", subject=subject)
+    def where(self) -> str:
+        return self.where_words().english()
 
-    def unsupported(self, what: str, allowed: str) -> IllegalEventError:
-        return IllegalEventError(f"{self.title} has no {what}: {allowed}")
+    def refuse(self, what: Words, allowed: Words, subject: str | None = None) -> IllegalEventError:
+        """`what` is refused now: where the game stands, and what is `allowed`."""
+        said = refused(what, self.where_words(), allowed)
+        return IllegalEventError(said, subject=subject, code="not-now")
+
+    def unsupported(self, what: Words, allowed: Words) -> IllegalEventError:
+        """`what` ("{title} has no stall") is not in this game: what is `allowed`."""
+        said = {"what": Words(what.msgid, {"title": self.title}), "allowed": allowed}
+        return IllegalEventError(Words("{what}: {allowed}", said), code="not-in-this-game")
 
     # -- dispatch -------------------------------------------------------------------
 
@@ -156,7 +153,10 @@ class Game(Timing):
         """Apply one event (not `game`, `undo` or `void`: the engine handles those)."""
         handler = self._dispatch.get(type(event))
         if handler is None:
-            raise IllegalEventError(f"{type(event).__name__} cannot be applied to a game")
+            raise IllegalEventError(
+                Words("{kind} cannot be applied to a game", {"kind": type(event).__name__}),
+                code="not-a-game-event",
+            )
         handler(self, event)
 
     # -- rounds ---------------------------------------------------------------------
@@ -164,12 +164,12 @@ class Game(Timing):
     def start_round(self, event: RoundStarted) -> None:
         if self.phase is not Phase.LOBBY and self.phase is not Phase.SCORED:
             allowed = {
-                Phase.COUNTDOWN: "wait for the start signal",
-                Phase.PLAYING: "the round ends with a stop call first",
-                Phase.SCORING: "enter the scores first, or finish the game",
-                Phase.FINISHED: "start a new game",
+                Phase.COUNTDOWN: Words("wait for the start signal"),
+                Phase.PLAYING: Words("the round ends with a stop call first"),
+                Phase.SCORING: Words("enter the scores first, or finish the game"),
+                Phase.FINISHED: Words("start a new game"),
             }[self.phase]
-            raise self.refuse("no new round", allowed)
+            raise self.refuse(Words("no new round"), allowed)
         self.round += 1
         self.phase = Phase.COUNTDOWN
         self.go_t = None
@@ -186,7 +186,9 @@ class Game(Timing):
 
     def signal_go(self, event: StartSignalled) -> None:
         if self.phase is not Phase.COUNTDOWN:
-            raise self.refuse("no start signal now", "the start signal follows a new round")
+            raise self.refuse(
+                Words("no start signal now"), Words("the start signal follows a new round")
+            )
         self.go_t = event.t_us
         self.phase = Phase.PLAYING
 
@@ -236,7 +238,7 @@ class Game(Timing):
 
     def finish(self, event: GameFinished) -> None:
         if self.phase is Phase.FINISHED:
-            raise self.refuse("the game cannot be finished again", "start a new game")
+            raise self.refuse(Words("the game cannot be finished again"), Words("start a new game"))
         if self.phase in (Phase.COUNTDOWN, Phase.PLAYING, Phase.SCORING):
             self.dropped_round()
         self.end_game(self.rank())
@@ -255,34 +257,37 @@ class Game(Timing):
             self.stalled = False
             return
         if self.phase is not Phase.PLAYING:
-            allowed = "the table names the caller while a round plays, or before its counts"
+            allowed = Words("the table names the caller while a round plays, or before its counts")
             if self.phase is Phase.SCORING:
-                allowed = "the caller is named before the counts: undo them to name another"
-            raise self.refuse("no caller can be named now", allowed)
+                allowed = Words("the caller is named before the counts: undo them to name another")
+            raise self.refuse(Words("no caller can be named now"), allowed)
         self.check_seat(event.seat)
         self.end_round(event.seat)
 
     def stall(self, event: RoundStalled) -> None:
         if not self.can_stall:
-            raise self.unsupported("stall", "only Ligretto and Ligretto Kids rounds can stall")
+            raise self.unsupported(
+                Words("{title} has no stall"),
+                Words("only Ligretto and Ligretto Kids rounds can stall"),
+            )
         if self.phase is not Phase.PLAYING:
-            raise self.refuse("no stall now", "a round stalls while it is playing")
+            raise self.refuse(Words("no stall now"), Words("a round stalls while it is playing"))
         self.end_round(None, stalled=True)
 
     def enter_stacks(self, event: StacksEntered) -> None:
-        raise self.unsupported("Ligretto stacks", self.scoring_help())
+        raise self.unsupported(Words("{title} has no Ligretto stacks"), self.scoring_help())
 
     def enter_middle(self, event: MiddleEntered) -> None:
-        raise self.unsupported("middle count", self.scoring_help())
+        raise self.unsupported(Words("{title} has no middle count"), self.scoring_help())
 
     def enter_left(self, event: CardsLeftEntered) -> None:
-        raise self.unsupported("count of cards left", self.scoring_help())
+        raise self.unsupported(Words("{title} has no count of cards left"), self.scoring_help())
 
     def settle_claim(self, event: ClaimSettled) -> None:
-        raise self.unsupported("claims", self.scoring_help())
+        raise self.unsupported(Words("{title} has no claims"), self.scoring_help())
 
-    def scoring_help(self) -> str:
-        return "see how it is scored"
+    def scoring_help(self) -> Words:
+        return Words("see how it is scored")
 
     # -- amend (v1.1) -----------------------------------------------------------------
 
@@ -290,27 +295,23 @@ class Game(Timing):
         """Correct the counts of a scored round: judged as when first entered; the totals
         and round winners are recomputed and the end of the game judged again."""
         if not self.amends:
-            raise self.unsupported("rounds to amend", self.scoring_help())
+            raise self.unsupported(Words("{title} has no rounds to amend"), self.scoring_help())
         given = {k: getattr(event, k) for k in ("stacks", "middle", "left")}
         wrong = [k for k, v in given.items() if v is not None and k not in self.amends]
         if wrong:
-            raise InvalidEventError(
-                f"{self.title} rounds have no {wrong[0]} to amend: "
-                f"give {' and/or '.join(self.amends)}",
-                subject=wrong[0],
-            )
+            said = not_amendable(self.title, wrong[0], self.amends)
+            raise InvalidEventError(said, subject=wrong[0], code="not-amendable")
+        what = Words("round {round} cannot be amended", {"round": event.round})
         if self.phase is Phase.FINISHED:
-            raise self.refuse(
-                f"round {event.round} cannot be amended", "amend corrects a game still going"
-            )
+            raise self.refuse(what, Words("amend corrects a game still going"))
         scored = len(self.history)
         if not 1 <= event.round <= scored:
-            allowed = f"rounds 1-{scored} are scored" if scored else "no round is scored yet"
-            raise self.refuse(
-                f"round {event.round} cannot be amended",
-                f"amend corrects a scored round: {allowed}",
-                subject="round",
+            allowed = (
+                Words("amend corrects a scored round: rounds 1-{last} are scored", {"last": scored})
+                if scored
+                else Words("amend corrects a scored round: no round is scored yet")
             )
+            raise self.refuse(what, allowed, subject="round")
         entry = self.history[event.round - 1]
         caller = None if entry["caller"] is None else self.players.index(entry["caller"])
         points, extra = self.amended(entry, caller, event)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 
 
-def by_seat(players: Sequence[str], counts: Mapping[str, int], what: str) -> list[int]:
+def by_seat(players: Sequence[str], counts: Mapping[str, int], what: Words) -> list[int]:
     """The counts of a table entry in seat order; every player, nobody else."""
     if len(counts) == len(players):  # then the names given are the players', or one is not
         try:
@@ -21,15 +22,22 @@ def by_seat(players: Sequence[str], counts: Mapping[str, int], what: str) -> lis
             pass
     for name in counts:
         if name not in players:
+            said = {"name": name, "players": ", ".join(players)}
             raise InvalidEventError(
-                f"{name} does not play in this game: the players are {', '.join(players)}",
+                Words("{name} does not play in this game: the players are {players}", said),
                 subject=name,
+                code="not-a-player",
             )
     missing = [name for name in players if name not in counts]
     if missing:
+        words = Words(
+            "{what} for {names} missing: give a count for every player",
+            {"what": what, "names": ", ".join(missing)},
+        )
         raise InvalidEventError(
-            f"{what} for {', '.join(missing)} missing: give a count for every player",
+            words,
             subject=missing[0],
+            code="count-missing",
         )
     return [counts[name] for name in players]
 
@@ -49,18 +57,28 @@ def check_left(
             continue  # the common count: nothing to say
         name = players[seat]
         if not 0 <= n <= dealt:
+            said = {"name": name, "n": n, "dealt": dealt}
             raise IllegalEventError(
-                f"{name}: {n} cards left is impossible: a player has 0 to {dealt}", subject=name
+                Words("{name}: {n} cards left is impossible: a player has 0 to {dealt}", said),
+                subject=name,
+                code="count-out-of-range",
             )
         if seat == caller and n != 0:
             raise IllegalEventError(
-                f"{name} called stop with no cards left: enter 0 for {name}", subject=name
+                Words("{name} called stop with no cards left: enter 0 for {name}", {"name": name}),
+                subject=name,
+                code="caller-not-zero",
             )
         if n == 0 and caller is None:
+            said = {"name": name, "round": round_, "dealt": dealt}
             raise IllegalEventError(
-                f"{name}: 0 cards is only possible for a caller, and nobody called "
-                f"in round {round_}: enter 1 to {dealt}, or name the caller first",
+                Words(
+                    "{name}: 0 cards is only possible for a caller, and nobody called "
+                    "in round {round}: enter 1 to {dealt}, or name the caller first",
+                    said,
+                ),
                 subject=name,
+                code="zero-without-caller",
             )
 
 

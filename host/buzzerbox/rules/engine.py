@@ -16,7 +16,7 @@ import bisect
 from dataclasses import dataclass
 from typing import Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import (
@@ -84,7 +84,9 @@ class Engine:
     def from_dict(cls, obj: object) -> Engine:
         """A new game from the first line of a log; InvalidEventError if it is no `game`."""
         if not isinstance(obj, dict) or obj.get("type") != "game":
-            raise InvalidEventError("a game log starts with a 'game' line")
+            raise InvalidEventError(
+                Words("a game log starts with a 'game' line"), code="no-game-line"
+            )
         event = parse_event(obj)
         assert isinstance(event, GameCreated)
         return cls(event)
@@ -109,7 +111,11 @@ class Engine:
             self._events.append(event)
         elif kind is GameCreated:
             raise IllegalEventError(
-                f"a {self.game.title} game is already under way: a new game starts a new log"
+                Words(
+                    "a {title} game is already under way: a new game starts a new log",
+                    {"title": self.game.title},
+                ),
+                code="game-under-way",
             )
         elif kind is EntryUndone:
             self.undo()
@@ -149,8 +155,12 @@ class Engine:
         name, t_us = game.name(event.seat), event.t_us
         if key in game.voided_keys:
             raise IllegalEventError(
-                f"{name}'s press at {t_us} µs is voided already: undo takes a void back",
+                Words(
+                    "{name}'s press at {t_us} µs is voided already: undo takes a void back",
+                    {"name": name, "t_us": t_us},
+                ),
                 subject=name,
+                code="voided-already",
             )
         found = self._find(key)
         if not found:
@@ -182,10 +192,15 @@ class Engine:
                     self._step(e)
         except BuzzerboxError as exc:
             self.game, self._undo, self._events, self._marks = saved
+            said = {"name": name, "t_us": t_us, "round": game.round, "why": exc.words or str(exc)}
             raise IllegalEventError(
-                f"{name}'s press at {t_us} µs cannot be voided: without it, a later entry "
-                f"of round {game.round} is refused ({exc}); undo that entry first",
+                Words(
+                    "{name}'s press at {t_us} µs cannot be voided: without it, a later entry "
+                    "of round {round} is refused ({why}); undo that entry first",
+                    said,
+                ),
                 subject=name,
+                code="void-breaks-entry",
             ) from None
         self._undo.append(Entry("void", event, saved[0], -1, saved[1], saved[2], saved[3]))
 
@@ -208,26 +223,43 @@ class Engine:
         t_us = key[1]
         if self._bounds and t_us <= self._bounds[-1]:
             number = bisect.bisect_left(self._bounds, t_us)  # the round that time was in
-            when = f"round {number}, which is over" if number else "before the first round"
+            when = (
+                Words("round {round}, which is over", {"round": number})
+                if number
+                else Words("before the first round")
+            )
             return IllegalEventError(
-                f"{name}'s press at {t_us} µs is from {when}: void takes back a press of "
-                "the current round; correct an earlier round with amend",
+                Words(
+                    "{name}'s press at {t_us} µs is from {when}: void takes back a press of "
+                    "the current round; correct an earlier round with amend",
+                    {"name": name, "t_us": t_us, "when": when},
+                ),
                 subject=name,
+                code="press-of-another-round",
             )
         return IllegalEventError(
-            f"{name} pressed no pad at {t_us} µs in this round, or that press was taken "
-            "back with an undo: void names a press of the current round by its seat and t_us",
+            Words(
+                "{name} pressed no pad at {t_us} µs in this round, or that press was taken "
+                "back with an undo: void names a press of the current round by its seat and t_us",
+                {"name": name, "t_us": t_us},
+            ),
             subject=name,
+            code="no-such-press",
         )
 
     def undo(self) -> None:
         if not self._undo:
             game = self.game
             if game.round == 0:
-                raise IllegalEventError("nothing to undo: no table entry has been made yet")
+                words = Words("nothing to undo: no table entry has been made yet")
+                raise IllegalEventError(words, code="nothing-to-undo")
             raise IllegalEventError(
-                f"nothing to undo in round {game.round}: only the table entries of the "
-                "current round and a finish can be taken back"
+                Words(
+                    "nothing to undo in round {round}: only the table entries of the "
+                    "current round and a finish can be taken back",
+                    {"round": game.round},
+                ),
+                code="nothing-to-undo",
             )
         entry = self._undo.pop()
         later = self.game

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.names import clean_counts, clean_name, player_names, variant_names
 
@@ -169,31 +170,33 @@ Event = (
 )
 
 
-SEAT: Final = "a seat is a whole number from 0"
-TIME: Final = "a time is whole µs on the host timeline, from 0"
+SEAT: Final = Words("a seat is a whole number from 0")
+TIME: Final = Words("a time is whole µs on the host timeline, from 0")
 
 
-def _int(obj: Mapping[str, Any], key: str, what: str) -> int:
+def _int(obj: Mapping[str, Any], key: str, what: Words) -> int:
+    said = {"type": obj.get("type"), "key": key, "what": what}
     if key not in obj:
-        raise InvalidEventError(f"{obj.get('type')} needs {key!r}: {what}", subject=key)
+        words = Words("{type} needs {key!r}: {what}", said)
+        raise InvalidEventError(words, subject=key, code="field-missing")
     value = obj[key]
     if type(value) is not int or value < 0:
-        raise InvalidEventError(f"{key} {value!r} is not allowed: {what}", subject=key)
+        words = Words("{key} {value!r} is not allowed: {what}", {**said, "value": value})
+        raise InvalidEventError(words, subject=key, code="field-not-allowed")
     return value
 
 
 def _counts(obj: Mapping[str, Any], key: str = "counts") -> dict[str, int]:
     counts = obj.get(key)
     if not isinstance(counts, dict):
-        raise InvalidEventError(
-            f"{obj['type']} needs {key!r}: an object with a whole number for every player",
-            subject=key,
-        )
+        said = {"type": obj["type"], "key": key}
+        words = Words("{type} needs {key!r}: an object with a whole number for every player", said)
+        raise InvalidEventError(words, subject=key, code="field-missing")
     for name, n in counts.items():
         if type(n) is not int:
-            raise InvalidEventError(
-                f"{name}: {n!r} is not a number of cards: give a whole number", subject=name
-            )
+            said = {"name": name, "n": n}
+            words = Words("{name}: {n!r} is not a number of cards: give a whole number", said)
+            raise InvalidEventError(words, subject=name, code="not-a-count")
     return clean_counts(counts)
 
 
@@ -201,74 +204,70 @@ def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None]:
     seat = _int(obj, "seat", SEAT)
     pad = obj.get("pad")
     if pad not in PADS:
-        raise InvalidEventError(
-            f"pad {pad!r} is unknown: a pad is stop, slap or pile", subject="pad"
-        )
+        words = Words("pad {pad!r} is unknown: a pad is stop, slap or pile", {"pad": pad})
+        raise InvalidEventError(words, subject="pad", code="unknown-pad")
     t_us = _int(obj, "t_us", TIME)
     pile = None
     if pad == "pile":
-        pile = _int(obj, "pile", "a pile press names its pile space, counted from 0")
+        pile = _int(obj, "pile", Words("a pile press names its pile space, counted from 0"))
     return seat, pad, t_us, pile
 
 
 def _game(obj: Mapping[str, Any]) -> GameCreated:
     game = obj.get("game")
     if game not in GAMES:
-        raise InvalidEventError(
-            f"game {game!r} is unknown: the box plays {', '.join(GAMES)}", subject="game"
-        )
+        said = {"game": game, "games": ", ".join(GAMES)}
+        words = Words("game {game!r} is unknown: the box plays {games}", said)
+        raise InvalidEventError(words, subject="game", code="unknown-game")
     names = player_names(obj.get("players"))
     target = obj.get("target")
     rounds = obj.get("rounds")
     if target is not None and type(target) is not int:
-        raise InvalidEventError(
-            f"target {target!r} is not a number: ligretto plays to 50, 99 or 150", subject="target"
+        words = Words(
+            "target {target!r} is not a number: ligretto plays to 50, 99 or 150", {"target": target}
         )
+        raise InvalidEventError(words, subject="target", code="target-not-offered")
     if rounds is not None and (type(rounds) is not int or rounds < 1):
-        raise InvalidEventError(
-            f"rounds {rounds!r} is not allowed: give a whole number from 1", subject="rounds"
+        words = Words(
+            "rounds {rounds!r} is not allowed: give a whole number from 1", {"rounds": rounds}
         )
+        raise InvalidEventError(words, subject="rounds", code="rounds-not-allowed")
     first = obj.get("first")
     if first is not None:
         if game != "twinit":
-            raise InvalidEventError(
-                "first is the seat that starts Twin It!: other games take no 'first'",
-                subject="first",
-            )
+            words = Words("first is the seat that starts Twin It!: other games take no 'first'")
+            raise InvalidEventError(words, subject="first", code="no-first")
         if type(first) is not int or not 0 <= first < len(names):
-            raise InvalidEventError(
-                f"first {first!r} is not a seat of this game: give 0-{len(names) - 1}",
-                subject="first",
-            )
+            said = {"first": first, "last": len(names) - 1}
+            words = Words("first {first!r} is not a seat of this game: give 0-{last}", said)
+            raise InvalidEventError(words, subject="first", code="no-seat")
     return GameCreated(game, names, target, rounds, variant_names(obj.get("variants")), first)
 
 
 def _claim(obj: Mapping[str, Any]) -> ClaimSettled:
     result = obj.get("result")
     if result not in CLAIM_RESULTS:
-        raise InvalidEventError(
-            f"claim result {result!r} is unknown: it is pair, steal, error or split",
-            subject="result",
-        )
+        said = {"result": result}
+        words = Words("claim result {result!r} is unknown: it is pair, steal, error or split", said)
+        raise InvalidEventError(words, subject="result", code="unknown-result")
     victim = obj.get("victim")
     if result == "steal":
         if not isinstance(victim, str):
-            raise InvalidEventError(
-                "a steal names its victim: the player whose take is stolen", subject="victim"
-            )
+            words = Words("a steal names its victim: the player whose take is stolen")
+            raise InvalidEventError(words, subject="victim", code="no-victim")
         return ClaimSettled(result, clean_name(victim))
     return ClaimSettled(result)
 
 
 def _amend(obj: Mapping[str, Any]) -> RoundAmended:
-    number = _int(obj, "round", "amend names a scored round by its number, from 1")
+    number = _int(obj, "round", Words("amend names a scored round by its number, from 1"))
     given = {key: _counts(obj, key) for key in ("stacks", "middle", "left") if key in obj}
     if not given or number < 1:
-        raise InvalidEventError(
+        words = Words(
             "amend names a scored round (from 1) and its corrected counts: "
-            "stacks and/or middle for ligretto, left for twist and kids",
-            subject="round" if given else "counts",
+            "stacks and/or middle for ligretto, left for twist and kids"
         )
+        raise InvalidEventError(words, subject="round" if given else "counts", code="bad-amend")
     return RoundAmended(number, given.get("stacks"), given.get("middle"), given.get("left"))
 
 
@@ -337,16 +336,18 @@ _PARSERS: Final[dict[object, Callable[[Mapping[str, Any]], Event]]] = {
 def parse_event(obj: object) -> Event:
     """The event one line of a game log says, or InvalidEventError if it says none."""
     if not isinstance(obj, dict):
-        raise InvalidEventError("a log line must be a JSON object with a 'type'")
+        words = Words("a log line must be a JSON object with a 'type'")
+        raise InvalidEventError(words, code="not-an-event")
     kind = obj.get("type")
     try:
         parser = _PARSERS[kind]
     except (KeyError, TypeError):
-        raise InvalidEventError(
-            f"event type {kind!r} is unknown: the log knows game, round, go, press, release, "
+        words = Words(
+            "event type {kind!r} is unknown: the log knows game, round, go, press, release, "
             "caller, stall, stacks, middle, left, claim, void, amend, finish and undo",
-            subject="type",
-        ) from None
+            {"kind": kind},
+        )
+        raise InvalidEventError(words, subject="type", code="unknown-type") from None
     return parser(obj)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import parse_event
@@ -150,8 +150,10 @@ def _start(rows: Iterator[Line]) -> Engine:
                 raise InvalidEventError(obj.reason)
             return Engine.from_dict(obj)
         except InvalidEventError as exc:
-            raise InvalidEventError(f"line {number}: {exc}") from None
-    raise InvalidEventError("the log is empty: a game log starts with a 'game' line")
+            said = {"number": number, "why": exc.words or str(exc)}
+            raise InvalidEventError(Words("line {number}: {why}", said), code=exc.code) from None
+    words = Words("the log is empty: a game log starts with a 'game' line")
+    raise InvalidEventError(words, code="empty-log")
 
 
 def _fold(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.counts import by_seat, check_left, fewest
 from buzzerbox.rules.errors import InvalidEventError
@@ -32,8 +33,12 @@ class Kids(Game):
         super().__init__(created)
         if created.target is not None:
             raise InvalidEventError(
-                "Ligretto Kids is played for a number of rounds (3 unless agreed), not to a target",
+                Words(
+                    "Ligretto Kids is played for a number of rounds (3 unless agreed), "
+                    "not to a target"
+                ),
                 subject="target",
+                code="no-target",
             )
         self.rounds = created.rounds or 3
         self.left: list[int] | None = None
@@ -41,13 +46,15 @@ class Kids(Game):
     def new_round(self) -> None:
         self.left = None
 
-    def scoring_help(self) -> str:
-        return "Ligretto Kids is scored with the cards left"
+    def scoring_help(self) -> Words:
+        return Words("Ligretto Kids is scored with the cards left")
 
     def enter_left(self, event: CardsLeftEntered) -> None:
         if self.phase is not Phase.SCORING:
-            raise self.refuse("no cards left now", "they are counted when a round is over")
-        counts = by_seat(self.players, event.counts, "the cards left")
+            raise self.refuse(
+                Words("no cards left now"), Words("they are counted when a round is over")
+            )
+        counts = by_seat(self.players, event.counts, Words("the cards left"))
         check_left(self.players, counts, CARDS, self.caller, self.round)
         self.left = counts
         self.score_round(counts, {"left": self.by_name(counts)})
@@ -56,7 +63,7 @@ class Kids(Game):
         self, entry: dict[str, Any], caller: int | None, event: RoundAmended
     ) -> tuple[list[int], dict[str, Any]]:
         assert event.left is not None
-        counts = by_seat(self.players, event.left, "the cards left")
+        counts = by_seat(self.players, event.left, Words("the cards left"))
         check_left(self.players, counts, CARDS, caller, event.round)
         return counts, {"left": self.by_name(counts)}
 

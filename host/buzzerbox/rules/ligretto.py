@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.counts import by_seat
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
@@ -39,13 +40,18 @@ class Ligretto(Game):
         super().__init__(created)
         if created.target is not None and created.rounds is not None:
             raise InvalidEventError(
-                "ligretto plays either to a target or for a number of rounds, not both",
+                Words("ligretto plays either to a target or for a number of rounds, not both"),
                 subject="rounds",
+                code="target-and-rounds",
             )
         if created.target is not None and created.target not in TARGETS:
             raise InvalidEventError(
-                f"target {created.target} is not offered: ligretto plays to 50, 99 or 150",
+                Words(
+                    "target {target} is not offered: ligretto plays to 50, 99 or 150",
+                    {"target": created.target},
+                ),
                 subject="target",
+                code="target-not-offered",
             )
         self.rounds = created.rounds
         self.target = None if created.rounds is not None else (created.target or 99)
@@ -57,23 +63,23 @@ class Ligretto(Game):
         self.stacks = None
         self.middle = None
 
-    def scoring_help(self) -> str:
-        return "Ligretto is scored with the stacks, then the middle"
+    def scoring_help(self) -> Words:
+        return Words("Ligretto is scored with the stacks, then the middle")
 
     def has_counts(self) -> bool:
         return self.stacks is not None
 
-    def _check_scoring(self, step: str) -> None:
+    def _check_scoring(self, step: Words) -> None:
         if self.phase is Phase.SCORING:
             return
         allowed = {
-            Phase.LOBBY: "start a round first",
-            Phase.COUNTDOWN: "the round has not even started",
-            Phase.PLAYING: "it ends with a stop call, a named caller or a stall first",
-            Phase.SCORED: "its scores are entered; take them back with undo, or amend them",
-            Phase.FINISHED: "start a new game",
+            Phase.LOBBY: Words("start a round first"),
+            Phase.COUNTDOWN: Words("the round has not even started"),
+            Phase.PLAYING: Words("it ends with a stop call, a named caller or a stall first"),
+            Phase.SCORED: Words("its scores are entered; take them back with undo, or amend them"),
+            Phase.FINISHED: Words("start a new game"),
         }[self.phase]
-        raise self.refuse(f"no {step} now", allowed)
+        raise self.refuse(step, allowed)
 
     def check_stacks(self, counts: list[int], caller: int | None, round_: int) -> None:
         for seat, n in enumerate(counts):
@@ -81,26 +87,47 @@ class Ligretto(Game):
                 continue  # the common count: nothing to say
             name = self.name(seat)
             if not 0 <= n <= STACK:
+                said = {"name": name, "n": n, "most": STACK}
                 raise IllegalEventError(
-                    f"{name}: {n} cards in the Ligretto stack is impossible: it holds 0 to {STACK}",
+                    Words(
+                        "{name}: {n} cards in the Ligretto stack is impossible: "
+                        "it holds 0 to {most}",
+                        said,
+                    ),
                     subject=name,
+                    code="count-out-of-range",
                 )
             if seat == caller and n != 0:
                 raise IllegalEventError(
-                    f"{name} called Ligretto Stop, so {name}'s stack is empty: enter 0 for {name}",
+                    Words(
+                        "{name} called Ligretto Stop, so {name}'s stack is empty: "
+                        "enter 0 for {name}",
+                        {"name": name},
+                    ),
                     subject=name,
+                    code="caller-not-zero",
                 )
             if n == 0 and seat != caller:
                 if caller is None:
+                    said = {"name": name, "round": round_, "most": STACK}
                     raise IllegalEventError(
-                        f"{name}: 0 cards is only possible for the caller, and nobody called "
-                        f"in round {round_}: enter 1 to {STACK}, or name the caller first",
+                        Words(
+                            "{name}: 0 cards is only possible for the caller, and nobody called "
+                            "in round {round}: enter 1 to {most}, or name the caller first",
+                            said,
+                        ),
                         subject=name,
+                        code="zero-without-caller",
                     )
+                said = {"name": name, "caller": self.name(caller), "most": STACK}
                 raise IllegalEventError(
-                    f"two empty Ligretto stacks: 0 cards is only possible for the caller, "
-                    f"{self.name(caller)}; {name} has 1 to {STACK} cards left",
+                    Words(
+                        "two empty Ligretto stacks: 0 cards is only possible for the caller, "
+                        "{caller}; {name} has 1 to {most} cards left",
+                        said,
+                    ),
                     subject=name,
+                    code="zero-not-caller",
                 )
 
     def check_middle(self, counts: list[int], stacks: list[int]) -> None:
@@ -110,36 +137,55 @@ class Ligretto(Game):
                 continue  # the common count: nothing to say
             name = self.name(seat)
             if not 0 <= n <= SET:
+                said = {"name": name, "n": n, "most": SET}
                 raise IllegalEventError(
-                    f"{name}: {n} cards in the middle is impossible: a player has 0 to {SET}",
+                    Words(
+                        "{name}: {n} cards in the middle is impossible: a player has 0 to {most}",
+                        said,
+                    ),
                     subject=name,
+                    code="count-out-of-range",
                 )
             if n + stack > SET:
+                said = {"name": name, "n": n, "stack": stack, "sum": n + stack}
+                said |= {"set": SET, "most": SET - stack}
                 raise IllegalEventError(
-                    f"{name}: {n} in the middle and {stack} in the stack make {n + stack} cards: "
-                    f"a set has {SET}, so at most {SET - stack} in the middle",
+                    Words(
+                        "{name}: {n} in the middle and {stack} in the stack make {sum} cards: "
+                        "a set has {set}, so at most {most} in the middle",
+                        said,
+                    ),
                     subject=name,
+                    code="more-than-a-set",
                 )
 
     def enter_stacks(self, event: StacksEntered) -> None:
-        self._check_scoring("stacks")
+        self._check_scoring(Words("no stacks now"))
         if self.stacks is not None:
             raise IllegalEventError(
-                f"the stacks of round {self.round} are entered: enter the middle, "
-                "or undo to correct them"
+                Words(
+                    "the stacks of round {round} are entered: enter the middle, "
+                    "or undo to correct them",
+                    {"round": self.round},
+                ),
+                code="stacks-entered",
             )
-        counts = by_seat(self.players, event.counts, "the Ligretto stack")
+        counts = by_seat(self.players, event.counts, Words("the Ligretto stack"))
         self.check_stacks(counts, self.caller, self.round)
         self.stacks = counts
 
     def enter_middle(self, event: MiddleEntered) -> None:
-        self._check_scoring("middle")
+        self._check_scoring(Words("no middle now"))
         if self.stacks is None:
             raise IllegalEventError(
-                f"the stacks of round {self.round} come first: enter the Ligretto stacks, "
-                "then the middle"
+                Words(
+                    "the stacks of round {round} come first: enter the Ligretto stacks, "
+                    "then the middle",
+                    {"round": self.round},
+                ),
+                code="stacks-first",
             )
-        counts = by_seat(self.players, event.counts, "the middle")
+        counts = by_seat(self.players, event.counts, Words("the middle"))
         stacks = self.stacks
         self.check_middle(counts, stacks)
         self.middle = counts
@@ -152,10 +198,10 @@ class Ligretto(Game):
         stacks = [entry["stacks"][name] for name in self.players]
         middle = [entry["middle"][name] for name in self.players]
         if event.stacks is not None:
-            stacks = by_seat(self.players, event.stacks, "the Ligretto stack")
+            stacks = by_seat(self.players, event.stacks, Words("the Ligretto stack"))
             self.check_stacks(stacks, caller, event.round)
         if event.middle is not None:
-            middle = by_seat(self.players, event.middle, "the middle")
+            middle = by_seat(self.players, event.middle, Words("the middle"))
         self.check_middle(middle, stacks)
         points = [m - 2 * s for m, s in zip(middle, stacks, strict=True)]
         return points, {"stacks": self.by_name(stacks), "middle": self.by_name(middle)}

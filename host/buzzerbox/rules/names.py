@@ -14,13 +14,14 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Final
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
 
 #: a game's `variants`: how many, and how long each may be
 MAX_VARIANTS: Final = 10
 MAX_VARIANT = 60
 
-ALLOWED: Final = (
+ALLOWED: Final = Words(
     "a name is letters, digits, spaces, punctuation and emoji, "
     "without control, zero-width or direction-changing characters"
 )
@@ -58,9 +59,11 @@ def _clean(raw: str) -> str:
     bad = hidden_character(name)
     if bad is not None:
         shown = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf"))
+        said = {"name": shown, "bad": bad, "allowed": ALLOWED}
         raise InvalidEventError(
-            f"the name {shown!r} holds an invisible character ({bad}): {ALLOWED}",
+            Words("the name {name!r} holds an invisible character ({bad}): {allowed}", said),
             subject=shown,
+            code="hidden-character",
         )
     return name
 
@@ -72,8 +75,12 @@ def clean_counts(counts: Mapping[str, int]) -> dict[str, int]:
         name = _CLEAN.get(raw) or clean_name(raw)
         if name in out:
             raise InvalidEventError(
-                f"{name} is given twice (as {raw!r} too): give one count per player",
+                Words(
+                    "{name} is given twice (as {raw!r} too): give one count per player",
+                    {"name": name, "raw": raw},
+                ),
                 subject=name,
+                code="given-twice",
             )
         out[name] = n
     return out
@@ -82,18 +89,22 @@ def clean_counts(counts: Mapping[str, int]) -> dict[str, int]:
 def player_names(players: object) -> tuple[str, ...]:
     """A game's players, checked and cleaned: a list of unique, non-empty names."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidEventError("players must be a list of names", subject="players")
+        words = Words("players must be a list of names")
+        raise InvalidEventError(words, subject="players", code="players-not-names")
     names = tuple(clean_name(p) for p in players)
     if any(not n for n in names):
-        raise InvalidEventError(
-            "a player's name is empty: every player needs a name", subject="players"
-        )
+        words = Words("a player's name is empty: every player needs a name")
+        raise InvalidEventError(words, subject="players", code="empty-name")
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise InvalidEventError(
-            f"{', '.join(twice)} is named twice: names must be unique "
-            "(they are compared trimmed and Unicode-normalised)",
+            Words(
+                "{names} is named twice: names must be unique "
+                "(they are compared trimmed and Unicode-normalised)",
+                {"names": ", ".join(twice)},
+            ),
             subject=twice[0],
+            code="named-twice",
         )
     return names
 
@@ -103,12 +114,10 @@ def variant_names(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidEventError(
-            'variants must be a list of names, e.g. ["row as storage"]', subject="variants"
-        )
+        words = Words('variants must be a list of names, e.g. ["row as storage"]')
+        raise InvalidEventError(words, subject="variants", code="bad-variants")
     if len(value) > MAX_VARIANTS or any(len(v) > MAX_VARIANT for v in value):
-        raise InvalidEventError(
-            f"variants: at most {MAX_VARIANTS}, each at most {MAX_VARIANT} characters",
-            subject="variants",
-        )
+        said = {"most": MAX_VARIANTS, "chars": MAX_VARIANT}
+        words = Words("variants: at most {most}, each at most {chars} characters", said)
+        raise InvalidEventError(words, subject="variants", code="bad-variants")
     return tuple(clean_name(v) for v in value)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased
 from buzzerbox.rules.phase import COUNTDOWN, LOBBY, PLAYING, SCORING, Phase
+from buzzerbox.rules.words import no_seat
 
 #: presses kept per round for the photo finish and the false-start list; more are counted
 KEEP_PRESSES = 64
@@ -59,25 +61,32 @@ class Timing:
         ):
             return
         if event.seat >= n:
-            raise InvalidEventError(
-                f"seat {event.seat} does not exist: this game has seats 0-{n - 1}", subject="seat"
-            )
+            raise InvalidEventError(no_seat(event.seat, n), subject="seat", code="no-seat")
         if event.pad not in self.pads:
+            said: dict[str, object] = {"title": self.title, "pad": event.pad, "pads": self.pads}
             raise InvalidEventError(
-                f"{self.title} has no {event.pad} pads: its pads are {' and '.join(self.pads)}",
+                Words("{title} has no {pad} pads: its pads are {pads}", said),
                 subject="pad",
+                code="no-such-pad",
             )
         if event.pile is not None and event.pile >= self.piles:
+            said = {"pile": event.pile, "last": self.piles - 1}
             raise InvalidEventError(
-                f"pile {event.pile} does not exist: this game has piles 0-{self.piles - 1}",
+                Words("pile {pile} does not exist: this game has piles 0-{last}", said),
                 subject="pile",
+                code="no-pile",
             )
         if event.t_us < self.last_pad_t:
             name = self.players[event.seat]
+            said = {"pad": event.pad, "name": name, "t_us": event.t_us, "last": self.last_pad_t}
             raise InvalidEventError(
-                f"{event.pad} pad of {name} at {event.t_us} µs is out of order: "
-                f"the last pad event was at {self.last_pad_t} µs; pad events come in time order",
+                Words(
+                    "{pad} pad of {name} at {t_us} µs is out of order: the last pad event "
+                    "was at {last} µs; pad events come in time order",
+                    said,
+                ),
                 subject=name,
+                code="out-of-order",
             )
 
     def press_record(self, event: PadPressed) -> Record:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, GameCreated, PadPressed, RoundStarted
@@ -40,9 +41,13 @@ class TwinIt(Game):
         super().__init__(created)
         if created.target is not None or created.rounds is not None:
             raise InvalidEventError(
-                f"Twin It! is won by the first to {TAKES_TO_WIN} takes: "
-                "it takes no target and no rounds",
+                Words(
+                    "Twin It! is won by the first to {takes} takes: "
+                    "it takes no target and no rounds",
+                    {"takes": TAKES_TO_WIN},
+                ),
                 subject="target" if created.target is not None else "rounds",
+                code="no-target",
             )
         self.first = created.first
         self.takes: list[list[int]] = [[] for _ in self.players]
@@ -60,15 +65,18 @@ class TwinIt(Game):
     def start_round(self, event: RoundStarted) -> None:
         if self.phase is not Phase.LOBBY:
             raise self.refuse(
-                "no new round", "Twin It! is one round, from the start signal to 5 takes"
+                Words("no new round"),
+                Words("Twin It! is one round, from the start signal to 5 takes"),
             )
         super().start_round(event)
 
-    def scoring_help(self) -> str:
-        return "Twin It! is scored by settling each claim: pair, steal, error or split"
+    def scoring_help(self) -> Words:
+        return Words("Twin It! is scored by settling each claim: pair, steal, error or split")
 
     def name_caller(self, event: Any) -> None:
-        raise self.unsupported("caller", "a slap opens a claim and the table settles it")
+        raise self.unsupported(
+            Words("{title} has no caller"), Words("a slap opens a claim and the table settles it")
+        )
 
     def on_press(self, event: PadPressed) -> None:
         if self.claim is None:
@@ -124,10 +132,15 @@ class TwinIt(Game):
         if self.phase is not Phase.PLAYING or self.claim is None:
             if self.phase is Phase.PLAYING:
                 raise IllegalEventError(
-                    "no claim is open: a claim opens with a slap; nobody has slapped since "
-                    "the last claim was settled"
+                    Words(
+                        "no claim is open: a claim opens with a slap; nobody has slapped since "
+                        "the last claim was settled"
+                    ),
+                    code="no-claim-open",
                 )
-            raise self.refuse("no claim now", "claims are settled while the game is playing")
+            raise self.refuse(
+                Words("no claim now"), Words("claims are settled while the game is playing")
+            )
         claimant = self.claim[0]["seat"]
         takes = self.takes[claimant]
         if event.result == "pair":
@@ -154,19 +167,24 @@ class TwinIt(Game):
 
     def _steal(self, claimant: int, victim_name: str | None) -> None:
         if victim_name not in self.players:
+            said = {"name": victim_name, "players": ", ".join(self.players)}
             raise InvalidEventError(
-                f"{victim_name} does not play in this game: the victim is one of "
-                f"{', '.join(self.players)}",
+                Words("{name} does not play in this game: the victim is one of {players}", said),
                 subject="victim",
+                code="not-a-player",
             )
         victim = self.players.index(victim_name)
         owned = self.takes[victim]
         pairs = [i for i, size in enumerate(owned) if size == 2]
         if not pairs:
             raise IllegalEventError(
-                f"{victim_name} has no take of 2 cards to steal from: a steal takes a pair "
-                "won before and its third card",
+                Words(
+                    "{name} has no take of 2 cards to steal from: a steal takes a pair "
+                    "won before and its third card",
+                    {"name": victim_name},
+                ),
                 subject=victim_name,
+                code="nothing-to-steal",
             )
         if victim == claimant:
             owned[pairs[-1]] = 3

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.counts import by_seat, check_left, fewest
 from buzzerbox.rules.errors import InvalidEventError
@@ -44,9 +45,12 @@ class Twist(Game):
         super().__init__(created)
         if created.target is not None:
             raise InvalidEventError(
-                "Ligretto Twist is played for a number of rounds (5 unless agreed), "
-                "not to a target",
+                Words(
+                    "Ligretto Twist is played for a number of rounds (5 unless agreed), "
+                    "not to a target"
+                ),
                 subject="target",
+                code="no-target",
             )
         n = len(self.players)
         self.rounds = created.rounds or 5
@@ -67,8 +71,8 @@ class Twist(Game):
         self.left: list[int] | None = None
         self.last_foul: dict[str, Any] | None = None
 
-    def scoring_help(self) -> str:
-        return "Ligretto Twist is scored with the cards left"
+    def scoring_help(self) -> Words:
+        return Words("Ligretto Twist is scored with the cards left")
 
     def held(self, seat: int) -> list[int]:
         return sorted(p for p, s in self.holder.items() if s == seat)
@@ -145,8 +149,10 @@ class Twist(Game):
 
     def enter_left(self, event: CardsLeftEntered) -> None:
         if self.phase is not Phase.SCORING:
-            raise self.refuse("no cards left now", "they are counted when a round is over")
-        counts = by_seat(self.players, event.counts, "the cards left")
+            raise self.refuse(
+                Words("no cards left now"), Words("they are counted when a round is over")
+            )
+        counts = by_seat(self.players, event.counts, Words("the cards left"))
         check_left(self.players, counts, self.dealt, self.caller, self.round)
         self.left = counts
         self.score_round([-n for n in counts], {"left": self.by_name(counts)})
@@ -155,7 +161,7 @@ class Twist(Game):
         self, entry: dict[str, Any], caller: int | None, event: RoundAmended
     ) -> tuple[list[int], dict[str, Any]]:
         assert event.left is not None
-        counts = by_seat(self.players, event.left, "the cards left")
+        counts = by_seat(self.players, event.left, Words("the cards left"))
         check_left(self.players, counts, self.dealt, caller, event.round)
         return [-n for n in counts], {"left": self.by_name(counts)}
 

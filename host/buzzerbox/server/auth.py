@@ -27,11 +27,17 @@ from typing import Any, TypeVar, cast
 from flask import Blueprint, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
+from buzzerbox.errors import Words
+from buzzerbox.i18n import say
 from buzzerbox.server.bodies import read_json
 from buzzerbox.server.guard import address_key
+from buzzerbox.server.language import language
 from buzzerbox.server.sessions import AdminSession, Sessions
 
 CSRF_HEADER = "X-CSRF-Token"
+HEADER = {"header": CSRF_HEADER}
+#: where the box shows its PIN, for the refusals of a login
+CONSOLE = Words("the box's console")
 PIN_DIGITS = 8
 F = TypeVar("F", bound=Callable[..., ResponseReturnValue])
 
@@ -150,7 +156,7 @@ class Auth:
         limiter: LoginLimiter | None = None,
         sessions: Sessions | None = None,
         *,
-        shown_on: str = "the box's console",
+        shown_on: str | Words = CONSOLE,
     ) -> None:
         self.pin = "".join(pin.split())
         self.shown_on = shown_on  # where the PIN is shown, for the refusals
@@ -180,9 +186,11 @@ class Auth:
         """None when the request may change things; otherwise the 403 to answer."""
         current = self.current()
         if current is None:
-            return refuse(403, "This needs the admin: log in with the admin PIN.")
+            words = Words("This needs the admin: log in with the admin PIN.")
+            return refuse(403, words, code="admin-only")
         if not self.csrf_ok(current):
-            return refuse(403, f"the {CSRF_HEADER} header is missing or wrong: log in again")
+            words = Words("the {header} header is missing or wrong: log in again", HEADER)
+            return refuse(403, words, code="csrf")
         return None
 
     def admin_only(self, view: F) -> F:
@@ -196,16 +204,18 @@ class Auth:
     def log_in(self, given: object, client: str) -> ResponseReturnValue:
         pin = clean_pin(given)
         if pin is None:
-            return refuse(400, f"a PIN is text: the digits shown on {self.shown_on}")
+            words = Words("a PIN is text: the digits shown on {where}", {"where": self.shown_on})
+            return refuse(400, words, code="pin-not-text")
         wait = self.limiter.attempt(client)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
-            response = jsonify(error=f"too many wrong PINs from here: try again in {seconds} s")
-            response.status_code = 429
-            response.headers["Retry-After"] = str(seconds)
-            return response
+            words = Words("too many wrong PINs from here: try again in {s} s", {"s": seconds})
+            return refuse(429, words, {"Retry-After": str(seconds)}, code="too-many-pins")
         if not hmac.compare_digest(pin.encode(), self.pin.encode()):
-            return refuse(403, f"wrong PIN: the PIN is shown on {self.shown_on} at start")
+            words = Words(
+                "wrong PIN: the PIN is shown on {where} at start", {"where": self.shown_on}
+            )
+            return refuse(403, words, code="wrong-pin")
         self.limiter.succeeded(client)
         self.sessions.end(session.get("sid"))
         session.clear()
@@ -217,16 +227,20 @@ class Auth:
     def log_out(self) -> ResponseReturnValue:
         current = self.current()
         if current is not None and not self.csrf_ok(current):
-            return refuse(403, f"a logout needs the {CSRF_HEADER} header of the session")
+            words = Words("a logout needs the {header} header of the session", HEADER)
+            return refuse(403, words, code="csrf")
         self.sessions.end(session.get("sid"))
         session.clear()
         return jsonify(admin=False, csrf=None)
 
 
 def refuse(
-    status: int, message: str, headers: dict[str, str] | None = None, **extra: Any
+    status: int, message: str | Words, headers: dict[str, str] | None = None, **extra: Any
 ) -> ResponseReturnValue:
-    """A JSON refusal: {"error": message, ...extra} with the status."""
+    """A JSON refusal: {"error": message, ...extra} with the status; a message given as
+    Words is said in the request's language (server/language.py), `code` names it."""
+    if isinstance(message, Words):
+        message = say(message, language())
     response = jsonify(error=message, **extra)
     response.status_code = status
     response.headers.update(headers or {})
@@ -241,7 +255,8 @@ def auth_blueprint(auth: Auth) -> Blueprint:
     def login() -> ResponseReturnValue:
         body = read_json()
         if not isinstance(body, dict) or "pin" not in body:
-            return refuse(400, 'a login is a JSON object with the PIN: {"pin": "1234"}')
+            words = Words('a login is a JSON object with the PIN: {{"pin": "1234"}}')
+            return refuse(400, words, code="bad-login")
         return auth.log_in(body["pin"], request.remote_addr or "?")
 
     @bp.post("/logout")

@@ -17,6 +17,7 @@ import json
 
 from flask import request
 
+from buzzerbox.errors import Words
 from buzzerbox.server.errors import BadBody
 from buzzerbox.server.limits import check_parse
 
@@ -42,14 +43,17 @@ def check_json(value: object) -> object:
     return value
 
 
-def whole(body: dict[str, object], key: str, what: str, *, least: int = 0) -> int:
+def whole(body: dict[str, object], key: str, what: Words, *, least: int = 0) -> int:
     """`body[key]` if it is a whole number (a JSON integer) from `least`, else BadBody
     naming the field, the value and what is allowed (`what`)."""
     if key not in body:
-        raise BadBody(f"{key!r} is missing: {what}")
+        words = Words("{key!r} is missing: {what}", {"key": key, "what": what})
+        raise BadBody(words, code="field-missing")
     value = body[key]
     if type(value) is not int or value < least:
-        raise BadBody(f"{key} {json.dumps(value)[:24]} is not allowed: {what}")
+        said = {"key": key, "value": json.dumps(value)[:24], "what": what}
+        words = Words("{key} {value} is not allowed: {what}", said)
+        raise BadBody(words, code="field-not-allowed")
     return value
 
 

@@ -21,12 +21,18 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from buzzerbox.errors import BuzzerboxError, StoreError
-from buzzerbox.i18n import say
 from buzzerbox.server.auth import refuse
 from buzzerbox.server.errors import BadBody
-from buzzerbox.server.language import language
 
 logger = logging.getLogger(__name__)
+
+
+def _fields(exc: BuzzerboxError) -> dict[str, str]:
+    """What a refusal's JSON says besides its reason: its `field` and its `code`."""
+    extra = {"field": exc.subject} if exc.subject is not None else {}
+    if exc.code is not None:
+        extra["code"] = exc.code
+    return extra
 
 
 def default_status(exc: BuzzerboxError) -> int:
@@ -42,15 +48,11 @@ def register_refusals(
             logger.error("the log failed: %s", exc)
         wait_s = getattr(exc, "wait_s", None)
         headers = {"Retry-After": str(max(1, math.ceil(wait_s)))} if wait_s else None
-        said = say(exc.words, language()) if exc.words is not None else str(exc)
-        extra = {"field": exc.subject} if exc.subject is not None else {}
-        if exc.code is not None:
-            extra["code"] = exc.code
-        return refuse(status_of(exc), said, headers, **extra)
+        return refuse(status_of(exc), exc.words or str(exc), headers, **_fields(exc))
 
     @app.errorhandler(BadBody)
     def bad_body(exc: BadBody) -> ResponseReturnValue:
-        return refuse(400, str(exc))
+        return refuse(400, exc.words or str(exc), None, **_fields(exc))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:

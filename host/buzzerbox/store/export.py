@@ -58,12 +58,14 @@ def cell(value: object) -> object:
     return value
 
 
-def to_csv(state: Mapping[str, Any]) -> str:
-    """The score sheet: `round, caller, <player>...`, then `total` and `rank` rows."""
+def to_csv(state: Mapping[str, Any], **labels: str) -> str:
+    """The score sheet: `round, caller, <player>...`, then `total` and `rank` rows;
+    `labels` say those four words in another language (round="Runde", ...)."""
     names = [p["name"] for p in state["players"]]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["round", "caller", *map(cell, names)])
+    word = {key: labels.get(key, key) for key in ("round", "caller", "total", "rank")}
+    writer.writerow([word["round"], word["caller"], *map(cell, names)])
     for entry in state.get("history", []):
         points = entry.get("points", {})
         writer.writerow(
@@ -73,8 +75,8 @@ def to_csv(state: Mapping[str, Any]) -> str:
                 *(cell(points.get(n, "")) for n in names),
             ]
         )
-    writer.writerow(["total", "", *(p["total"] for p in state["players"])])
-    writer.writerow(["rank", "", *ranks(state)])
+    writer.writerow([word["total"], "", *(p["total"] for p in state["players"])])
+    writer.writerow([word["rank"], "", *ranks(state)])
     return out.getvalue()
 
 

@@ -35,6 +35,7 @@ from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.errors import Words
 from buzzerbox.live.fanout import Fanout
 from buzzerbox.live.livestate import LiveState, StreamSettings, dumps
 from buzzerbox.server import limits
@@ -147,9 +148,8 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
     def admin_lane() -> ResponseReturnValue | None:
         """At the connection limit the server serves the admin only (server/guard.py)."""
         if is_lane(request.environ) and not auth.is_admin():
-            response = refuse(
-                503, "the box is serving as many connections as it can: try again soon"
-            )
+            words = Words("the box is serving as many connections as it can: try again soon")
+            response = refuse(503, words, code="box-full")
             response.headers.update({"Retry-After": "5", "Connection": "close"})  # type: ignore[union-attr]
             return response
         return None

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
 from buzzerbox.server.errors import BadBody
@@ -89,7 +89,8 @@ def api_blueprint(
     def pin_qr() -> ResponseReturnValue:
         """The admin PIN as a QR code, for a second scorekeeper's phone: admin only."""
         if not auth.is_admin():
-            return refuse(403, "the PIN's code is for the table's scorekeeper: log in first")
+            words = Words("the PIN's code is for the table's scorekeeper: log in first")
+            return refuse(403, words, code="admin-only")
         import segno  # here: the box starts without it (exports.py does the same)
 
         out = io.BytesIO()
@@ -108,9 +109,8 @@ def api_blueprint(
         body = body_object("a new game")
         names = body.get("players")
         if isinstance(names, list) and any(isinstance(n, str) and len(n) > MAX_NAME for n in names):
-            return refuse(
-                400, f"a name is too long: at most {MAX_NAME} characters", field="players"
-            )
+            words = Words("a name is too long: at most {most} characters", {"most": MAX_NAME})
+            return refuse(400, words, field="players", code="name-too-long")
         box.new_game({k: body[k] for k in GAME_FIELDS if k in body})
         return reply()
 
@@ -138,7 +138,8 @@ def api_blueprint(
             if refusal is not None:
                 return refusal
         if not box.is_simulated:
-            return refuse(409, "this box reads real pads: virtual pads are for a simulated box")
+            words = Words("this box reads real pads: virtual pads are for a simulated box")
+            return refuse(409, words, code="real-pads")
         body = body_object("a pad press")
         if open_pads:
             rates.check(body.get("seat") if isinstance(body.get("seat"), int) else None, client())
@@ -178,7 +179,7 @@ def api_blueprint(
     @auth.admin_only
     def free_seat() -> ResponseReturnValue:
         body = body_object('the seat to free: {"seat": 0}')
-        seat = whole(body, "seat", "the seat to free is a whole number from 0")
+        seat = whole(body, "seat", Words("the seat to free is a whole number from 0"))
         box.change_phones(lambda phones, _: phones.free(seat))
         return reply()
 
@@ -246,7 +247,7 @@ def api_blueprint(
         elif body["seat"] is None:
             box.enrol(None)
         else:
-            box.enrol(whole(body, "seat", "the seat to enrol is a whole number from 0"))
+            box.enrol(whole(body, "seat", Words("the seat to enrol is a whole number from 0")))
         return reply()
 
     @bp.post("/import")

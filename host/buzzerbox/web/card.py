@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from buzzerbox.errors import Words, plural_words
+from buzzerbox.i18n import DEFAULT, say
+
 #: the seats' colours, as on the pages (box.css, light)
 COLOURS = (
     "#d7322a",
@@ -42,17 +45,27 @@ def seat_colour(state: dict[str, Any], seat: int) -> int:
     return int(colours[seat]) if seat < len(colours) else seat
 
 
-def result_card(state: dict[str, Any]) -> str:
-    """The card: title, winners, every player with their score, best first."""
+def headline(winners: list[str], lang: str) -> str:
+    """Who won, in `lang`: "Ann wins!", "Ann & Ben win!"."""
+    if not winners:
+        return ""
+    if len(winners) == 1:
+        return say(Words("{name} wins!", {"name": winners[0]}), lang)
+    return say(Words("{names} win!", {"names": " & ".join(winners)}), lang)
+
+
+def result_card(state: dict[str, Any], lang: str = DEFAULT) -> str:
+    """The card: title, winners, every player with their score, best first; its words
+    in `lang`."""
     players = list(enumerate(state.get("players") or []))
     fewest = state.get("game") == "kids"
     players.sort(key=lambda sp: (_score(state, sp[1]) * (1 if fewest else -1), sp[0]))
     winners = state.get("winners") or []
-    headline = " & ".join(winners) + (" win!" if len(winners) > 1 else " wins!") if winners else ""
     rounds = len(state.get("history") or [])
     sub = escape(str(state.get("title", "")))
     if state.get("game") != "twinit":
-        sub += f" · {rounds} round{'s' if rounds != 1 else ''}"
+        sub += " · " + escape(say(plural_words("{n} round", "{n} rounds", rounds), lang))
+    said = headline(winners, lang)
     height = TOP + ROW * len(players) + 40
     rows = []
     for i, (seat, p) in enumerate(players):
@@ -73,7 +86,7 @@ def result_card(state: dict[str, Any]) -> str:
         f'viewBox="0 0 {WIDTH} {height}" font-family="system-ui, sans-serif" fill="#1c1a17">'
         f'<rect width="{WIDTH}" height="{height}" rx="24" fill="#fffdf8"/>'
         f'<text x="32" y="56" font-size="18" fill="#6d675d">buzzerbox · {sub}</text>'
-        f'<text x="32" y="104" font-size="38" font-weight="900">{escape(headline)}</text>'
+        f'<text x="32" y="104" font-size="38" font-weight="900">{escape(said)}</text>'
         + "".join(rows)
         + "</svg>"
     )

@@ -14,12 +14,24 @@ from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.errors import Words
+from buzzerbox.i18n import say
 from buzzerbox.server.auth import refuse
 from buzzerbox.server.errors import BadBody
+from buzzerbox.server.language import language
 from buzzerbox.web.card import result_card
 
 if TYPE_CHECKING:
     import segno
+
+
+#: the score sheet's headers (store/export.py's to_csv), said in the reader's language
+CSV_LABELS = {
+    "round": Words("round"),
+    "caller": Words("caller"),
+    "total": Words("total"),
+    "rank": Words("rank"),
+}
 
 
 def game_param() -> int | None:
@@ -27,7 +39,8 @@ def game_param() -> int | None:
     if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
-        raise BadBody(f"game {raw!r} is not a game id: see GET /api/games")
+        words = Words("game {game!r} is not a game id: see GET /api/games", {"game": raw})
+        raise BadBody(words, code="not-a-game-id")
     return int(raw)
 
 
@@ -62,7 +75,9 @@ def exports_blueprint(
     @bp.get("/export/csv")
     def export_csv() -> ResponseReturnValue:
         game_id = game_param()
-        return attachment(box.export_csv(game_id), "text/csv", name(game_id, "csv"))
+        lang = language()
+        labels = {key: say(words, lang) for key, words in CSV_LABELS.items()}
+        return attachment(box.export_csv(game_id, **labels), "text/csv", name(game_id, "csv"))
 
     @bp.get("/export/bgstats")
     def export_bgstats() -> ResponseReturnValue:
@@ -73,15 +88,17 @@ def exports_blueprint(
     def export_card() -> ResponseReturnValue:
         state = box.state()
         if state.get("phase") != "finished":
-            return refuse(409, "the result card is made once the game is finished")
-        response = Response(result_card(state), mimetype="image/svg+xml")
+            words = Words("the result card is made once the game is finished")
+            return refuse(409, words, code="not-finished")
+        response = Response(result_card(state, language()), mimetype="image/svg+xml")
         response.headers["Content-Disposition"] = f'inline; filename="{name(None, "svg")}"'
         return response
 
     @bp.get("/qr/scoreboard.svg")
     def qr_scoreboard() -> ResponseReturnValue:
         if not urls:
-            return refuse(404, "the box knows no address of its own: start it with --host")
+            words = Words("the box knows no address of its own: start it with --host")
+            return refuse(404, words, code="no-address")
         import segno
 
         return svg(segno.make(urls[0], error="m"))
@@ -89,7 +106,8 @@ def exports_blueprint(
     @bp.get("/qr/wifi.svg")
     def qr_wifi() -> ResponseReturnValue:
         if not wifi_ssid:
-            return refuse(404, "no Wi-Fi is configured: start the box with --wifi-ssid")
+            words = Words("no Wi-Fi is configured: start the box with --wifi-ssid")
+            return refuse(404, words, code="no-wifi")
         from segno import helpers
 
         security = "WPA" if wifi_password else None

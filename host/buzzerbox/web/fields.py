@@ -13,6 +13,7 @@ import json
 from functools import cache
 from typing import Any
 
+from buzzerbox.errors import Words
 from buzzerbox.server.errors import BadBody
 from buzzerbox.web.openapi import document
 
@@ -37,14 +38,14 @@ def _fits(value: object, kind: dict[str, Any]) -> bool:
     return True
 
 
-def _allowed(kind: dict[str, Any]) -> str:
+def _allowed(kind: dict[str, Any]) -> Words:
     if "enum" in kind:
-        return "one of " + ", ".join(str(v) for v in kind["enum"])
+        return Words("one of {values}", {"values": ", ".join(str(v) for v in kind["enum"])})
     if kind.get("type") == "integer":
-        return f"a whole number from {kind.get('minimum', 0)}"
+        return Words("a whole number from {least}", {"least": kind.get("minimum", 0)})
     if kind.get("type") == "object":
-        return "{name: whole number}"
-    return "text"
+        return Words("{{name: whole number}}")
+    return Words("text")
 
 
 def check_entry_fields(body: dict[str, object]) -> None:
@@ -52,4 +53,6 @@ def check_entry_fields(body: dict[str, object]) -> None:
     for key, kind in _entry_fields().items():
         if key in body and not _fits(body[key], kind):
             sent = json.dumps(body[key])[:40]
-            raise BadBody(f"a table entry's {key} is {_allowed(kind)}: {sent} was sent")
+            said = {"key": key, "allowed": _allowed(kind), "sent": sent}
+            words = Words("a table entry's {key} is {allowed}: {sent} was sent", said)
+            raise BadBody(words, code="field-not-allowed")

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from buzzerbox.errors import Words
 from buzzerbox.web.errors import PhoneTimeError
 
 #: a phone's press reaches the box at most this long after the touch, or it is refused
@@ -44,7 +45,7 @@ TRANSIT_SLACK_US = 100_000
 
 
 UNMATCHED = "the phone's clock is not matched to the box's yet"
-UNCERTAINTY = "the clock map's uncertainty: µs, 0 or more"
+UNCERTAINTY = Words("the clock map's uncertainty: µs, 0 or more")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +71,17 @@ class PressTime:
         return out
 
 
-def _number(value: object, name: str, allowed: str) -> float:
+def _refused(name: str, allowed: Words, value: object) -> PhoneTimeError:
+    said = {"name": name, "allowed": allowed, "value": value}
+    return PhoneTimeError(Words("{name} is {allowed}, not {value!r:.24}", said), code="bad-time")
+
+
+def _number(value: object, name: str, allowed: Words) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise PhoneTimeError(f"{name} is {allowed}, not {value!r:.24}")
+        raise _refused(name, allowed, value)
     number = float(value) if abs(value) < 1e18 else math.inf
     if not math.isfinite(number):
-        raise PhoneTimeError(f"{name} is {allowed}, not {value!r:.24}")
+        raise _refused(name, allowed, value)
     return number
 
 
@@ -93,16 +99,18 @@ def press_time(
     to backdate a press) takes a touch up to MAX_TRANSIT_US before the request left
     without the clamp to the phone's round trips: a request slowed on its way (a busy
     phone, a queue) does not move the press."""
-    ago = _number(ago_ms, "ago_ms", f"the ms from the touch to the request: 0-{MAX_AGO_MS}")
+    ago_words = Words("the ms from the touch to the request: 0-{most}", {"most": MAX_AGO_MS})
+    ago = _number(ago_ms, "ago_ms", ago_words)
     if not 0 <= ago <= MAX_AGO_MS:
-        raise PhoneTimeError(f"ago_ms is the ms from the touch to the request: 0-{MAX_AGO_MS}")
+        said = Words("{name} is {allowed}", {"name": "ago_ms", "allowed": ago_words})
+        raise PhoneTimeError(said, code="bad-time")
     sent_us = arrived_us - round(ago * 1000)  # the touch, if the network took no time
     if touch_us is None:
         return PressTime(sent_us, "arrival", why=UNMATCHED)
-    touch = round(_number(touch_us, "touch_us", "the touch on the box's clock, in µs"))
+    touch = round(_number(touch_us, "touch_us", Words("the touch on the box's clock, in µs")))
     error = _number(error_us, "error_us", UNCERTAINTY)
     if error < 0:
-        raise PhoneTimeError(f"error_us is {UNCERTAINTY}, not {error_us!r:.24}")
+        raise _refused("error_us", UNCERTAINTY, error_us)
     err = round(error)
     if err > MAX_ERROR_US:
         most = MAX_ERROR_US // 1000

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from buzzerbox.errors import InputError
+from buzzerbox.errors import InputError, Words
 from buzzerbox.server.guard import UNCAPPED
 
 PRESS_RATE, PRESS_BURST = 10.0, 20
@@ -36,8 +36,8 @@ T = TypeVar("T")
 class TooFast(InputError):
     """Over a rate: answered with 429 (Retry-After)."""
 
-    def __init__(self, message: str, wait_s: float) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Words, wait_s: float) -> None:
+        super().__init__(message, code="too-fast")
         self.wait_s = wait_s
 
 
@@ -79,18 +79,19 @@ class PressRates:
         """Raise TooFast if `address` (or `seat`) pressed faster than allowed."""
         wait = 0.0 if address in UNCAPPED else self.addresses.take(address)
         if wait > 0:
-            raise TooFast(
-                f"more than {ADDRESS_RATE:g} presses a second from one address: wait {wait:.2f} s",
-                wait,
+            said = {"rate": ADDRESS_RATE, "wait": wait}
+            words = Words(
+                "more than {rate:g} presses a second from one address: wait {wait:.2f} s", said
             )
+            raise TooFast(words, wait)
         if seat is not None:
             wait = self.seats.take(f"seat {seat}")
             if wait > 0:
-                raise TooFast(
-                    f"seat {seat} pressed more than {PRESS_RATE:g} times a second: "
-                    f"wait {wait:.2f} s",
-                    wait,
+                said = {"seat": seat, "rate": PRESS_RATE, "wait": wait}
+                words = Words(
+                    "seat {seat} pressed more than {rate:g} times a second: wait {wait:.2f} s", said
                 )
+                raise TooFast(words, wait)
 
 
 class SeatOwners:
@@ -109,9 +110,14 @@ class SeatOwners:
         with self._lock:
             tokens = [t for t in self._tokens.get(address, []) if t != token and held(t)]
             if len(tokens) >= self.most:
+                said = {"n": len(tokens), "most": self.most}
                 raise InputError(
-                    f"this address holds {len(tokens)} seats already: at most {self.most} "
-                    "a phone (free one on the table view first)"
+                    Words(
+                        "this address holds {n} seats already: at most {most} "
+                        "a phone (free one on the table view first)",
+                        said,
+                    ),
+                    code="too-many-seats",
                 )
             self._tokens[address] = [*tokens, token]
             if len(self._tokens) > MAX_KEYS:

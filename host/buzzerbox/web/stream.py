@@ -11,6 +11,7 @@ from dataclasses import replace
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
+from buzzerbox.errors import Words
 from buzzerbox.live.fanout import Fanout, handed_over, waitress_channel
 from buzzerbox.live.livestate import LiveState, StreamSettings, stream
 from buzzerbox.live.sse import Stream
@@ -28,18 +29,12 @@ def live_blueprint(
         is_admin = auth.is_admin()
         address = request.remote_addr or "?"
         if not guard.take_stream(address):
-            return refuse(
-                429,
-                "this address already has its share of live streams: close some pages",
-                headers={"Retry-After": "5"},
-            )
+            words = Words("this address already has its share of live streams: close some pages")
+            return refuse(429, words, headers={"Retry-After": "5"}, code="too-many-streams")
         if not hub.join(ADMIN_STREAMS if is_admin else 0):
             guard.give_stream(address)
-            return refuse(
-                503,
-                "the box serves as many phones as it can: try again soon",
-                headers={"Retry-After": "5"},
-            )
+            words = Words("the box serves as many phones as it can: try again soon")
+            return refuse(503, words, headers={"Retry-After": "5"}, code="box-full")
         last = hub.version_of(request.headers.get("Last-Event-ID"))
         # streams end at staggered times, so a thousand phones do not all come back at once
         lifetime = settings.max_stream_s * random.uniform(0.75, 1.0)
