@@ -5,7 +5,8 @@
 // was, for the box to take off the arrival when the map is missing or wrong.
 import { post } from "./api.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, keyed, seatClass } from "./dom.js";
+import { $, decimal, dot, fill, h, keyed, seatClass } from "./dom.js";
+import { t } from "./i18n.js";
 import { PhoneClock } from "./phoneclock.js";
 import { buzz } from "./sound.js";
 
@@ -36,14 +37,14 @@ const clock = new PhoneClock().start();
 
 /** How the box timed the last press: at the touch, or at its arrival (and why). */
 function timed(answer) {
-  const t = answer && answer.press_time;
+  const time = answer && answer.press_time;
   const el = $("#buzzer-timing");
-  if (!t || !el) return;
-  el.dataset.from = t.from;
+  if (!time || !el) return;
+  el.dataset.from = time.from;
   el.textContent =
-    t.from === "touch"
-      ? `Timed at your touch (±${(t.error_us / 1000).toFixed(1)} ms; a wired pad: the µs).`
-      : `Timed when it reached the box: ${t.why}.`;
+    time.from === "touch"
+      ? t("Timed at your touch (±{ms} ms; a wired pad: the µs).", { ms: decimal(time.error_us / 1000, 1) })
+      : t("Timed when it reached the box: {why}.", { why: time.why });
 }
 
 let last = null; // the latest state: drawn again once the seat is taken
@@ -120,8 +121,8 @@ function seatPicker(st, taken) {
   return h(
     "div",
     {},
-    h("h1", {}, "Which seat is yours?"),
-    h("p", { class: "muted" }, "Pick it once: this phone keeps it for the game."),
+    h("h1", {}, t("Which seat is yours?")),
+    h("p", { class: "muted" }, t("Pick it once: this phone keeps it for the game.")),
     h(
       "div",
       { class: "grid-buttons", "data-testid": "buzzer-seats" },
@@ -137,7 +138,7 @@ function seatPicker(st, taken) {
           },
           dot(seat),
           ` ${p.name}`,
-          taken.has(seat) ? h("span", { class: "muted small" }, " taken") : null,
+          taken.has(seat) ? h("span", { class: "muted small" }, ` ${t("taken")}`) : null,
         ),
       ),
     ),
@@ -152,10 +153,10 @@ function buzzerFor(st, seat) {
     { class: `buzzer ${seatClass(seat)}`, "data-testid": "buzzer" },
     h("p", { class: "buzzer-who" }, dot(seat), " ", h("strong", {}, st.players[seat].name)),
     piles.length
-      ? h("div", { class: "buzzer-piles" }, piles.map((p) => padButton(seat, "pile", p, `pile ${p + 1}`, false)))
+      ? h("div", { class: "buzzer-piles" }, piles.map((p) => padButton(seat, "pile", p, t("pile {pile}", { pile: p + 1 }), false)))
       : null,
-    padButton(seat, main, null, main === "slap" ? "Slap!" : "Stop!", true),
-    h("p", { class: "muted small", id: "buzzer-timing", "data-testid": "buzzer-timing" }, "Phone presses are timed to the ms (a wired pad: the µs)."),
+    padButton(seat, main, null, main === "slap" ? t("Slap!") : t("Stop!"), true),
+    h("p", { class: "muted small", id: "buzzer-timing", "data-testid": "buzzer-timing" }, t("Phone presses are timed to the ms (a wired pad: the µs).")),
   );
 }
 
@@ -171,13 +172,13 @@ function render(st) {
   const names = (st.players || []).map((p) => p.name).join("|");
   const key = JSON.stringify([st.game, st.box?.game_id, phones.on, seat, seat === null ? phones.taken : 0, names]);
   keyed(el, key, () => {
-    if (!st.game) return h("p", { class: "muted" }, "No game yet: the host makes one on the table view.");
+    if (!st.game) return h("p", { class: "muted" }, t("No game yet: the host makes one on the table view."));
     if (!phones.on) {
       return h(
         "div",
         {},
-        h("h1", {}, "Phones are no pads now"),
-        h("p", { class: "muted" }, "The host switches “phones as pads” on at the table view."),
+        h("h1", {}, t("Phones are no pads now")),
+        h("p", { class: "muted" }, t("The host switches “phones as pads” on at the table view.")),
       );
     }
     return seat === null ? seatPicker(st, taken) : buzzerFor(st, seat);

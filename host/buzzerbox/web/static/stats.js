@@ -1,6 +1,9 @@
 // Players across the games in the box's log (GET /api/stats): games, wins, reactions.
 import { get } from "./api.js";
 import { $, fill, h, span } from "./dom.js";
+import { t } from "./i18n.js";
+
+const HEADS = [t("Player"), t("Games"), t("Wins"), t("Mean reaction"), t("Best"), t("Fastest stop")];
 
 let shownFor = null;
 
@@ -22,7 +25,7 @@ export function renderStats(state) {
         h(
           "thead",
           {},
-          h("tr", {}, ["Player", "Games", "Wins", "Mean reaction", "Best", "Fastest stop"].map((t) => h("th", { scope: "col" }, t))),
+          h("tr", {}, HEADS.map((head) => h("th", { scope: "col" }, head))),
         ),
         h(
           "tbody",

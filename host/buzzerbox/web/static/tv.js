@@ -1,9 +1,10 @@
 // The TV view: the standings over the whole screen (12 players fit), the photo finish
 // always in view, and on every race a huge "FIRST! Ann, by 245 µs". Opt-in sound.
 import { countdown, run } from "./common.js";
-import { $, dot, fill, h, lead, num, plural, seatClass, signed } from "./dom.js";
-import { course, crown, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
-import { presses, renderPhoto } from "./photo.js";
+import { $, dot, fill, h, num, seatClass, signed } from "./dom.js";
+import { course, crown, lastPoints, leftCounts, placeText, ranking, takes, winnersTitle } from "./game.js";
+import { t, tn } from "./i18n.js";
+import { margin, presses, renderPhoto } from "./photo.js";
 import { cancelBeeps, countdownBeeps, fanfare, goNow, setSound, soundOn } from "./sound.js";
 
 const REVEAL_MS = 5000;
@@ -12,25 +13,22 @@ let shownUntil = 0;
 let hideTimer = null;
 
 function headline(state) {
-  if (!state.game) return ["No game yet", "Start one on the table view"];
-  if (state.phase === "finished") {
-    const names = state.winners || [];
-    return [names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`, state.title];
-  }
-  const round = state.round && state.game !== "twinit" ? ` · round ${state.round}` : "";
+  if (!state.game) return [t("No game yet"), t("Start one on the table view")];
+  if (state.phase === "finished") return [winnersTitle(state.winners || []), state.title];
+  const round = state.round && state.game !== "twinit" ? ` · ${t("round {round}", { round: state.round })}` : "";
   return [`${state.title}${round}`, course(state)];
 }
 
 function totalOf(state, p) {
   if (state.game === "twinit") return String((p.takes || []).length);
-  return leftCounts(state) ? `${p.left} left` : num(p.total);
+  return leftCounts(state) ? t("{n} left", { n: p.left }) : num(p.total);
 }
 
 function subOf(state, p) {
   if (state.game === "twinit") return (p.takes || []).length ? takes(p.takes) : null;
   const last = lastPoints(state, p.name);
   if (last === null) return null;
-  return `last round ${state.game === "kids" ? plural(last, "card") : signed(last)}`;
+  return t("last round {points}", { points: state.game === "kids" ? tn("{n} card", "{n} cards", last) : signed(last) });
 }
 
 function renderBoard(state) {
@@ -70,7 +68,7 @@ function race(state) {
   if (!first) return null;
   // a stop race's second press comes after the call ("late"): it still gives the margin
   const runner = list.find((p) => p !== first && p.lead_us !== null && p.lead_us !== undefined);
-  const by = runner && runner.lead_us !== null ? `by ${lead(runner.lead_us).slice(1)} over ${runner.name}` : "";
+  const by = runner && runner.lead_us !== null ? margin(runner) : "";
   return { key: `${state.box?.game_id}|${state.round}|${first.seat}|${first.t_us}`, first, by };
 }
 
@@ -91,7 +89,7 @@ function renderReveal(state) {
     h(
       "div",
       { class: `tv-reveal-box ${seatClass(r.first.seat)}` },
-      h("p", { class: "tv-reveal-first" }, "FIRST!"),
+      h("p", { class: "tv-reveal-first" }, t("FIRST!")),
       h("p", { class: "tv-reveal-name", "data-testid": "tv-reveal-name" }, dot(r.first.seat), " ", r.first.name),
       h("p", { class: "tv-reveal-by", "data-testid": "tv-reveal-by" }, r.by),
     ),
@@ -109,7 +107,7 @@ function soundButton() {
   const b = $("#tv-sound");
   const show = () => {
     b.setAttribute("aria-pressed", String(soundOn()));
-    b.textContent = soundOn() ? "Sound on" : "Sound off";
+    b.textContent = soundOn() ? t("Sound on") : t("Sound off");
   };
   b.addEventListener("click", () => {
     setSound(!soundOn());
