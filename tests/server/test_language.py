@@ -83,9 +83,9 @@ def test_values_are_written_as_the_language_writes_them() -> None:
     assert say(words, "de").startswith("12,5")  # no German text yet: the English, German number
 
 
-def same(text: str | tuple[str, ...] | list[str]) -> str | tuple[str, ...]:
+def same(text: str | tuple[str, ...] | list[str] | None) -> str | tuple[str, ...] | None:
     """A message's id or text as both readers give it (a plural's: a list or a tuple)."""
-    return text if isinstance(text, str) else tuple(text)
+    return tuple(text) if isinstance(text, list | tuple) else text
 
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
