@@ -2,7 +2,7 @@
 // bumped stop pad, a stray slap), an earlier round corrected (`amend`), and the undo
 // that says what it takes back. The rules judge each entry, as ever.
 import { send } from "./api.js";
-import { confirmButton, dot, h, lead, ownName, seatClass } from "./dom.js";
+import { confirmButton, decimal, dot, h, lead, ownName, seatClass } from "./dom.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
 import { t } from "./i18n.js";
 import { own } from "./scoring.js";
@@ -63,10 +63,48 @@ export function voidPanel(state, report) {
   );
 }
 
+/** What the undo takes back, in the page's language, from the entry the state names
+ * (state.undo: its type and entry; the box's own `text` is English, the rules' words). */
+export function undoText(state) {
+  const undo = state.undo || {};
+  const entry = undo.entry || {};
+  const round = state.round;
+  const name = (seat) => state.players?.[seat]?.name ?? t("seat {seat}", { seat: seat + 1 });
+  const claim = state.last_claim || {};
+  const claims = {
+    pair: t("{claimant}'s pair", { claimant: claim.claimant }),
+    steal: t("{claimant}'s steal of {victim}'s take", { claimant: claim.claimant, victim: claim.victim }),
+    error: t("{claimant}'s error", { claimant: claim.claimant }),
+    split: t("the split of {claimant}'s claim", { claimant: claim.claimant }),
+  };
+  switch (undo.type) {
+    case "caller":
+      return t("{name} named as the caller of round {round}", { name: name(entry.seat), round });
+    case "void":
+      return t("the void of {name}'s press at {time}", { name: name(entry.seat), time: `${decimal(entry.t_us)} µs` });
+    case "amend":
+      return t("the correction of round {round}", { round: entry.round });
+    case "claim":
+      return claim.claimant && claim.result === entry.result ? ownName(claims, entry.result, undo.text) : undo.text;
+    case "stacks":
+      return t("the stacks of round {round}", { round });
+    case "middle":
+      return t("the middle of round {round} (its scores)", { round });
+    case "left":
+      return t("the cards left of round {round} (its scores)", { round });
+    case "stall":
+      return t("the stall of round {round}", { round });
+    case "finish":
+      return t("the finish of the game");
+    default:
+      return undo.text || state.undoable;
+  }
+}
+
 /** The undo beside the stage: it names what it takes back ("the stacks of round 2"). */
 export function undoButton(state, report) {
   if (!state.undoable) return null;
-  const text = state.undo && state.undo.text ? state.undo.text : state.undoable;
+  const text = undoText(state);
   const b = h("button", { type: "button", class: "ghost undo", "data-testid": "undo" }, t("Undo {what}", { what: text }));
   b.addEventListener("click", () => busy(b, () => own(() => send("undo")).catch(report)));
   return b;
