@@ -58,8 +58,9 @@ def test_every_text_of_the_pages_code_is_in_the_catalog_and_nothing_else() -> No
         assert not stale, f"pages.po ({lang}) keeps texts no page says any more: {stale}"
 
 
-# a t("…") whose text is no string literal is not extracted: it would stay English
-NOT_A_LITERAL = re.compile(r"(?<![\w.])tn?\((?!\s*[\"')]|\s*$)")
+# a t("…") whose text is no string literal is not extracted: it would stay English; nor
+# is one inside a template literal (`… ${t("…")}`: pybabel reads no JavaScript in there)
+NOT_A_LITERAL = re.compile(r"(?<![\w.])tn?\((?!\s*[\"')]|\s*$)|\$\{\s*tn?\(")
 
 
 def test_every_t_call_of_the_pages_is_a_literal_pybabel_can_find() -> None:

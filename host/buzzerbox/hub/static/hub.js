@@ -182,7 +182,7 @@ function drawFinishes() {
     for (const p of (f.late || []).slice(0, 2)) runners.push(`${p.name} +${duration(p.lead_us)}`);
     return el("li", {},
       el("span", { class: "who", text: f.first }),
-      el("span", { class: "where muted", text: `${f.box} · ${f.title || ""} · ${t("round {round}", { round: f.round })}` }),
+      el("span", { class: "where muted", text: [f.box, f.title || "", t("round {round}", { round: f.round })].join(" · ") }),
       el("span", { class: "how", text: [
         f.reaction_us != null ? t("{time} after go", { time: duration(f.reaction_us) }) : null,
         f.margin_us != null ? t("by {time}", { time: duration(f.margin_us) }) : null,

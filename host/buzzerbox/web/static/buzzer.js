@@ -138,7 +138,7 @@ function seatPicker(st, taken) {
           },
           dot(seat),
           ` ${p.name}`,
-          taken.has(seat) ? h("span", { class: "muted small" }, ` ${t("taken")}`) : null,
+          taken.has(seat) ? h("span", { class: "muted small" }, " " + t("taken")) : null,
         ),
       ),
     ),

@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 
 const WHERE = t("The PIN is shown on the box's console.");
 // the word the box's own words use for its console, in the page's language
-const CONSOLE = new RegExp(`\\b${t("console")}\\b`, "iu");
+const CONSOLE = new RegExp(String.raw`\b` + t("console") + String.raw`\b`, "iu");
 
 /** Why the PIN is asked, as one sentence, and where to find the PIN unless the box's
  * own words already say it. */

@@ -56,7 +56,7 @@ export function voidPanel(state, report) {
           { class: `void-row voided ${seatClass(p.seat)}`, "data-testid": `voided-${i}` },
           dot(p.seat),
           h("s", { class: "name" }, p.name),
-          h("span", { class: "muted small" }, `${padText(p)} · ${t("taken back")}`),
+          h("span", { class: "muted small" }, [padText(p), t("taken back")].join(" · ")),
         ),
       ),
     ),
@@ -188,8 +188,8 @@ export function roundsCard(state) {
           h(
             "span",
             { class: "muted small" },
-            r.caller ? ` ${t("{name} called", { name: r.caller })}` : r.stalled ? ` ${t("stalled")}` : "",
-            r.winners && r.winners.length ? ` · ${t("won by {names}", { names: r.winners.join(" & ") })}` : "",
+            r.caller ? " " + t("{name} called", { name: r.caller }) : r.stalled ? " " + t("stalled") : "",
+            r.winners && r.winners.length ? " · " + t("won by {names}", { names: r.winners.join(" & ") }) : "",
           ),
           h(
             "button",

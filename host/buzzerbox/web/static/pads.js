@@ -188,7 +188,7 @@ function statusLine(st) {
     finished: t("The game is over."),
   };
   const text = ownName(texts, st.phase, st.phase);
-  const round = st.round && st.game !== "twinit" ? ` · ${t("round {round}", { round: st.round })}` : "";
+  const round = st.round && st.game !== "twinit" ? " · " + t("round {round}", { round: st.round }) : "";
   return `${st.title}${round} · ${text}`;
 }
 

@@ -91,9 +91,9 @@ const BOARD_TEXT = { online: t("online"), silent: t("silent"), gone: t("gone"), 
 /** How a pad board's clock is mapped: by its sync wire, or by SYNC round trips (and why). */
 function clockText(b) {
   if (b.status !== "online" || !b.clock) return "";
-  if (b.clock === "wire") return ` · ${t("clock by the sync wire")}`;
-  if (!b.wire) return ` · ${t("clock by SYNC round trips (no sync wire)")}`;
-  return ` · ${t("clock by SYNC round trips (sync wire {state})", { state: ownName(WIRE_TEXT, b.wire, b.wire) })}`;
+  if (b.clock === "wire") return " · " + t("clock by the sync wire");
+  if (!b.wire) return " · " + t("clock by SYNC round trips (no sync wire)");
+  return " · " + t("clock by SYNC round trips (sync wire {state})", { state: ownName(WIRE_TEXT, b.wire, b.wire) });
 }
 
 /** The pad boards and their status, as the box last heard it (box.boards). */

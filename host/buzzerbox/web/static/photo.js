@@ -120,7 +120,7 @@ export function renderPhoto(el, state, { compact = false } = {}) {
                   "span",
                   { class: "pad-name muted small" },
                   p.pile !== undefined && p.pile !== null ? t("pile {pile}", { pile: p.pile + 1 }) : ownName(PAD_NAMES, p.pad, p.pad),
-                  p.kind === "late" ? ` · ${t("after the call")}` : "",
+                  p.kind === "late" ? " · " + t("after the call") : "",
                 ),
               ),
               h(

@@ -22,11 +22,19 @@ function resetButton(report) {
   return b;
 }
 
-function padList(pads) {
+/** A pad as the table names it, in the page's language (the box's `label` is English):
+ * a virtual pad by its player, "Ann stop"; a real one by its role and id, "stop · pad north". */
+function padName(st, pad) {
+  const role = pad.pile !== null && pad.pile !== undefined ? t("pile {pile}", { pile: pad.pile + 1 }) : ownName(ROLES, pad.role, pad.role);
+  if (st.box?.simulated) return t("{name} {pad}", { name: st.players[pad.seat]?.name ?? "", pad: role });
+  return t("{role} · pad {id}", { role, id: pad.id });
+}
+
+function padList(st, pads) {
   if (!pads.length) return t("no pad yet");
   return pads.map((pad, i) => [
     i ? ", " : "",
-    pad.label || `${ownName(ROLES, pad.role, pad.role)} ${pad.id}`,
+    padName(st, pad),
     pad.enrolled ? h("span", { class: "badge ok enrolled" }, t("enrolled")) : null,
   ]);
 }
@@ -66,7 +74,7 @@ export function renderSeats(st, report, hidden = false) {
           h(
             "span",
             { class: "muted small", "data-testid": `seat-pads-${seat}`, "aria-live": "polite" },
-            waiting ? t("Press {name}'s pad now…", { name: p.name }) : padList(mine),
+            waiting ? t("Press {name}'s pad now…", { name: p.name }) : padList(st, mine),
           ),
         ),
         box.simulated ? null : button,
@@ -80,7 +88,14 @@ export function renderSeats(st, report, hidden = false) {
             { class: "muted small note" },
             t("Tap a seat's button, then press that player's pad: it is theirs for this game, in place of the seat's pad of that role."),
             " ",
-            unused ? `${tn("{n} pad of the pad map is for seats this game does not have.", "{n} pads of the pad map are for seats this game does not have.", unused)} ` : "",
+            unused
+              ? tn(
+                  "{n} pad of the pad map is for seats this game does not have.",
+                  "{n} pads of the pad map are for seats this game does not have.",
+                  unused,
+                )
+              : "",
+            unused ? " " : "",
             h("a", { href: "/pads", "data-testid": "pad-test-link" }, t("Test the pads")),
           ),
           enrolled ? h("li", { class: "note" }, resetButton(report)) : null,

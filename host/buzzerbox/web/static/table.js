@@ -90,14 +90,14 @@ function renderStatus(st) {
       { class: "phase-line", "data-testid": "phase", "data-phase": st.phase },
       h("span", { class: `phase-dot phase-${st.phase}` }),
       st.round && st.game !== "twinit" && st.phase !== "finished"
-        ? ownName(roundTexts, st.phase, `${t("Round {round}", { round })} ${phaseText}`)
+        ? ownName(roundTexts, st.phase, [t("Round {round}", { round }), phaseText].join(" "))
         : phaseText,
       st.phase === "finished"
         ? ""
         : st.caller
-          ? ` · ${t("{name} called", { name: st.caller })}`
+          ? " · " + t("{name} called", { name: st.caller })
           : st.stalled
-            ? ` · ${t("stalled")}`
+            ? " · " + t("stalled")
             : "",
     ),
     h(

@@ -15,7 +15,7 @@ let hideTimer = null;
 function headline(state) {
   if (!state.game) return [t("No game yet"), t("Start one on the table view")];
   if (state.phase === "finished") return [winnersTitle(state.winners || []), state.title];
-  const round = state.round && state.game !== "twinit" ? ` · ${t("round {round}", { round: state.round })}` : "";
+  const round = state.round && state.game !== "twinit" ? " · " + t("round {round}", { round: state.round }) : "";
   return [`${state.title}${round}`, course(state)];
 }
 
