@@ -159,7 +159,8 @@ function drawTables() {
   const online = [...state.tables.values()].filter((t) => t.online !== false).length;
   const playing = [...state.tables.values()].filter((t) => t.phase === "playing").length;
   document.getElementById("summary").textContent =
-    tn("{online} of {n} table online · {playing} playing", "{online} of {n} tables online · {playing} playing",
+    // English says "tables" even of one (as it always did); other languages choose
+    tn("{online} of {n} tables online · {playing} playing", "{online} of {n} tables online · {playing} playing",
        boxes.length, { online, playing });
 }
 
