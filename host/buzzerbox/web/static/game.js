@@ -1,5 +1,5 @@
 // What the pages say about a game: its course, who leads, what each player shows.
-import { h, s } from "./dom.js";
+import { h, ownName, s } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
 export const TITLES = {
@@ -81,6 +81,33 @@ export function claimNews(state) {
     default:
       return null;
   }
+}
+
+/** The table's status line: "Round 2 playing · Ben called", "Ready to start". */
+export function phaseLine(st) {
+  const round = st.round;
+  const phaseTexts = {
+    lobby: st.game === "twinit" ? t("Ready to start") : t("Ready for round 1"),
+    countdown: t("Counting down"),
+    playing: t("Playing"),
+    scoring: t("Being scored"),
+    scored: t("Scored"),
+    finished: t("Finished"),
+  };
+  const roundTexts = {
+    countdown: t("Round {round} counting down", { round }),
+    playing: t("Round {round} playing", { round }),
+    scoring: t("Round {round} being scored", { round }),
+    scored: t("Round {round} scored", { round }),
+  };
+  const phaseText = ownName(phaseTexts, st.phase, st.phase);
+  const line =
+    st.round && st.game !== "twinit" && st.phase !== "finished"
+      ? ownName(roundTexts, st.phase, [t("Round {round}", { round }), phaseText].join(" "))
+      : phaseText;
+  if (st.phase === "finished") return line;
+  if (st.caller) return [line, t("{name} called", { name: st.caller })].join(" · ");
+  return st.stalled ? [line, t("stalled")].join(" · ") : line;
 }
 
 /** "Ann wins!", "Ann & Ben win!" (every page that shows the winners says it so). */

@@ -3,9 +3,9 @@
 // and finish.
 import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
-import { $, confirmButton, dot, fill, h, keyed, num, ownName, seatClass, signed } from "./dom.js";
+import { $, confirmButton, dot, fill, h, keyed, num, seatClass, signed } from "./dom.js";
 import { busy } from "./forms.js";
-import { course, crown, lastPoints, leftCounts, ranking, winnersTitle } from "./game.js";
+import { course, crown, lastPoints, leftCounts, phaseLine, ranking, winnersTitle } from "./game.js";
 import { t, tn } from "./i18n.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
@@ -60,22 +60,6 @@ function renderStatus(st) {
     );
     return;
   }
-  const round = st.round;
-  const phaseTexts = {
-    lobby: st.game === "twinit" ? t("Ready to start") : t("Ready for round 1"),
-    countdown: t("Counting down"),
-    playing: t("Playing"),
-    scoring: t("Being scored"),
-    scored: t("Scored"),
-    finished: t("Finished"),
-  };
-  const roundTexts = {
-    countdown: t("Round {round} counting down", { round }),
-    playing: t("Round {round} playing", { round }),
-    scoring: t("Round {round} being scored", { round }),
-    scored: t("Round {round} scored", { round }),
-  };
-  const phaseText = ownName(phaseTexts, st.phase, st.phase);
   fill(
     el,
     h(
@@ -89,16 +73,7 @@ function renderStatus(st) {
       "p",
       { class: "phase-line", "data-testid": "phase", "data-phase": st.phase },
       h("span", { class: `phase-dot phase-${st.phase}` }),
-      st.round && st.game !== "twinit" && st.phase !== "finished"
-        ? ownName(roundTexts, st.phase, [t("Round {round}", { round }), phaseText].join(" "))
-        : phaseText,
-      st.phase === "finished"
-        ? ""
-        : st.caller
-          ? " · " + t("{name} called", { name: st.caller })
-          : st.stalled
-            ? " · " + t("stalled")
-            : "",
+      phaseLine(st),
     ),
     h(
       "ul",
