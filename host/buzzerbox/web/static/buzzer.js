@@ -155,7 +155,8 @@ function buzzerFor(st, seat) {
     piles.length
       ? h("div", { class: "buzzer-piles" }, piles.map((p) => padButton(seat, "pile", p, t("pile {pile}", { pile: p + 1 }), false)))
       : null,
-    padButton(seat, main, null, main === "slap" ? t("Slap!") : t("Stop!"), true),
+    // the call of the game, in its rulebook's words: "Ligretto Stop!", "Twist Stopp!"
+    padButton(seat, main, null, main === "slap" ? t("Slap!") : st.game === "twist" ? t("Twist Stopp!") : t("Ligretto Stop!"), true),
     h("p", { class: "muted small", id: "buzzer-timing", "data-testid": "buzzer-timing" }, t("Phone presses are timed to the ms (a wired pad: the µs).")),
   );
 }
