@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,16 @@ from babel.messages.pofile import read_po
 from buzzerbox.i18n import LOCALE_DIR
 from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
 
-from .browser_support import Served, Watch, enter, new_game, phone, serving, wait_for_go
+from .browser_support import (
+    Served,
+    Watch,
+    confirm,
+    enter,
+    new_game,
+    phone,
+    serving,
+    wait_for_go,
+)
 
 NAMES = ["Lea", "Tom"]
 GAMES = {"ligretto", "twist", "kids", "twin", "it"}  # the games' names are theirs
@@ -85,31 +96,61 @@ def unlock(table: Page, pin: str) -> None:
     expect(table.get_by_test_id("login")).to_be_hidden()
 
 
-def test_a_round_on_german_phones_leaves_no_english(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    words = english_words("de")
-    assert {"round", "the", "player", "stop", "wins"} <= words  # the check knows English
-    table_phone, viewer_phone = german_phone(browser), german_phone(browser)
-    found: dict[str, list[str]] = {}
+@dataclass
+class German:
+    """Phones in German (the table's, logged in, and a viewer's) and what English they
+    show: `look(page, where)` notes every English text left on `page`."""
 
-    def look(page: Page, where: str) -> None:
+    served: Served
+    watch: Watch
+    table: Page
+    viewer: Page
+    words: set[str]
+    found: dict[str, list[str]] = field(default_factory=dict)
+
+    def look(self, page: Page, where: str) -> None:
         expect(page.locator("html")).to_have_attribute("lang", "de")
-        left = english_left(page, words)
+        left = english_left(page, self.words)
         if left:
-            found[where] = left
+            self.found[where] = left
 
+    def page(self, path: str) -> Page:
+        page = self.watch.page(self.table.context)
+        page.goto(f"{self.served.url}{path}")
+        return page
+
+
+@contextmanager
+def german_phones(served: Served, browser: Browser) -> Iterator[German]:
+    watch = Watch(served.url)
+    table_phone, viewer_phone = german_phone(browser), german_phone(browser)
     try:
         table = watch.page(table_phone)
         table.goto(f"{served.url}/table")
-        look(table, "the PIN form")
+        at = German(served, watch, table, watch.page(viewer_phone), english_words("de"))
+        at.look(table, "the PIN form")
         unlock(table, served.pin)
+        at.viewer.goto(f"{served.url}/")
+        yield at
+        assert not at.found, f"English left on German pages: {at.found}"
+        watch.check()
+    except (AssertionError, Error):
+        print(served.output())
+        print("page errors:", watch.errors)
+        raise
+    finally:
+        table_phone.close()
+        viewer_phone.close()
+
+
+def test_a_round_on_german_phones_leaves_no_english(served: Served, browser: Browser) -> None:
+    assert {"round", "the", "player", "wins", "called"} <= english_words("de")  # it knows English
+    with german_phones(served, browser) as at:
+        table, viewer, look = at.table, at.viewer, at.look
         look(table, "the new-game form")
         new_game(table, "ligretto", NAMES)
         look(table, "the table, lobby")
-        pads = watch.page(table_phone)
-        pads.goto(f"{served.url}/pads")
-        viewer = watch.page(viewer_phone)
-        viewer.goto(f"{served.url}/")
+        pads = at.page("/pads")
         look(viewer, "the scoreboard, lobby")
         look(pads, "the pads, lobby")
 
@@ -140,15 +181,38 @@ def test_a_round_on_german_phones_leaves_no_english(served: Served, browser: Bro
         # the photo finish in German numbers: a lead in ms or s has a decimal comma
         viewer.goto(f"{served.url}/finish")
         expect(viewer.get_by_test_id("lead-1")).to_have_text(re.compile(r"^\+\d+,\d{3} (ms|s)$"))
-        assert not found, f"English left on German pages: {found}"
-        watch.check()
-    except (AssertionError, Error):
-        print(served.output())
-        print("page errors:", watch.errors)
-        raise
-    finally:
-        table_phone.close()
-        viewer_phone.close()
+
+        confirm(table, "finish")
+        expect(table.get_by_test_id("table-winners")).to_have_text("Tom gewinnt!")
+        look(table, "the table, finished")
+        viewer.goto(f"{served.url}/")
+        expect(viewer.get_by_test_id("winners")).to_contain_text("mit 15 Punkten nach 1 Runde")
+        look(viewer, "the scoreboard, finished")
+
+
+def test_twin_it_on_german_phones_leaves_no_english(served: Served, browser: Browser) -> None:
+    with german_phones(served, browser) as at:
+        table, viewer, look = at.table, at.viewer, at.look
+        new_game(table, "twinit", NAMES)
+        pads = at.page("/pads")
+        table.get_by_test_id("start-round").click()
+        wait_for_go(pads)
+        look(table, "Twin It!, watching")
+        pads.keyboard.press("2")  # Tom's hand is underneath, Lea's on top
+        pads.keyboard.press("1")
+        expect(table.get_by_test_id("claim")).to_contain_text("Tom meldet ein Paar")
+        look(table, "Twin It!, a claim")
+        look(viewer, "Twin It!, the scoreboard in a claim")
+        table.get_by_test_id("claim-pair").click()
+        expect(table.get_by_test_id("claim-news")).to_have_text("Tom nimmt ein Paar")
+        expect(table.get_by_test_id("undo")).to_have_text("Rückgängig: das Paar von Tom")
+        look(table, "Twin It!, a pair taken")
+        look(viewer, "Twin It!, the scoreboard")
+        pads.keyboard.press("1")
+        table.get_by_test_id("claim-error").click()
+        expect(viewer.get_by_test_id("headline")).to_have_text("Lea lag falsch: kein Paar")
+        look(viewer, "Twin It!, an error")
+        look(pads, "Twin It!, the pads")
 
 
 def test_the_switch_changes_the_page_and_the_phone_keeps_it(
