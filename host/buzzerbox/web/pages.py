@@ -55,6 +55,12 @@ bp = Blueprint(
 )
 
 
+def _(text: str) -> str:
+    """A text of the pages' catalog (`pybabel extract` finds it here: i18n/pages.cfg);
+    the templates say it in the reader's language, `{{ _(page.title) }}`."""
+    return text
+
+
 class Page(NamedTuple):
     """One page: its address, the tab label in the top bar and its template."""
 
@@ -66,19 +72,19 @@ class Page(NamedTuple):
 
 #: the pages, in the order of the tabs in the top bar
 PAGES = (
-    Page("scoreboard", "/", "Score", "Scoreboard"),
-    Page("finish", "/finish", "Photo", "Photo finish"),
-    Page("stats", "/stats", "Stats", "Stats and past games"),
-    Page("table", "/table", "Table", "Table view"),
-    Page("pads", "/pads", "Pads", "Pads and pad test"),
-    Page("join", "/join", "Join", "Join the scoreboard"),
+    Page("scoreboard", "/", _("Score"), _("Scoreboard")),
+    Page("finish", "/finish", _("Photo"), _("Photo finish")),
+    Page("stats", "/stats", _("Stats"), _("Stats and past games")),
+    Page("table", "/table", _("Table"), _("Table view")),
+    Page("pads", "/pads", _("Pads"), _("Pads and pad test")),
+    Page("join", "/join", _("Join"), _("Join the scoreboard")),
 )
 
 
 #: pages that are no tab: the TV view is opened on the TV itself (a link on the
 #: scoreboard), a guest's buzzer from the join page
-TV = Page("tv", "/tv", "TV", "TV view")
-BUZZER = Page("buzzer", "/buzzer", "Buzzer", "Your buzzer")
+TV = Page("tv", "/tv", _("TV"), _("TV view"))
+BUZZER = Page("buzzer", "/buzzer", _("Buzzer"), _("Your buzzer"))
 
 
 def _render(endpoint: str) -> str:

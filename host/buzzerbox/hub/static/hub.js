@@ -4,6 +4,7 @@
 // players', never parsed as HTML. A stream that went quiet for two of the hub's
 // keepalives (a hub frozen, a TV out of the wifi: no error comes) is dropped and opened
 // again, and the page says so (keepalive.js, the box's own watchdog, served by the hub).
+import { choose, lang, t, tn } from "./i18n.js";
 import { Watchdog } from "./keepalive.js";
 
 const state = { tables: new Map(), finishes: [], tournament: [], broker: null, stream: "connecting" };
@@ -22,24 +23,32 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
+const decimals = [0, 1, 2].map((d) => new Intl.NumberFormat(lang, { minimumFractionDigits: d, maximumFractionDigits: d }));
+
 function duration(us) {
   if (us == null) return "–";
-  if (us < 1000) return `${us} µs`;
-  if (us < 1_000_000) return `${(us / 1000).toFixed(us < 10_000 ? 1 : 0)} ms`;
-  return `${(us / 1_000_000).toFixed(2)} s`;
+  if (us < 1000) return `${decimals[0].format(us)} µs`;
+  if (us < 1_000_000) return `${decimals[us < 10_000 ? 1 : 0].format(us / 1000)} ms`;
+  return `${decimals[2].format(us / 1_000_000)} s`;
 }
 
 const PHASES = {
-  idle: "no game", lobby: "waiting", countdown: "get ready", playing: "playing",
-  scoring: "scoring", scored: "scored", finished: "finished",
+  idle: t("no game"), lobby: t("waiting"), countdown: t("get ready"), playing: t("playing"),
+  scoring: t("scoring"), scored: t("scored"), finished: t("finished"),
 };
+
+const ONLINE = t("online");
+const OFFLINE = t("offline");
+const NO_GAME = t("no game yet");
+const roundOf = (round, rounds) =>
+  rounds ? t("round {round} of {rounds}", { round, rounds }) : t("round {round}", { round });
 
 function tableCard(t) {
   const lowWins = t.game === "kids";
   const players = [...t.players].sort((a, b) => (lowWins ? a.total - b.total : b.total - a.total));
   const winners = new Set(t.winners);
   const leaders = new Set((t.leader || "").split(", ").filter(Boolean));
-  const round = t.round ? `round ${t.round}${t.rounds ? ` of ${t.rounds}` : ""}` : "";
+  const round = t.round ? roundOf(t.round, t.rounds) : "";
   const list = el("ol", { class: "players" });
   for (const p of players) {
     const mark = winners.has(p.name) ? "winner" : leaders.has(p.name) ? "leader" : "";
@@ -51,12 +60,12 @@ function tableCard(t) {
                          "data-box": t.box, "data-seq": String(t.seq ?? "") },
     el("header", {},
       el("span", { class: `dot ${t.online === false ? "off" : "on"}`,
-                   title: t.online === false ? "offline" : "online" }),
+                   title: t.online === false ? OFFLINE : ONLINE }),
       el("h3", { text: t.box }),
       t.online === false
-        ? el("span", { class: "offline-label", "data-testid": "offline", text: "offline" })
+        ? el("span", { class: "offline-label", "data-testid": "offline", text: OFFLINE })
         : el("span", { class: "phase", text: Object.hasOwn(PHASES, t.phase) ? PHASES[t.phase] : t.phase })),
-    el("p", { class: "game muted", text: [t.title, round].filter(Boolean).join(" · ") || "no game yet" }),
+    el("p", { class: "game muted", text: [t.title, round].filter(Boolean).join(" · ") || NO_GAME }),
     t.players.length ? list : null,
     t.first ? el("p", { class: "first", text: `⚡ ${t.first}` }) : null,
     admin.csrf ? removeButton(t.box) : null);
@@ -64,10 +73,10 @@ function tableCard(t) {
 
 function removeButton(box) {
   const button = el("button", { type: "button", class: "remove", "data-testid": "remove",
-                                "aria-label": `Remove table ${box}`, text: "Remove" });
+                                "aria-label": t("Remove table {box}", { box }), text: t("Remove") });
   button.addEventListener("click", () => act(async () => {
     await api("DELETE", `/api/tables/${encodeURIComponent(box)}`);
-    notice(`table ${box} removed`);  // the stream's "gone" takes it off the page
+    notice(t("table {box} removed", { box }));  // the stream's "gone" takes it off the page
   }));
   return button;
 }
@@ -81,7 +90,7 @@ async function api(method, path, body) {
   const response = await fetch(path, { method, headers, credentials: "same-origin",
                                        body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `the hub answered ${response.status}`);
+  if (!response.ok) throw new Error(data.error || t("the hub answered {status}", { status: response.status }));
   return data;
 }
 
@@ -102,7 +111,7 @@ async function act(work) {
 function drawAdmin() {
   const button = document.getElementById("admin");
   const form = document.getElementById("login");
-  button.textContent = admin.csrf ? "Log out" : "Admin";
+  button.textContent = admin.csrf ? t("Log out") : t("Admin");
   if (admin.csrf) form.hidden = true;
   button.setAttribute("aria-expanded", String(!form.hidden));
   drawTables();
@@ -129,7 +138,9 @@ function setUpAdmin() {
       pin.value = "";
       // the admin is told what the hub refused: messages not signed with the event's key
       const board = await api("GET", "/api/board");
-      notice(board.refused ? `${board.refused} messages refused: not signed with the event's key` : "");
+      notice(board.refused
+        ? tn("{n} message refused: not signed with the event's key", "{n} messages refused: not signed with the event's key", board.refused)
+        : "");
       drawAdmin();
     });
   });
@@ -148,7 +159,9 @@ function drawTables() {
   const online = [...state.tables.values()].filter((t) => t.online !== false).length;
   const playing = [...state.tables.values()].filter((t) => t.phase === "playing").length;
   document.getElementById("summary").textContent =
-    `${online} of ${boxes.length} tables online · ${playing} playing`;
+    // English says "tables" even of one (as it always did); other languages choose
+    tn("{online} of {n} tables online · {playing} playing", "{online} of {n} tables online · {playing} playing",
+       boxes.length, { online, playing });
 }
 
 function drawTournament() {
@@ -170,10 +183,10 @@ function drawFinishes() {
     for (const p of (f.late || []).slice(0, 2)) runners.push(`${p.name} +${duration(p.lead_us)}`);
     return el("li", {},
       el("span", { class: "who", text: f.first }),
-      el("span", { class: "where muted", text: `${f.box} · ${f.title || ""} · round ${f.round}` }),
+      el("span", { class: "where muted", text: [f.box, f.title || "", t("round {round}", { round: f.round })].join(" · ") }),
       el("span", { class: "how", text: [
-        f.reaction_us != null ? `${duration(f.reaction_us)} after go` : null,
-        f.margin_us != null ? `by ${duration(f.margin_us)}` : null,
+        f.reaction_us != null ? t("{time} after go", { time: duration(f.reaction_us) }) : null,
+        f.margin_us != null ? t("by {time}", { time: duration(f.margin_us) }) : null,
       ].filter(Boolean).join(" · ") }),
       runners.length ? el("span", { class: "runners muted", text: runners.join("  ") }) : null);
   }));
@@ -185,8 +198,8 @@ function addFinish(f) {
 
 // The link to the hub in words, whenever the page does not hear it.
 const LINK_TEXT = {
-  connecting: "connecting to the hub…",
-  reconnecting: "reconnecting to the hub…",
+  connecting: t("connecting to the hub…"),
+  reconnecting: t("reconnecting to the hub…"),
 };
 
 // The dot is green only when the page hears the hub AND the hub hears the broker;
@@ -202,18 +215,18 @@ function drawStatus() {
   let reason = "";
   if (hearing && broker && broker.state !== "connected") {
     status = "down";
-    reason = broker.text || `broker ${broker.state}`;
+    reason = broker.text || t("broker {state}", { state: broker.state });
   }
   dot.dataset.status = status;
-  dot.title = hearing ? reason || "live" : Object.hasOwn(LINK_TEXT, status) ? LINK_TEXT[status] : status;
+  dot.title = hearing ? reason || t("live") : Object.hasOwn(LINK_TEXT, status) ? LINK_TEXT[status] : status;
   text.textContent = reason;
   note.hidden = hearing;
   note.textContent = hearing ? "" : dot.title;
   document.getElementById("no-tables").textContent = status === "live"
-    ? "No table has reached the broker yet."
+    ? t("No table has reached the broker yet.")
     : hearing
-      ? "No tables: the hub is not connected to the broker (see above)."
-      : "No tables yet: the page is not connected to the hub (see below).";
+      ? t("No tables: the hub is not connected to the broker (see above).")
+      : t("No tables yet: the page is not connected to the hub (see below).");
 }
 
 function setLive(status) {
@@ -270,5 +283,7 @@ function connect() {
   });
 }
 
+// the language switch in the bar: the phone keeps the choice
+document.getElementById("lang-switch")?.addEventListener("change", (e) => choose(e.target.value));
 setUpAdmin();
 connect();

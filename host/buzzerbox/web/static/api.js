@@ -1,6 +1,7 @@
 // The box's JSON API, its live state stream and the admin session.
 import { Watchdog } from "./keepalive.js";
 import { applyPatch } from "./patch.js";
+import { t } from "./i18n.js";
 
 let csrf = null;
 let authLost = null;
@@ -13,8 +14,9 @@ export function whenAuthLost(fn) {
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.error) || `the box answered ${status}`);
+    super((body && body.error) || t("the box answered {status}", { status }));
     this.status = status;
+    this.code = (body && body.code) || null;
     this.field = (body && body.field) || null;
   }
 }
@@ -31,7 +33,7 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, { error: "the box cannot be reached: is the phone on its wifi?" });
+    throw new ApiError(0, { error: t("the box cannot be reached: is the phone on its wifi?") });
   }
   let data = null;
   try {

@@ -9,7 +9,7 @@
 // press while the phone is off the box's wifi is refused here at once, in words.
 import { ApiError, post } from "./api.js";
 import { countdown, run } from "./common.js";
-import { $, dot, fill, h, keyed, seatClass } from "./dom.js";
+import { $, decimal, dot, fill, h, keyed, seatClass } from "./dom.js";
 import { falseStartNow, statusOf } from "./buzzerstatus.js";
 import { t } from "./i18n.js";
 import { PhoneClock } from "./phoneclock.js";
@@ -99,14 +99,14 @@ const clock = new PhoneClock().start();
 
 /** How the box timed the last press: at the touch, or at its arrival (and why). */
 function timed(answer) {
-  const t = answer && answer.press_time;
+  const time = answer && answer.press_time;
   const el = $("#buzzer-timing");
-  if (!t || !el) return;
-  el.dataset.from = t.from;
+  if (!time || !el) return;
+  el.dataset.from = time.from;
   el.textContent =
-    t.from === "touch"
-      ? `Timed at your touch (±${(t.error_us / 1000).toFixed(1)} ms; a wired pad: the µs).`
-      : `Timed when it reached the box: ${t.why}.`;
+    time.from === "touch"
+      ? t("Timed at your touch (±{ms} ms; a wired pad: the µs).", { ms: decimal(time.error_us / 1000, 1) })
+      : t("Timed when it reached the box: {why}.", { why: time.why });
 }
 
 let last = null; // the latest state: drawn again once the seat is taken
@@ -228,8 +228,8 @@ function seatPicker(st, taken) {
   return h(
     "div",
     {},
-    h("h1", {}, "Which seat is yours?"),
-    h("p", { class: "muted" }, "Pick it once: this phone keeps it for the game."),
+    h("h1", {}, t("Which seat is yours?")),
+    h("p", { class: "muted" }, t("Pick it once: this phone keeps it for the game.")),
     h(
       "div",
       { class: "grid-buttons", "data-testid": "buzzer-seats" },
@@ -245,7 +245,7 @@ function seatPicker(st, taken) {
           },
           dot(seat),
           ` ${p.name}`,
-          taken.has(seat) ? h("span", { class: "muted small" }, " taken") : null,
+          taken.has(seat) ? h("span", { class: "muted small" }, " " + t("taken")) : null,
         ),
       ),
     ),
@@ -326,10 +326,11 @@ function buzzerFor(st, seat) {
     h("div", { class: "buzzer-status", id: "buzzer-status", "data-testid": "buzzer-status", "aria-live": "polite" }),
     h("p", { class: "buzzer-refused", id: "buzzer-refused", "data-testid": "buzzer-refused", role: "alert", hidden: true }),
     piles.length
-      ? h("div", { class: "buzzer-piles" }, piles.map((p) => padButton(seat, "pile", p, `pile ${p + 1}`, false)))
+      ? h("div", { class: "buzzer-piles" }, piles.map((p) => padButton(seat, "pile", p, t("pile {pile}", { pile: p + 1 }), false)))
       : null,
-    padButton(seat, main, null, main === "slap" ? "Slap!" : "Stop!", true),
-    h("p", { class: "muted small", id: "buzzer-timing", "data-testid": "buzzer-timing" }, "Phone presses are timed to the ms (a wired pad: the µs)."),
+    // the call of the game, in its rulebook's words: "Ligretto Stop!", "Twist Stopp!"
+    padButton(seat, main, null, main === "slap" ? t("Slap!") : st.game === "twist" ? t("Twist Stopp!") : t("Ligretto Stop!"), true),
+    h("p", { class: "muted small", id: "buzzer-timing", "data-testid": "buzzer-timing" }, t("Phone presses are timed to the ms (a wired pad: the µs).")),
     soundButton(),
   );
 }
@@ -349,14 +350,14 @@ function render(st) {
   const names = (st.players || []).map((p) => p.name).join("|");
   const key = JSON.stringify([st.game, st.box?.game_id, phones.on, seat, seat === null ? phones.taken : 0, names, Boolean(finding)]);
   keyed(el, key, () => {
-    if (!st.game) return h("p", { class: "muted" }, "No game yet: the host makes one on the table view.");
+    if (!st.game) return h("p", { class: "muted" }, t("No game yet: the host makes one on the table view."));
     if (finding) return h("p", { class: "muted", "data-testid": "buzzer-finding" }, t("Finding your seat…"));
     if (!phones.on) {
       return h(
         "div",
         {},
-        h("h1", {}, "Phones are no pads now"),
-        h("p", { class: "muted" }, "The host switches “phones as pads” on at the table view."),
+        h("h1", {}, t("Phones are no pads now")),
+        h("p", { class: "muted" }, t("The host switches “phones as pads” on at the table view.")),
       );
     }
     return seat === null ? seatPicker(st, taken) : buzzerFor(st, seat);

@@ -1,5 +1,6 @@
 // The chart of totals per round: inline SVG drawn from the state's history.
 import { clip, h, num, s, seatClass } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 const W = 360;
 const H = 230;
@@ -80,7 +81,7 @@ export function totalsChart(state) {
     return h(
       "p",
       { class: "muted placeholder", "data-testid": "chart-empty" },
-      "The chart grows with every round scored.",
+      t("The chart grows with every round scored."),
     );
   }
   const series = players.map((p) => [0, ...history.map((r) => r.totals?.[p.name] ?? 0)]);
@@ -107,13 +108,13 @@ export function totalsChart(state) {
   const xs = [];
   for (let i = 1; i <= n; i++) {
     if (i % every && i !== n) continue;
-    xs.push(s("text", { class: "tick", x: x(i), y: H - 8, "text-anchor": "middle" }, `R${i}`));
+    xs.push(s("text", { class: "tick", x: x(i), y: H - 8, "text-anchor": "middle" }, t("R{round}", { round: i })));
   }
   const targetLine =
     target && target <= hi
       ? [
           s("line", { class: "target", x1: PAD.left, x2: W - PAD.right, y1: y(target), y2: y(target) }),
-          s("text", { class: "tick target-label", x: PAD.left + 4, y: y(target) - 5 }, `target ${target}`),
+          s("text", { class: "tick target-label", x: PAD.left + 4, y: y(target) - 5 }, t("target {target}", { target: num(target) })),
         ]
       : [];
   const lines = series.map((vals, seat) =>
@@ -150,9 +151,9 @@ export function totalsChart(state) {
       viewBox: `0 0 ${W} ${H}`,
       class: "totals-chart",
       role: "img",
-      "aria-label": `Totals after ${n} ${n === 1 ? "round" : "rounds"}: ${players
-        .map((p) => `${p.name} ${num(p.total)}`)
-        .join(", ")}`,
+      "aria-label": tn("Totals after {n} round: {totals}", "Totals after {n} rounds: {totals}", n, {
+        totals: players.map((p) => `${p.name} ${num(p.total)}`).join(", "),
+      }),
     },
     grid,
     xs,

@@ -1,12 +1,13 @@
 // What every page shares: the live dot, the countdown, the box's addresses.
 import { follow } from "./api.js";
 import { $, fill, h, ownName, useColours } from "./dom.js";
+import { choose, t } from "./i18n.js";
 
 const STATUS_TEXT = {
-  connecting: "connecting to the box",
-  live: "live",
-  reconnecting: "reconnecting to the box…",
-  offline: "the box is not answering: trying again…",
+  connecting: t("connecting to the box"),
+  live: t("live"),
+  reconnecting: t("reconnecting to the box…"),
+  offline: t("the box is not answering: trying again…"),
 };
 
 /** The live dot, and in words under the bar whenever the link is not live. */
@@ -25,8 +26,8 @@ function setStatus(status) {
 /** "3 – 2 – 1 Ligretto Twist!": the start call of a game (Ligretto Kids calls
  * "Ligretto!", as its rulebook says). */
 export function startCall(title, game = null) {
-  if (game === "kids") return "Ligretto!";
-  return `${(title || "Ligretto").replace(/!$/, "")}!`;
+  if (game === "kids") return t("Ligretto!");
+  return t("{game}!", { game: (title || "Ligretto").replace(/!$/, "") });
 }
 
 /**
@@ -129,7 +130,7 @@ class Countdown {
   update(state) {
     const box = state.box || {};
     const split = box.countdown === "split";
-    const call = split ? "Turn over!" : startCall(state.title, state.game);
+    const call = split ? t("Turn over!") : startCall(state.title, state.game);
     if (box.countdown_ends_us != null && box.now_us != null) {
       const ms = (box.countdown_ends_us - box.now_us) / 1000;
       // re-sync on every state, but do not restart a count already running
@@ -159,6 +160,9 @@ export function showUrls(state) {
     urls.map((u) => h("a", { href: u, class: "url" }, u.replace(/^https?:\/\//, ""))),
   );
 }
+
+// the language switch at every page's foot (base.html): the phone keeps the choice
+$("#lang-switch")?.addEventListener("change", (e) => choose(e.target.value));
 
 /** Start a page: follow the state and hand each one to `render` (and the link's
  * status to `onStatus`, if given: "live", "reconnecting", "offline"...). */

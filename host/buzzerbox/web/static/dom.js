@@ -1,5 +1,6 @@
 // Small DOM helpers shared by every page. Text always goes in as text (never HTML):
 // player names are typed at the table.
+import { lang } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -57,31 +58,53 @@ export function seatClass(seat) {
 /** A coloured dot for a seat. */
 export const dot = (seat) => h("span", { class: `dot ${seatClass(seat)}`, "aria-hidden": "true" });
 
+const formats = new Map();
+const plain = new Intl.NumberFormat(lang); // up to 3 decimals, as they come
+
+/** `n` (0 or more) as the page's language writes it, with `digits` decimals:
+ * 12.345 in English, 12,345 in German. */
+export function decimal(n, digits = 0) {
+  if (!formats.has(digits)) {
+    formats.set(digits, new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return formats.get(digits).format(n);
+}
+
 /** A lead over the first press: µs below 1 ms, then ms to the µs, then s. */
 export function lead(us) {
   if (us === null || us === undefined) return "";
   const sign = us < 0 ? "−" : "+";
   const a = Math.abs(us);
-  if (a < 1000) return `${sign}${a} µs`;
-  if (a < 1_000_000) return `${sign}${(a / 1000).toFixed(3)} ms`;
-  return `${sign}${(a / 1_000_000).toFixed(3)} s`;
+  if (a < 1000) return `${sign}${decimal(a)} µs`;
+  if (a < 1_000_000) return `${sign}${decimal(a / 1000, 3)} ms`;
+  return `${sign}${decimal(a / 1_000_000, 3)} s`;
 }
 
 /** A duration said in words for people: "0.42 s", "35 ms". */
 export function span(us) {
   const a = Math.abs(us);
-  if (a < 1000) return `${a} µs`;
-  if (a < 1_000_000) return `${Math.round(a / 1000)} ms`;
-  return `${(a / 1_000_000).toFixed(2)} s`;
+  if (a < 1000) return `${decimal(a)} µs`;
+  if (a < 1_000_000) return `${decimal(Math.round(a / 1000))} ms`;
+  return `${decimal(a / 1_000_000, 2)} s`;
 }
 
+/** English only ("3 rounds"): a text a person reads uses tn() of i18n.js. */
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A number as people write it: a true minus sign for negatives (−38, never -38). */
-export const num = (n) => (n < 0 ? `−${-n}` : String(n));
+export const num = (n) => (n < 0 ? `−${plain.format(-n)}` : plain.format(n));
 
 /** A signed number for round points: +8, −3, 0. */
-export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+export const signed = (n) => (n > 0 ? `+${plain.format(n)}` : n < 0 ? `−${plain.format(-n)}` : "0");
+
+/** A translated sentence with elements in it: linked(t("Start one on the {link}."),
+ * { link: h("a", …) }) gives the text around the element, the element in its place. */
+export function linked(text, parts) {
+  return text.split(/(\{\w+\})/).map((bit) => {
+    const key = bit.slice(1, -1);
+    return bit.startsWith("{") && Object.hasOwn(parts, key) ? parts[key] : bit;
+  });
+}
 
 const graphemes = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
 

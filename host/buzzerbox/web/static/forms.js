@@ -1,6 +1,7 @@
 // Form pieces for the table view: count fields with steppers, and errors placed
 // at the field they concern (the rules' own words, as the box sends them).
 import { dot, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A number field for one player: − [ n ] +, with its error line under it. */
 export function counter({ seat, name, label, value = "", min = 0, max = 40, badge = null, hint = null, testid }) {
@@ -43,9 +44,9 @@ export function counter({ seat, name, label, value = "", min = 0, max = 40, badg
     h(
       "div",
       { class: "stepper" },
-      h("button", { type: "button", class: "step", "aria-label": `one less for ${name}`, onclick: bump(-1) }, "−"),
+      h("button", { type: "button", class: "step", "aria-label": t("one less for {name}", { name }), onclick: bump(-1) }, "−"),
       input,
-      h("button", { type: "button", class: "step", "aria-label": `one more for ${name}`, onclick: bump(1) }, "+"),
+      h("button", { type: "button", class: "step", "aria-label": t("one more for {name}", { name }), onclick: bump(1) }, "+"),
     ),
     error,
   );

@@ -1,5 +1,6 @@
 // What the pages say about a game: its course, who leads, what each player shows.
-import { h, plural, s } from "./dom.js";
+import { h, ownName, s } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 export const TITLES = {
   ligretto: "Ligretto",
@@ -15,13 +16,18 @@ export const fewestWins = (state) => state.game === "kids";
 
 /** Where the game goes: "to 99", "round 2 of 5", "first to 5 takes". */
 export function course(state) {
-  if (state.game === "twinit") return `first to ${state.takes_to_win || TAKES_TO_WIN} takes`;
-  if (state.target) return `to ${state.target} points`;
+  if (state.game === "twinit") {
+    const n = state.takes_to_win || TAKES_TO_WIN;
+    return tn("first to {n} take", "first to {n} takes", n);
+  }
+  if (state.target) return t("to {target} points", { target: state.target });
   if (state.rounds) {
     const left = state.rounds - (state.phase === "scored" || state.phase === "finished" ? state.round : Math.max(state.round - 1, 0));
     const played = (state.history || []).length;
-    if (state.phase !== "finished") return `${plural(state.rounds, "round")} · ${left} to play`;
-    return played < state.rounds ? `${played} of ${plural(state.rounds, "round")} played` : `${plural(state.rounds, "round")} played`;
+    if (state.phase !== "finished") return tn("{n} round · {left} to play", "{n} rounds · {left} to play", state.rounds, { left });
+    return played < state.rounds
+      ? tn("{played} of {n} round played", "{played} of {n} rounds played", state.rounds, { played })
+      : tn("{n} round played", "{n} rounds played", state.rounds);
   }
   return "";
 }
@@ -63,26 +69,64 @@ export function claimNews(state) {
   if (!c) return null;
   switch (c.result) {
     case "pair":
-      return `${c.claimant} took a pair`;
+      return t("{claimant} took a pair", { claimant: c.claimant });
     case "steal":
       return c.victim === c.claimant
-        ? `${c.claimant}'s pair grew to three`
-        : `${c.claimant} stole ${c.victim}'s pair`;
+        ? t("{claimant}'s pair grew to three", { claimant: c.claimant })
+        : t("{claimant} stole {victim}'s pair", { claimant: c.claimant, victim: c.victim });
     case "error":
-      return `${c.claimant} was wrong: no pair`;
+      return t("{claimant} was wrong: no pair", { claimant: c.claimant });
     case "split":
-      return "A split: the pair was turned over";
+      return t("A split: the pair was turned over");
     default:
       return null;
   }
+}
+
+/** The table's status line: "Round 2 playing · Ben called", "Ready to start". */
+export function phaseLine(st) {
+  const round = st.round;
+  const phaseTexts = {
+    lobby: st.game === "twinit" ? t("Ready to start") : t("Ready for round 1"),
+    countdown: t("Counting down"),
+    playing: t("Playing"),
+    scoring: t("Being scored"),
+    scored: t("Scored"),
+    finished: t("Finished"),
+  };
+  const roundTexts = {
+    countdown: t("Round {round} counting down", { round }),
+    playing: t("Round {round} playing", { round }),
+    scoring: t("Round {round} being scored", { round }),
+    scored: t("Round {round} scored", { round }),
+  };
+  const phaseText = ownName(phaseTexts, st.phase, st.phase);
+  const line =
+    st.round && st.game !== "twinit" && st.phase !== "finished"
+      ? ownName(roundTexts, st.phase, [t("Round {round}", { round }), phaseText].join(" "))
+      : phaseText;
+  if (st.phase === "finished") return line;
+  if (st.caller) return [line, t("{name} called", { name: st.caller })].join(" · ");
+  return st.stalled ? [line, t("stalled")].join(" · ") : line;
+}
+
+/** "Ann wins!", "Ann & Ben win!" (every page that shows the winners says it so). */
+export function winnersTitle(names) {
+  if (names.length > 1) return t("{names} win!", { names: names.join(" & ") });
+  return names.length ? t("{name} wins!", { name: names[0] }) : t("Nobody wins!");
 }
 
 /** Ligretto Twist: the last foul on a pile, in words. */
 export function foulNews(state) {
   const f = state.last_foul;
   if (!f) return null;
-  if (f.foul === "blocked") return `Foul: ${f.name} reached for pile ${f.pile + 1}, ${f.by || "another hand"} holds it`;
-  return `Foul: ${f.name} reached for pile ${f.pile + 1} with a third hand`;
+  const values = { name: f.name, pile: f.pile + 1, by: f.by };
+  if (f.foul === "blocked") {
+    return f.by
+      ? t("Foul: {name} reached for pile {pile}, {by} holds it", values)
+      : t("Foul: {name} reached for pile {pile}, another hand holds it", values);
+  }
+  return t("Foul: {name} reached for pile {pile} with a third hand", values);
 }
 
 /** A small crown for the winners. */
@@ -98,9 +142,9 @@ export function crown(cls = "crown") {
 export function takes(list) {
   return h(
     "span",
-    { class: "takes", "aria-label": plural(list.length, "take") },
+    { class: "takes", "aria-label": tn("{n} take", "{n} takes", list.length) },
     list.map((n) =>
-      h("span", { class: `take take-${n}`, title: `a take of ${n}` }, Array.from({ length: n }, () => h("i"))),
+      h("span", { class: `take take-${n}`, title: t("a take of {n}", { n }) }, Array.from({ length: n }, () => h("i"))),
     ),
   );
 }

@@ -2,7 +2,7 @@
 // bumped stop pad, a stray slap), an earlier round corrected (`amend`), and the undo
 // that says what it takes back. The rules judge each entry, as ever.
 import { send } from "./api.js";
-import { confirmButton, dot, h, lead, seatClass } from "./dom.js";
+import { confirmButton, decimal, dot, h, lead, ownName, seatClass } from "./dom.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
 import { t } from "./i18n.js";
 import { own, zeroNotice } from "./scoring.js";
@@ -17,7 +17,9 @@ function voidable(state) {
   return [...race, ...(state.late || [])];
 }
 
-const padText = (p) => `${p.pad}${p.pile !== undefined && p.pile !== null ? ` ${p.pile + 1}` : ""}`;
+const PADS = { stop: t("stop"), slap: t("slap"), pile: t("pile") };
+const padText = (p) =>
+  p.pile !== undefined && p.pile !== null ? t("pile {pile}", { pile: p.pile + 1 }) : ownName(PADS, p.pad, p.pad);
 
 /** The presses taken back in this round (since its go): an earlier round's are no
  * press of this one. */
@@ -36,8 +38,8 @@ export function voidPanel(state, report) {
   return h(
     "section",
     { class: "void-panel", "data-testid": "void-panel" },
-    h("h2", {}, "Presses this round"),
-    h("p", { class: "muted small" }, "A bumped pad or a stray slap? Take the press back: the round goes on as if it never happened."),
+    h("h2", {}, t("Presses this round")),
+    h("p", { class: "muted small" }, t("A bumped pad or a stray slap? Take the press back: the round goes on as if it never happened.")),
     h(
       "ul",
       { class: "void-list" },
@@ -47,11 +49,11 @@ export function voidPanel(state, report) {
           { class: `void-row ${seatClass(p.seat)}`, "data-testid": `void-row-${i}` },
           dot(p.seat),
           h("span", { class: "name" }, p.name),
-          h("span", { class: "muted small" }, `${padText(p)} · ${i === 0 ? "first" : lead(p.lead_us ?? p.t_us - first)}`),
+          h("span", { class: "muted small" }, `${padText(p)} · ${i === 0 ? t("first") : lead(p.lead_us ?? p.t_us - first)}`),
           confirmButton(
             { class: "ghost small-btn", "data-testid": `void-${i}` },
-            "Take back",
-            "Tap again: take it back",
+            t("Take back"),
+            t("Tap again: take it back"),
             () => own(() => send("void", { seat: p.seat, t_us: p.t_us })).catch(report),
           ),
         ),
@@ -62,7 +64,7 @@ export function voidPanel(state, report) {
           { class: `void-row voided ${seatClass(p.seat)}`, "data-testid": `voided-${i}` },
           dot(p.seat),
           h("s", { class: "name" }, p.name),
-          h("span", { class: "muted small" }, `${padText(p)} · taken back`),
+          h("span", { class: "muted small" }, [padText(p), t("taken back")].join(" · ")),
         ),
       ),
     ),
@@ -145,15 +147,15 @@ function countFields(state, kind, r, max) {
 function amendForm(state, r, close) {
   const kinds = state.game === "ligretto" ? ["stacks", "middle"] : ["left"];
   const max = { stacks: STACK, middle: SET, left: state.game === "kids" ? 30 : state.dealt || SET };
-  const label = { stacks: "Ligretto stacks", middle: "Cards in the middle", left: "Cards left" };
+  const label = { stacks: t("Ligretto stacks"), middle: t("Cards in the middle"), left: t("Cards left") };
   const parts = kinds.map((kind) => ({ kind, ...countFields(state, kind, r, max[kind]) }));
   const formError = h("p", { class: "form-error", role: "alert", "data-testid": "amend-error" });
-  const submit = h("button", { type: "submit", class: "primary", "data-testid": "amend-submit" }, `Correct round ${r.round}`);
-  const cancel = h("button", { type: "button", class: "ghost", onclick: close }, "Cancel");
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "amend-submit" }, t("Correct round {round}", { round: r.round }));
+  const cancel = h("button", { type: "button", class: "ghost", onclick: close }, t("Cancel"));
   const form = h(
     "form",
     { class: "counts amend", novalidate: true, "data-testid": "amend-form" },
-    h("h3", {}, `Round ${r.round}: correct the counts`),
+    h("h3", {}, t("Round {round}: correct the counts", { round: r.round })),
     parts.map((p) => h("fieldset", {}, h("legend", {}, label[p.kind]), p.rows)),
     r.caller && kinds[0] === "left" ? zeroNotice(state, r.caller)(parts[0].fields) : null,
     formError,
@@ -171,7 +173,10 @@ function amendForm(state, r, close) {
       } catch (err) {
         // the fields of the count the refusal speaks of ("stack", "middle"), else the first
         const said = (err.message || "").toLowerCase();
-        const part = parts.find((p) => said.includes(p.kind.replace(/s$/, ""))) || parts[0];
+        const part =
+          parts.find((p) => typeof err.code === "string" && err.code.includes(p.kind.replace(/s$/, ""))) ||
+          parts.find((p) => said.includes(p.kind.replace(/s$/, ""))) ||
+          parts[0];
         showError(form, err, part.fields, formError);
       }
     });
@@ -188,7 +193,7 @@ export function roundsCard(state) {
   return h(
     "section",
     { class: "rounds-card", "data-testid": "rounds-card" },
-    h("h2", {}, "Scored rounds"),
+    h("h2", {}, t("Scored rounds")),
     h(
       "ul",
       { class: "round-list" },
@@ -196,12 +201,12 @@ export function roundsCard(state) {
         h(
           "li",
           { "data-testid": `round-${r.round}` },
-          h("strong", {}, `Round ${r.round}`),
+          h("strong", {}, t("Round {round}", { round: r.round })),
           h(
             "span",
             { class: "muted small" },
-            r.caller ? ` ${r.caller} called` : r.stalled ? " stalled" : "",
-            r.winners && r.winners.length ? ` · won by ${r.winners.join(" & ")}` : "",
+            r.caller ? " " + t("{name} called", { name: r.caller }) : r.stalled ? " " + t("stalled") : "",
+            r.winners && r.winners.length ? " · " + t("won by {names}", { names: r.winners.join(" & ") }) : "",
           ),
           h(
             "button",
@@ -211,7 +216,7 @@ export function roundsCard(state) {
               "data-testid": `amend-${r.round}`,
               onclick: () => slot.replaceChildren(amendForm(state, r, close)),
             },
-            "Correct…",
+            t("Correct…"),
           ),
         ),
       ),

@@ -3,20 +3,21 @@ import { post } from "./api.js";
 import { h } from "./dom.js";
 import { busy, clearErrors } from "./forms.js";
 import { TITLES } from "./game.js";
+import { t } from "./i18n.js";
 
 const GAMES = {
-  ligretto: { min: 2, max: 12, note: "2–12 players: a box of 4 sets serves 4, two boxes 8, three 12" },
-  twist: { min: 2, max: 4, rounds: 5, note: "2–4 players, 5 rounds unless agreed; fewest cards left win" },
-  kids: { min: 2, max: 5, rounds: 3, note: "2–5 players, 3 rounds; fewest cards left win" },
-  twinit: { min: 2, max: 8, note: "The first to 5 takes wins" },
+  ligretto: { min: 2, max: 12, note: t("2–12 players: a box of 4 sets serves 4, two boxes 8, three 12") },
+  twist: { min: 2, max: 4, rounds: 5, note: t("2–4 players, 5 rounds unless agreed; fewest cards left win") },
+  kids: { min: 2, max: 5, rounds: 3, note: t("2–5 players, 3 rounds; fewest cards left win") },
+  twinit: { min: 2, max: 8, note: t("The first to 5 takes wins") },
 };
 
 const VARIANTS = {
   ligretto: [
-    ["row-storage", "The row as interim storage"],
-    ["one-card", "Turn the hand one card at a time"],
+    ["row-storage", t("The row as interim storage")],
+    ["one-card", t("Turn the hand one card at a time")],
   ],
-  kids: [["beginners", "Beginners' version (own piles, from age 4)"]],
+  kids: [["beginners", t("Beginners' version (own piles, from age 4)")]],
 };
 
 const STORE = "buzzerbox.newgame";
@@ -36,14 +37,14 @@ export function newGameForm(onCreated, onCancel = null) {
   const names = (last.players || []).length >= 2 ? [...last.players] : ["", ""];
 
   const formError = h("p", { class: "form-error", role: "alert", "data-testid": "newgame-error" });
-  const gamePick = h("div", { class: "segmented wrap", role: "radiogroup", "aria-label": "Game" });
+  const gamePick = h("div", { class: "segmented wrap", role: "radiogroup", "aria-label": t("Game") });
   const playersEl = h("ol", { class: "player-list", "data-testid": "player-list" });
   const playersError = h("p", { class: "field-error", "data-testid": "players-error", role: "alert" });
-  const addBtn = h("button", { type: "button", class: "ghost", "data-testid": "add-player" }, "+ Add a player");
+  const addBtn = h("button", { type: "button", class: "ghost", "data-testid": "add-player" }, t("+ Add a player"));
   const courseEl = h("div", { class: "course" });
   const variantsEl = h("div", { class: "variants" });
   const note = h("p", { class: "muted small" });
-  const submit = h("button", { type: "submit", class: "primary big", "data-testid": "create-game" }, "Start the game");
+  const submit = h("button", { type: "submit", class: "primary big", "data-testid": "create-game" }, t("Start the game"));
 
   const mode = { value: last.mode === "rounds" ? "rounds" : "target" };
   const target = { value: [50, 99, 150].includes(last.target) ? last.target : 99 };
@@ -99,8 +100,8 @@ export function newGameForm(onCreated, onCancel = null) {
             autocomplete: "off",
             autocapitalize: "words",
             enterkeyhint: "next",
-            placeholder: `Player ${i + 1}`,
-            "aria-label": `Player ${i + 1}`,
+            placeholder: t("Player {n}", { n: i + 1 }),
+            "aria-label": t("Player {n}", { n: i + 1 }),
             "data-testid": `player-name-${i}`,
             oninput: (e) => {
               names[i] = e.target.value;
@@ -111,7 +112,7 @@ export function newGameForm(onCreated, onCancel = null) {
             {
               type: "button",
               class: "icon",
-              "aria-label": `Remove player ${i + 1}`,
+              "aria-label": t("Remove player {n}", { n: i + 1 }),
               disabled: names.length <= min,
               onclick: () => {
                 names.splice(i, 1);
@@ -131,7 +132,7 @@ export function newGameForm(onCreated, onCancel = null) {
     if (game === "ligretto") {
       const targets = h(
         "div",
-        { class: "segmented", role: "radiogroup", "aria-label": "Target" },
+        { class: "segmented", role: "radiogroup", "aria-label": t("Target") },
         [50, 99, 150].flatMap((t) =>
           radio("target", String(t), String(t), mode.value === "target" && target.value === t, () => {
             mode.value = "target";
@@ -141,31 +142,31 @@ export function newGameForm(onCreated, onCancel = null) {
         ),
       );
       courseEl.append(
-        h("p", { class: "label" }, "Play to"),
+        h("p", { class: "label" }, t("Play to")),
         targets,
         h(
           "div",
           { class: "segmented" },
           // one group with the targets: the arrows go from 150 on to a number of rounds
-          radio("target", "rounds", "Or a number of rounds", mode.value === "rounds", () => {
+          radio("target", "rounds", t("Or a number of rounds"), mode.value === "rounds", () => {
             mode.value = "rounds";
             drawCourse();
           }, "mode-rounds"),
         ),
         ...(mode.value === "rounds"
-          ? [h("div", { class: "row" }, h("label", { for: "rounds" }, "Rounds"), roundsInput)]
+          ? [h("div", { class: "row" }, h("label", { for: "rounds" }, t("Rounds")), roundsInput)]
           : []),
       );
     } else if (GAMES[game].rounds) {
       if (!last.rounds || last.game !== game) roundsInput.value = String(GAMES[game].rounds);
-      courseEl.append(h("div", { class: "row" }, h("label", { for: "rounds" }, "Rounds"), roundsInput));
+      courseEl.append(h("div", { class: "row" }, h("label", { for: "rounds" }, t("Rounds")), roundsInput));
     }
   }
 
   function drawVariants() {
     const list = VARIANTS[game] || [];
     variantsEl.replaceChildren(
-      ...(list.length ? [h("p", { class: "label" }, "Variants")] : []),
+      ...(list.length ? [h("p", { class: "label" }, t("Variants"))] : []),
       ...list.map(([value, label]) =>
         h(
           "label",
@@ -199,18 +200,18 @@ export function newGameForm(onCreated, onCancel = null) {
   const form = h(
     "form",
     { class: "new-game", novalidate: true, "data-testid": "newgame-form" },
-    h("h1", {}, "New game"),
-    h("p", { class: "label" }, "Game"),
+    h("h1", {}, t("New game")),
+    h("p", { class: "label" }, t("Game")),
     gamePick,
     note,
-    h("p", { class: "label" }, "Players, in seat order"),
+    h("p", { class: "label" }, t("Players, in seat order")),
     playersEl,
     playersError,
     addBtn,
     courseEl,
     variantsEl,
     formError,
-    h("div", { class: "actions" }, submit, onCancel ? h("button", { type: "button", class: "ghost", onclick: onCancel }, "Cancel") : null),
+    h("div", { class: "actions" }, submit, onCancel ? h("button", { type: "button", class: "ghost", onclick: onCancel }, t("Cancel")) : null),
   );
 
   form.addEventListener("submit", async (e) => {

@@ -15,6 +15,7 @@ import { pinForm } from "./login.js";
 import { renderPadTest } from "./padtest.js";
 import { PhoneClock } from "./phoneclock.js";
 
+const FOULS = { blocked: t("blocked"), "third hand": t("third hand") };
 const SEAT_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
 const PILE_KEYS = ["q", "w", "e", "r", "t", "y", "u", "i"];
 
@@ -136,7 +137,7 @@ function seatCard(st, p, seat) {
             type: "button",
             class: "seat-name",
             "aria-pressed": "false",
-            title: "Choose this seat for the pile keys",
+            title: t("Choose this seat for the pile keys"),
             onclick: () => {
               chosen = seat;
               update(state);
@@ -149,14 +150,14 @@ function seatCard(st, p, seat) {
     "article",
     { class: `seat-card ${seatClass(seat)}`, "data-testid": `seat-card-${seat}`, "data-seat": seat },
     h("header", {}, choose, h("span", { class: "seat-news" })),
-    padButton(seat, pad, null, pad === "slap" ? "Slap" : "Stop", SEAT_KEYS[seat]),
+    padButton(seat, pad, null, pad === "slap" ? t("Slap") : t("Stop"), SEAT_KEYS[seat]),
     st.game === "twist"
       ? h(
           "div",
           { class: "piles" },
           Array.from({ length: st.piles || 0 }, (_, pile) =>
             padButton(seat, "pile", pile, String(pile + 1), PILE_KEYS[pile], {
-              "aria-label": `${p.name}: pile ${pile + 1}`,
+              "aria-label": t("{name}: pile {pile}", { name: p.name, pile: pile + 1 }),
             }),
           ),
         )
@@ -182,13 +183,13 @@ function update(st) {
     }
     fill(
       card.querySelector(".seat-news"),
-      first ? h("span", { class: "badge ok", "data-testid": `first-${seat}` }, "first!") : null,
-      late && late.lead_us != null ? h("span", { class: "badge" }, `late ${lead(late.lead_us)}`) : null,
-      falseStart ? h("span", { class: "badge bad", "data-testid": `false-${seat}` }, "false start") : null,
+      first ? h("span", { class: "badge ok", "data-testid": `first-${seat}` }, t("first!")) : null,
+      late && late.lead_us != null ? h("span", { class: "badge" }, t("late {lead}", { lead: lead(late.lead_us) })) : null,
+      falseStart ? h("span", { class: "badge bad", "data-testid": `false-${seat}` }, t("false start")) : null,
       st.phase === "playing" && st.last_foul && st.last_foul.seat === seat
-        ? h("span", { class: "badge bad", "data-testid": `foul-${seat}`, title: foulNews(st) }, st.last_foul.foul)
+        ? h("span", { class: "badge bad", "data-testid": `foul-${seat}`, title: foulNews(st) }, ownName(FOULS, st.last_foul.foul, st.last_foul.foul))
         : null,
-      st.game === "twist" ? h("span", { class: "muted small" }, `${p.left} left`) : null,
+      st.game === "twist" ? h("span", { class: "muted small" }, t("{n} left", { n: p.left })) : null,
     );
     const holding = new Set(p.holding || []);
     card.querySelectorAll(".pad-pile").forEach((b, pile) => {
@@ -201,20 +202,20 @@ function update(st) {
 }
 
 function statusLine(st) {
-  if (!st.game) return "No game yet: make one on the table view.";
+  if (!st.game) return t("No game yet: make one on the table view.");
   const texts = {
     lobby:
       st.game === "twinit"
-        ? "Waiting for the start: slaps now are too early."
-        : "Waiting for round 1: presses now are false starts.",
-    countdown: "Counting down: wait for the go!",
-    playing: st.game === "twinit" ? "Playing: slap when you see a pair." : "Playing: press stop to call.",
-    scoring: "Round over: the table is counting.",
-    scored: "Round scored: the next one starts on the table view.",
-    finished: "The game is over.",
+        ? t("Waiting for the start: slaps now are too early.")
+        : t("Waiting for round 1: presses now are false starts."),
+    countdown: t("Counting down: wait for the go!"),
+    playing: st.game === "twinit" ? t("Playing: slap when you see a pair.") : t("Playing: press stop to call."),
+    scoring: t("Round over: the table is counting."),
+    scored: t("Round scored: the next one starts on the table view."),
+    finished: t("The game is over."),
   };
   const text = ownName(texts, st.phase, st.phase);
-  const round = st.round && st.game !== "twinit" ? ` · round ${st.round}` : "";
+  const round = st.round && st.game !== "twinit" ? " · " + t("round {round}", { round: st.round }) : "";
   return `${st.title}${round} · ${text}`;
 }
 
@@ -245,7 +246,7 @@ function draw(st) {
   fill(
     $("#status"),
     h("p", { "data-testid": "pads-phase", "data-phase": st.phase || "" }, statusLine(st)),
-    real ? h("p", { class: "badge warn" }, "This box has real pads: press them, and see each one in the pad test below.") : null,
+    real ? h("p", { class: "badge warn" }, t("This box has real pads: press them, and see each one in the pad test below.")) : null,
   );
   renderPadTest($("#padtest"), st);
   const el = $("#pads");
@@ -271,8 +272,10 @@ function draw(st) {
   update(st);
   $("#keys-help").textContent =
     st.game === "twist"
-      ? "Keys: 1–9, 0 stop for seats 1–10; Q W E R T Y U I piles 1–8 of the chosen seat."
-      : `Keys: 1–9, 0 ${mainPad(st)} for seats 1–10. Hold a key to hold the pad.`;
+      ? t("Keys: 1–9, 0 stop for seats 1–10; Q W E R T Y U I piles 1–8 of the chosen seat.")
+      : mainPad(st) === "slap"
+        ? t("Keys: 1–9, 0 slap for seats 1–10. Hold a key to hold the pad.")
+        : t("Keys: 1–9, 0 stop for seats 1–10. Hold a key to hold the pad.");
   const timing = $("#pads-timing");
   if (!timing.dataset.from) {
     timing.textContent = t("Presses here are timed at the key or the tap, to the ms (a wired pad: the µs).");

@@ -3,6 +3,9 @@
 // a tile per pad lights while the pad is held. The box keeps the last edges in the
 // state (box.pad_test, oldest first), real and virtual alike.
 import { dot, fill, h, ownName, seatClass, span } from "./dom.js";
+import { t } from "./i18n.js";
+
+const ROLES = { stop: t("stop"), slap: t("slap"), pile: t("pile") };
 
 const NOTE_KIND = [
   [/^enrolled/, "ok"],
@@ -10,14 +13,14 @@ const NOTE_KIND = [
 ];
 
 function roleText(e) {
-  if (e.role === "pile" && e.pile !== null && e.pile !== undefined) return `pile ${e.pile + 1}`;
-  return e.role || "unknown pad";
+  if (e.role === "pile" && e.pile !== null && e.pile !== undefined) return t("pile {pile}", { pile: e.pile + 1 });
+  return e.role ? ownName(ROLES, e.role, e.role) : t("unknown pad");
 }
 
 function seatName(state, seat) {
-  if (seat === null || seat === undefined) return "no seat";
+  if (seat === null || seat === undefined) return t("no seat");
   const p = (state.players || [])[seat];
-  return p ? p.name : `seat ${seat + 1}`;
+  return p ? p.name : t("seat {seat}", { seat: seat + 1 });
 }
 
 /** The pads held now: those whose last edge kept is a press. */
@@ -44,7 +47,7 @@ function edgeRow(state, e, before) {
       "data-pad": e.pad,
       "data-edge": e.edge,
     },
-    h("span", { class: "edge-kind", title: e.edge }, e.edge === "press" ? "▼" : "▲"),
+    h("span", { class: "edge-kind", title: e.edge === "press" ? t("press") : t("release") }, e.edge === "press" ? "▼" : "▲"),
     h(
       "span",
       { class: "edge-who" },
@@ -63,7 +66,7 @@ function edgeRow(state, e, before) {
 
 function tiles(state, held, newest) {
   const pads = (state.box && state.box.pads) || [];
-  if (!pads.length) return h("p", { class: "muted small" }, "The pad map names no pads.");
+  if (!pads.length) return h("p", { class: "muted small" }, t("The pad map names no pads."));
   return h(
     "ul",
     { class: "pad-tiles", "data-testid": "pad-tiles" },
@@ -82,14 +85,15 @@ function tiles(state, held, newest) {
   );
 }
 
-const WIRE_TEXT = { waiting: "waiting for a pulse", silent: "silent", live: "live" };
+const WIRE_TEXT = { waiting: t("waiting for a pulse"), silent: t("silent"), live: t("live") };
+const BOARD_TEXT = { online: t("online"), silent: t("silent"), gone: t("gone"), unsupported: t("unsupported") };
 
 /** How a pad board's clock is mapped: by its sync wire, or by SYNC round trips (and why). */
 function clockText(b) {
   if (b.status !== "online" || !b.clock) return "";
-  if (b.clock === "wire") return " · clock by the sync wire";
-  const wire = b.wire ? `sync wire ${ownName(WIRE_TEXT, b.wire, b.wire)}` : "no sync wire";
-  return ` · clock by SYNC round trips (${wire})`;
+  if (b.clock === "wire") return " · " + t("clock by the sync wire");
+  if (!b.wire) return " · " + t("clock by SYNC round trips (no sync wire)");
+  return " · " + t("clock by SYNC round trips (sync wire {state})", { state: ownName(WIRE_TEXT, b.wire, b.wire) });
 }
 
 /** The pad boards and their status, as the box last heard it (box.boards). */
@@ -103,7 +107,7 @@ function boardList(boards) {
         "li",
         { "data-testid": `pad-board-${b.board}`, "data-status": b.status, "data-clock": b.clock || "" },
         h("code", {}, b.board),
-        ` ${b.status}${clockText(b)}`,
+        ` ${ownName(BOARD_TEXT, b.status, b.status)}${clockText(b)}`,
       ),
     ),
   );
@@ -125,18 +129,18 @@ export function renderPadTest(el, state) {
   const rows = edges.map((e, i) => edgeRow(state, e, edges[i - 1])).reverse();
   fill(
     el,
-    h("h2", {}, "Pad test"),
+    h("h2", {}, t("Pad test")),
     h(
       "p",
       { class: "muted small" },
       real
-        ? "Press each pad: its tile lights while it is held, and every press and release is listed with its seat and time."
-        : "Every press and release of the virtual pads, as the box gets it.",
+        ? t("Press each pad: its tile lights while it is held, and every press and release is listed with its seat and time.")
+        : t("Every press and release of the virtual pads, as the box gets it."),
     ),
     real ? boardList(boards) : null,
     real ? tiles(state, held, newest) : null,
     rows.length
       ? h("ol", { class: "edges", "data-testid": "pad-test-edges", reversed: true }, rows)
-      : h("p", { class: "muted placeholder", "data-testid": "pad-test-empty" }, "No pad pressed yet."),
+      : h("p", { class: "muted placeholder", "data-testid": "pad-test-empty" }, t("No pad pressed yet.")),
   );
 }

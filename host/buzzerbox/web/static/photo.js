@@ -3,7 +3,7 @@
 import { dot, fill, h, lead, ownName, seatClass, span } from "./dom.js";
 import { t } from "./i18n.js";
 
-const PAD_NAMES = { stop: "stop", slap: "slap", pile: "pile" };
+const PAD_NAMES = { stop: t("stop"), slap: t("slap"), pile: t("pile") };
 
 /** The presses to show, first first: [{seat, name, pad, t_us, lead_us, kind}]. */
 export function presses(state) {
@@ -50,19 +50,25 @@ function headline(state, list) {
       "div",
       {},
       h("strong", { class: "photo-name" }, first.name),
+      " ",
       h(
         "span",
         { class: "muted" },
         first.pad === "slap"
-          ? ` slapped first${runner ? ": the lower hand" : ""}`
-          : ` was first${first.pad === "pile" ? " on a pile" : " on stop"}`,
+          ? runner
+            ? t("slapped first: the lower hand")
+            : t("slapped first")
+          : first.pad === "pile"
+            ? t("was first on a pile")
+            : t("was first on stop"),
       ),
-      runner
-        ? h("div", { class: "photo-margin" }, `by ${lead(runner.lead_us).slice(1)} over ${runner.name}`)
-        : null,
+      runner ? h("div", { class: "photo-margin" }, margin(runner)) : null,
     ),
   );
 }
+
+/** "by 1.234 ms over Ben": the runner's margin behind the first. */
+export const margin = (runner) => t("by {lead} over {name}", { lead: lead(runner.lead_us).slice(1), name: runner.name });
 
 /** A track per press: the finish line at the left, each mark placed by its lead. */
 function track(p, maxLead) {
@@ -79,7 +85,7 @@ function timingNote(state) {
   const phones = Boolean(state.box?.phones?.on);
   const virtual = Boolean(state.box?.simulated);
   if (!phones && !virtual) return null;
-  let text = "Phone presses are timed to the ms, wired pads to the µs.";
+  let text = t("Phone presses are timed to the ms, wired pads to the µs.");
   if (virtual) {
     text = phones
       ? t("Virtual pads and phones are timed to the ms, at the key or the touch.")
@@ -93,12 +99,12 @@ export function renderPhoto(el, state, { compact = false } = {}) {
   const list = presses(state);
   const fouls = falseStarts(state);
   if (!state.game) {
-    fill(el, h("p", { class: "muted placeholder" }, "No game yet."));
+    fill(el, h("p", { class: "muted placeholder" }, t("No game yet.")));
     return;
   }
   if (!list.length && !fouls.length) {
     const waiting =
-      state.phase === "playing" ? "The round is on: the first press ends up here." : "No race yet in this round.";
+      state.phase === "playing" ? t("The round is on: the first press ends up here.") : t("No race yet in this round.");
     fill(el, h("p", { class: "muted placeholder", "data-testid": "photo-empty" }, waiting));
     return;
   }
@@ -106,7 +112,7 @@ export function renderPhoto(el, state, { compact = false } = {}) {
   const shown = compact ? list.slice(0, 4) : list;
   fill(
     el,
-    headline(state, list) || h("p", { class: "muted" }, "No press since the go yet."),
+    headline(state, list) || h("p", { class: "muted" }, t("No press since the go yet.")),
     shown.length
       ? h(
           "ol",
@@ -128,15 +134,14 @@ export function renderPhoto(el, state, { compact = false } = {}) {
                 h(
                   "span",
                   { class: "pad-name muted small" },
-                  ownName(PAD_NAMES, p.pad, p.pad),
-                  p.pile !== undefined && p.pile !== null ? ` ${p.pile + 1}` : "",
-                  p.kind === "late" ? " · after the call" : "",
+                  p.pile !== undefined && p.pile !== null ? t("pile {pile}", { pile: p.pile + 1 }) : ownName(PAD_NAMES, p.pad, p.pad),
+                  p.kind === "late" ? " · " + t("after the call") : "",
                 ),
               ),
               h(
                 "span",
                 { class: "lead", "data-testid": `lead-${i}` },
-                p.kind === "first" ? "first" : lead(p.lead_us),
+                p.kind === "first" ? t("first") : lead(p.lead_us),
               ),
               track(p, maxLead),
             ),
@@ -145,13 +150,13 @@ export function renderPhoto(el, state, { compact = false } = {}) {
       : null,
     timingNote(state),
     compact && list.length > shown.length
-      ? h("p", { class: "muted small" }, `and ${list.length - shown.length} more`)
+      ? h("p", { class: "muted small" }, t("and {n} more", { n: list.length - shown.length }))
       : null,
     fouls.length
       ? h(
           "div",
           { class: "false-starts", "data-testid": "false-starts" },
-          h("h3", {}, "False starts"),
+          h("h3", {}, t("False starts")),
           h(
             "ul",
             {},
@@ -159,13 +164,13 @@ export function renderPhoto(el, state, { compact = false } = {}) {
               h(
                 "li",
                 { class: `press false ${seatClass(p.seat)}`, "data-testid": `false-start-${i}` },
-                h("span", { class: "badge bad" }, "false start"),
+                h("span", { class: "badge bad" }, t("false start")),
                 dot(p.seat),
                 h("span", { class: "name" }, p.name),
                 h(
                   "span",
                   { class: "lead muted" },
-                  p.before_us !== null ? `${span(p.before_us)} early` : "before the go",
+                  p.before_us !== null ? t("{time} early", { time: span(p.before_us) }) : t("before the go"),
                 ),
               ),
             ),

@@ -1,49 +1,57 @@
 // The scoreboard for everyone: standings, course, caller, winners, chart, history.
 import { fitLabels, totalsChart } from "./chart.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, num, ownName, plural, seatClass, signed } from "./dom.js";
-import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
+import { $, dot, fill, h, linked, num, ownName, seatClass, signed } from "./dom.js";
+import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes, winnersTitle } from "./game.js";
 import { renderPhoto } from "./photo.js";
 import { shareButton } from "./share.js";
+import { t, tn } from "./i18n.js";
 
 const VARIANT_NAMES = {
-  "row-storage": "row as storage",
-  "one-card": "one card at a time",
-  beginners: "beginners",
+  "row-storage": t("row as storage"),
+  "one-card": t("one card at a time"),
+  beginners: t("beginners"),
 };
 
 /** Round points as the game counts them: Ligretto Kids counts cards, not points. */
-const points = (state, n) => (state.game === "kids" ? plural(n, "card") : signed(n));
+const points = (state, n) => (state.game === "kids" ? tn("{n} card", "{n} cards", n) : signed(n));
 
 function heroLines(state) {
   const r = state.round;
   switch (state.phase) {
     case "lobby":
       return [
-        `${plural(state.players.length, "player")} at the table`,
+        tn("{n} player at the table", "{n} players at the table", state.players.length),
         state.game === "twinit"
           ? state.first_name
-            ? `${state.first_name} starts`
-            : "Waiting for the start"
-          : "Waiting for round 1",
+            ? t("{name} starts", { name: state.first_name })
+            : t("Waiting for the start")
+          : t("Waiting for round 1"),
       ];
     case "countdown":
-      return [`Round ${r}`, "Get ready…"];
+      return [t("Round {round}", { round: r }), t("Get ready…")];
     case "playing":
-      if (state.claim) return [`${state.claim.claimant} claims a pair!`, "The table settles it"];
-      if (state.game === "twinit") return [claimNews(state) || "Game on", "Slap when you see a pair"];
-      return [`Round ${r} is on`, foulNews(state) || "First to call stop ends it"];
+      if (state.claim) return [t("{claimant} claims a pair!", { claimant: state.claim.claimant }), t("The table settles it")];
+      if (state.game === "twinit") return [claimNews(state) || t("Game on"), t("Slap when you see a pair")];
+      return [t("Round {round} is on", { round: r }), foulNews(state) || t("First to call stop ends it")];
     case "scoring":
-      if (state.caller) return [`${state.caller} called stop`, `Round ${r} is being counted`];
-      if (state.stalled) return [`Round ${r} stalled`, "Nobody could play: it is counted as it lies"];
-      return [`Round ${r} is over`, "Being counted"];
+      if (state.caller) return [t("{name} called stop", { name: state.caller }), t("Round {round} is being counted", { round: r })];
+      if (state.stalled) return [t("Round {round} stalled", { round: r }), t("Nobody could play: it is counted as it lies")];
+      return [t("Round {round} is over", { round: r }), t("Being counted")];
     case "scored": {
-      const line = state.tie_at_top ? "Tie at the top: play on until one leads" : `Round ${r + 1} is next`;
+      const line = state.tie_at_top ? t("Tie at the top: play on until one leads") : t("Round {round} is next", { round: r + 1 });
       const last = (state.history || []).at(-1) || {};
-      if (state.game === "kids" && last.winners) return [`Round ${r}: ${last.winners.join(" & ")} won it`, line];
+      if (state.game === "kids" && last.winners) {
+        return [t("Round {round}: {names} won it", { round: r, names: last.winners.join(" & ") }), line];
+      }
       const lastRound = state.players.map((p) => ({ ...p, total: lastPoints(state, p.name) ?? 0 }));
       const best = ranking({ ...state, players: lastRound })[0];
-      return [best ? `Round ${r}: best ${best.player.name} ${signed(best.v)}` : `Round ${r} scored`, line];
+      return [
+        best
+          ? t("Round {round}: best {name} {points}", { round: r, name: best.player.name, points: signed(best.v) })
+          : t("Round {round} scored", { round: r }),
+        line,
+      ];
     }
     default:
       return ["", ""];
@@ -55,8 +63,8 @@ function renderHero(state) {
   if (!state.game) {
     fill(
       el,
-      h("h1", {}, "No game yet"),
-      h("p", { class: "muted" }, "Start one on the ", h("a", { href: "/table" }, "table view"), "."),
+      h("h1", {}, t("No game yet")),
+      h("p", { class: "muted" }, linked(t("Start one on the {link}."), { link: h("a", { href: "/table" }, t("table view")) })),
     );
     return;
   }
@@ -65,7 +73,7 @@ function renderHero(state) {
     { class: "hero-meta", "data-testid": "meta" },
     h("span", { class: "chip" }, state.title),
     state.round && state.game !== "twinit"
-      ? h("span", { class: "chip", "data-testid": "round" }, `Round ${state.round}`)
+      ? h("span", { class: "chip", "data-testid": "round" }, t("Round {round}", { round: state.round }))
       : null,
     course(state) ? h("span", { class: "chip", "data-testid": "course" }, course(state)) : null,
     ((state.box && state.box.variants) || []).map((v) => h("span", { class: "chip variant" }, ownName(VARIANT_NAMES, v, v))),
@@ -81,17 +89,8 @@ function renderHero(state) {
         "div",
         { class: "winners", "data-testid": "winners" },
         crown("crown big"),
-        h("h1", {}, names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`),
-        h(
-          "p",
-          { class: "muted" },
-          names.length
-            ? state.game === "twinit"
-              ? `with ${plural((scoreOf(names[0])?.takes || []).length, "take")}`
-              : `with ${num(scoreOf(names[0])?.total ?? 0)} ${fewestWins(state) ? "cards" : "points"}${names.length > 1 ? " each" : ""}`
-            : "",
-          state.game === "twinit" ? "" : ` after ${plural((state.history || []).length, "round")}`,
-        ),
+        h("h1", {}, winnersTitle(names)),
+        h("p", { class: "muted" }, names.length ? winnersLine(state, scoreOf(names[0]), names.length > 1) : ""),
       ),
       shareButton(state),
     );
@@ -107,16 +106,34 @@ function renderHero(state) {
   );
 }
 
+/** "with 12 points after 3 rounds", "with 5 takes". */
+function winnersLine(state, winner, each) {
+  if (state.game === "twinit") {
+    const n = (winner?.takes || []).length;
+    return tn("with {n} take", "with {n} takes", n);
+  }
+  const total = num(winner?.total ?? 0);
+  const n = (state.history || []).length;
+  if (fewestWins(state)) {
+    return each
+      ? tn("with {total} cards each after {n} round", "with {total} cards each after {n} rounds", n, { total })
+      : tn("with {total} cards after {n} round", "with {total} cards after {n} rounds", n, { total });
+  }
+  return each
+    ? tn("with {total} points each after {n} round", "with {total} points each after {n} rounds", n, { total })
+    : tn("with {total} points after {n} round", "with {total} points after {n} rounds", n, { total });
+}
+
 function extra(state, p) {
   const bits = [];
   if (state.game === "ligretto" && (p.stack !== null && p.stack !== undefined)) {
-    bits.push(`stack ${p.stack}`);
-    if (p.middle !== null && p.middle !== undefined) bits.push(`middle ${p.middle}`);
+    bits.push(t("stack {n}", { n: p.stack }));
+    if (p.middle !== null && p.middle !== undefined) bits.push(t("middle {n}", { n: p.middle }));
   }
   if (state.game === "twist") {
-    if (leftCounts(state)) bits.push(`total ${num(p.total)}`);
-    if (p.round_fouls && leftCounts(state)) bits.push(`${plural(p.round_fouls, "foul")} this round`);
-    else if (p.fouls) bits.push(`${plural(p.fouls, "foul")} in the game`);
+    if (leftCounts(state)) bits.push(t("total {total}", { total: num(p.total) }));
+    if (p.round_fouls && leftCounts(state)) bits.push(tn("{n} foul this round", "{n} fouls this round", p.round_fouls));
+    else if (p.fouls) bits.push(tn("{n} foul in the game", "{n} fouls in the game", p.fouls));
   }
   return bits;
 }
@@ -186,10 +203,10 @@ function renderStandings(state) {
       dot(seat),
       h("span", { class: "name" }, p.name),
       winners.has(p.name) ? crown() : null,
-      called ? h("span", { class: "badge", "data-testid": "called" }, "called") : null,
+      called ? h("span", { class: "badge", "data-testid": "called" }, t("called")) : null,
     );
     const sub = row.querySelector(".sub");
-    sub.textContent = [last !== null ? `last round ${points(state, last)}` : null, ...extra(state, p)]
+    sub.textContent = [last !== null ? t("last round {points}", { points: points(state, last) }) : null, ...extra(state, p)]
       .filter(Boolean)
       .join(" · ");
     sub.hidden = !sub.textContent;
@@ -198,12 +215,12 @@ function renderStandings(state) {
     row.querySelector(".bar-fill").style.width = `${Math.max(0, Math.min(1, barFraction(state, p))) * 100}%`;
     fill(
       row.querySelector(".takes-slot"),
-      twinit ? ((p.takes || []).length ? takes(p.takes) : h("span", { class: "muted small" }, "no take yet")) : null,
+      twinit ? ((p.takes || []).length ? takes(p.takes) : h("span", { class: "muted small" }, t("no take yet"))) : null,
     );
     const total = row.querySelector(".total");
     const byLeft = leftCounts(state);
     row.classList.toggle("left-count", byLeft);
-    total.title = byLeft ? "cards left" : "";
+    total.title = byLeft ? t("cards left") : "";
     const text = twinit ? String((p.takes || []).length) : byLeft ? String(p.left) : num(p.total);
     if (total.textContent !== text) {
       if (total.textContent !== "") {
@@ -251,7 +268,7 @@ function renderHistory(state) {
       "td",
       { class: `${won ? "caller" : ""} ${seatClass(seat)}`, "data-testid": `cell-${r.round}-${seat}` },
       h("span", { class: "pts" }, pts === undefined ? "–" : state.game === "kids" ? String(pts) : signed(pts)),
-      won ? h("span", { class: "star", title: r.caller === p.name ? "called stop" : "won the round" }, "★") : null,
+      won ? h("span", { class: "star", title: r.caller === p.name ? t("called stop") : t("won the round") }, "★") : null,
       detail ? h("span", { class: "detail" }, detail) : null,
     );
   };
@@ -294,8 +311,8 @@ function historyHint() {
   const hidden = [...table.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().left >= right - 8);
   hint.hidden = false;
   hint.textContent = hidden.length
-    ? `Swipe the table sideways for ${hidden.map((th) => th.textContent.trim()).join(", ")} →`
-    : "Swipe the table sideways for every column →";
+    ? t("Swipe the table sideways for {names} →", { names: hidden.map((th) => th.textContent.trim()).join(", ") })
+    : t("Swipe the table sideways for every column →");
 }
 
 function render(state) {

@@ -2,11 +2,11 @@
 // and middle, cards left (Twist, Kids), Twin It! claims. The box's rules judge
 // every entry; their refusals are shown at the field they concern.
 import { send } from "./api.js";
-import { confirmButton, dot, fill, h, lead, ownName, plural, seatClass, signed } from "./dom.js";
+import { confirmButton, dot, fill, h, lead, ownName, seatClass, signed } from "./dom.js";
 import { draftKey, loadDraft, saveDraft } from "./drafts.js";
 import { busy, clearErrors, counter, countsOf, showError } from "./forms.js";
 import { claimNews, foulNews, takes } from "./game.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const STACK = 10;
 const SET = 40;
@@ -37,7 +37,11 @@ export const isMine = (key, keyOf, seq) =>
   mine.pending > 0 ||
   (mine.state !== null && keyOf(mine.state) === key && (seq === undefined || mine.state.box?.seq === seq));
 
-const WHAT = { stacks: "the stacks", middle: "the middle", left: "the cards left" };
+const WHAT = {
+  stacks: t("the stacks of round {round}"),
+  middle: t("the middle of round {round}"),
+  left: t("the cards left of round {round}"),
+};
 
 let lost = () => {};
 
@@ -60,7 +64,7 @@ function countsForm({ state, type, title, intro, max, value, hint, submitLabel, 
       name: p.name,
       value: draft.has(p.name) ? draft.get(p.name) : value(p, seat),
       max,
-      badge: state.caller === p.name ? "called" : null,
+      badge: state.caller === p.name ? t("called") : null,
       hint: hint ? hint(p, seat) : null,
       testid: `${testid}-${seat}`,
     });
@@ -80,7 +84,7 @@ function countsForm({ state, type, title, intro, max, value, hint, submitLabel, 
   );
   form.dataset.draft = key;
   if (draft.size) form.dataset.dirty = "true"; // counts typed before (a reload, an undo)
-  form.dataset.what = `${ownName(WHAT, type, type)} of round ${state.round}`;
+  form.dataset.what = ownName(WHAT, type, type).replace("{round}", String(state.round));
   form.addEventListener("input", () => {
     form.dataset.dirty = "true";
     saveDraft(key, Object.entries(fields).map(([name, f]) => [name, f.input.value]));
@@ -106,13 +110,13 @@ function stacksForm(state) {
     state,
     type: "stacks",
     testid: "stack",
-    title: `Round ${state.round}: Ligretto stacks`,
+    title: t("Round {round}: Ligretto stacks", { round: state.round }),
     intro: caller
-      ? `Cards left in each Ligretto stack (0–${STACK}). ${caller} called, so ${caller} has 0.`
-      : `Nobody called: cards left in each Ligretto stack (1–${STACK}).`,
+      ? t("Cards left in each Ligretto stack (0–{max}). {name} called, so {name} has 0.", { max: STACK, name: caller })
+      : t("Nobody called: cards left in each Ligretto stack (1–{max}).", { max: STACK }),
     max: STACK,
     value: (p) => (p.name === caller ? 0 : ""),
-    submitLabel: "Save the stacks",
+    submitLabel: t("Save the stacks"),
   });
 }
 
@@ -124,7 +128,7 @@ function middleForm(state) {
         const v = fields[p.name].input.value;
         return v === "" ? `${p.name} ?` : `${p.name} ${signed(Number(v) - 2 * p.stack)}`;
       });
-      out.textContent = `This round: ${parts.join(" · ")}`;
+      out.textContent = t("This round: {points}", { points: parts.join(" · ") });
     };
     for (const f of Object.values(fields)) f.input.addEventListener("input", update);
     update();
@@ -134,12 +138,12 @@ function middleForm(state) {
     state,
     type: "middle",
     testid: "middle",
-    title: `Round ${state.round}: the middle`,
-    intro: `Each player's own cards in the middle (0–${SET}). Points = middle − 2 × stack.`,
+    title: t("Round {round}: the middle", { round: state.round }),
+    intro: t("Each player's own cards in the middle (0–{max}). Points = middle − 2 × stack.", { max: SET }),
     max: SET,
     value: () => "",
-    hint: (p) => `stack ${p.stack}`,
-    submitLabel: "Save the middle",
+    hint: (p) => t("stack {n}", { n: p.stack }),
+    submitLabel: t("Save the middle"),
     after: points,
   });
 }
@@ -196,12 +200,12 @@ function leftForm(state) {
     state,
     type: "left",
     testid: "left",
-    title: `Round ${state.round}: cards left`,
+    title: t("Round {round}: cards left", { round: state.round }),
     intro,
     max: dealt,
     value: (p) => (p.name === caller ? 0 : twist ? p.left : ""),
-    hint: twist ? (p) => (p.round_fouls ? plural(p.round_fouls, "foul") : null) : null,
-    submitLabel: "Save the cards left",
+    hint: twist ? (p) => (p.round_fouls ? tn("{n} foul", "{n} fouls", p.round_fouls) : null) : null,
+    submitLabel: t("Save the cards left"),
     after: caller ? zeroNotice(state) : null,
   });
 }
@@ -218,7 +222,7 @@ function playingPanel(state, report) {
   return h(
     "div",
     { class: "playing" },
-    h("h1", {}, `Round ${state.round} is on`),
+    h("h1", {}, t("Round {round} is on", { round: state.round })),
     state.game === "twist"
       ? h(
           "ul",
@@ -230,13 +234,18 @@ function playingPanel(state, report) {
               dot(seat),
               h("span", { class: "name" }, p.name),
               h("strong", {}, String(p.left)),
-              h("span", { class: "muted small" }, p.round_fouls ? ` left · ${plural(p.round_fouls, "foul")}` : " left"),
+              h(
+                "span",
+                { class: "muted small" },
+                " ",
+                p.round_fouls ? tn("left · {n} foul", "left · {n} fouls", p.round_fouls) : t("left"),
+              ),
             ),
           ),
         )
       : null,
     foulNews(state) ? h("p", { class: "news bad", "data-testid": "foul-news" }, foulNews(state)) : null,
-    h("p", { class: "muted" }, "The first stop pad ends the round. Called by voice, and no pad caught it? Tap who called:"),
+    h("p", { class: "muted" }, t("The first stop pad ends the round. Called by voice, and no pad caught it? Tap who called:")),
     h(
       "div",
       { class: "grid-buttons", "data-testid": "name-caller" },
@@ -251,8 +260,8 @@ function playingPanel(state, report) {
     canStall
       ? confirmButton(
           { class: "ghost", "data-testid": "stall" },
-          "Stalled: nobody can play",
-          "Tap again: end the round without a caller",
+          t("Stalled: nobody can play"),
+          t("Tap again: end the round without a caller"),
           () => send("stall").catch(report),
         )
       : null,
@@ -264,13 +273,13 @@ function claimPanel(state, report) {
   const claim = state.claim;
   const slaps = claim.slaps || [];
   const victims = h("div", { class: "grid-buttons", hidden: true, "data-testid": "steal-victims" });
-  const steal = h("button", { type: "button", "data-testid": "claim-steal" }, "Steal…");
+  const steal = h("button", { type: "button", "data-testid": "claim-steal" }, t("Steal…"));
   steal.addEventListener("click", () => {
     victims.hidden = !victims.hidden;
   });
   const owners = state.players.filter((p) => (p.takes || []).includes(2));
   fill(victims,
-    h("p", { class: "muted small" }, "Whose take does the pattern steal?"),
+    h("p", { class: "muted small" }, t("Whose take does the pattern steal?")),
     ...(owners.length ? owners : state.players).map((p) =>
       entryButton(
         [dot(state.players.indexOf(p)), ` ${p.name}`, p.takes ? takes(p.takes) : null],
@@ -282,7 +291,7 @@ function claimPanel(state, report) {
   return h(
     "div",
     { class: "claim", "data-testid": "claim" },
-    h("h1", {}, `${claim.claimant} claims a pair`),
+    h("h1", {}, t("{claimant} claims a pair", { claimant: claim.claimant })),
     h(
       "ol",
       { class: "slaps", "data-testid": "claim-slaps" },
@@ -293,24 +302,24 @@ function claimPanel(state, report) {
           h("span", { class: "rank" }, String(i + 1)),
           dot(sl.seat),
           h("span", { class: "name" }, sl.name),
-          h("span", { class: `lead${i ? "" : " first"}` }, i ? lead(sl.lead_us) : "lower hand"),
+          h("span", { class: `lead${i ? "" : " first"}` }, i ? lead(sl.lead_us) : t("lower hand")),
         ),
       ),
     ),
     h(
       "div",
       { class: "grid-buttons two" },
-      entryButton("Pair: takes 2", () => send("claim", { result: "pair" }).catch(report), {
+      entryButton(t("Pair: takes 2"), () => send("claim", { result: "pair" }).catch(report), {
         class: "primary",
         "data-testid": "claim-pair",
       }),
       steal,
-      entryButton("Error: no pair", () => send("claim", { result: "error" }).catch(report), {
+      entryButton(t("Error: no pair"), () => send("claim", { result: "error" }).catch(report), {
         class: "danger",
         "data-testid": "claim-error",
       }),
       // the box counts "3 – 2 – 1" on every phone, then the pair is turned over
-      entryButton("Split: 3 – 2 – 1", () => send("claim", { result: "split" }).catch(report), {
+      entryButton(t("Split: 3 – 2 – 1"), () => send("claim", { result: "split" }).catch(report), {
         "data-testid": "claim-split",
       }),
     ),
@@ -337,9 +346,9 @@ export function scoringStage(state, report) {
           h(
             "div",
             {},
-            h("h1", {}, "Watching for pairs"),
+            h("h1", {}, t("Watching for pairs")),
             claimNews(state) ? h("p", { class: "news", "data-testid": "claim-news" }, claimNews(state)) : null,
-            h("p", { class: "muted" }, "The first slap opens a claim; the table settles it here."),
+            h("p", { class: "muted" }, t("The first slap opens a claim; the table settles it here.")),
           ),
       };
     }

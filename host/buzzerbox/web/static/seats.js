@@ -1,9 +1,11 @@
 // The table view's seats and pads: which pad is whose (enrolment of real pads: the
 // box waits for the next press of a pad), or a note that the pads are virtual.
 import { post } from "./api.js";
-import { $, dot, fill, h, ownName, plural, seatClass } from "./dom.js";
+import { $, dot, fill, h, linked, ownName, seatClass } from "./dom.js";
 import { busy } from "./forms.js";
 import { t, tn } from "./i18n.js";
+
+const ROLES = { stop: t("stop"), slap: t("slap"), pile: t("pile") };
 
 function padsOf(st, seat) {
   return ((st.box && st.box.pads) || []).filter((p) => p.seat === seat);
@@ -15,7 +17,7 @@ function enrol(button, body, report) {
 }
 
 function resetButton(report) {
-  const b = h("button", { type: "button", class: "ghost small-btn", "data-testid": "enrol-reset" }, "Back to the pad map's seats");
+  const b = h("button", { type: "button", class: "ghost small-btn", "data-testid": "enrol-reset" }, t("Back to the pad map's seats"));
   b.addEventListener("click", () => enrol(b, { reset: true }, report));
   return b;
 }
@@ -31,13 +33,14 @@ const ROLE_WORDS = { stop: () => t("stop pad"), slap: () => t("slap pad") };
 
 /** One seat's pads in a line: its stop or slap pad, then its piles in one item (a
  * Twist seat has 8: "stop pad, 8 pile pads (1–8)"), enrolled pads each by name. The
- * virtual pads' labels repeat the player's name: they are said by their role. */
+ * virtual pads' labels repeat the player's name: they are said by their role; a real
+ * pad by its role and id ("stop · pad north": the box's `label` is English). */
 function padList(pads, simulated) {
   if (!pads.length) return t("no pad yet");
   const piles = pads.filter((p) => p.role === "pile" && !p.enrolled && p.pile !== null);
   const grouped = piles.length > 2 ? piles : [];
   const named = (pad) => {
-    if (!simulated) return pad.label || `${pad.role} ${pad.id}`;
+    if (!simulated) return t("{role} · pad {id}", { role: ownName(ROLES, pad.role, pad.role), id: pad.id });
     if (pad.role === "pile") return t("pile {n}", { n: pad.pile + 1 });
     return ownName(ROLE_WORDS, pad.role, () => pad.role)();
   };
@@ -72,7 +75,7 @@ export function renderSeats(st, report, hidden = false) {
       const button = h(
         "button",
         { type: "button", class: `ghost small-btn${waiting ? " armed" : ""}`, "data-testid": `enrol-${seat}` },
-        waiting ? "Cancel" : mine.length ? "Reassign the pad" : "Enrol a pad",
+        waiting ? t("Cancel") : mine.length ? t("Reassign the pad") : t("Enrol a pad"),
       );
       button.addEventListener("click", () => enrol(button, { seat: waiting ? null : seat }, report));
       return h(
@@ -86,21 +89,29 @@ export function renderSeats(st, report, hidden = false) {
           h(
             "span",
             { class: "muted small", "data-testid": `seat-pads-${seat}`, "aria-live": "polite" },
-            waiting ? `Press ${p.name}'s pad now…` : padList(mine, box.simulated),
+            waiting ? t("Press {name}'s pad now…", { name: p.name }) : padList(mine, box.simulated),
           ),
         ),
         box.simulated ? null : button,
       );
     }),
     box.simulated
-      ? h("li", { class: "muted small note" }, "A simulated box: its virtual pads are on ", h("a", { href: "/pads" }, "Pads"), ".")
+      ? h("li", { class: "muted small note" }, linked(t("A simulated box: its virtual pads are on {link}."), { link: h("a", { href: "/pads" }, t("Pads")) }))
       : [
           h(
             "li",
             { class: "muted small note" },
-            "Tap a seat's button, then press that player's pad: it is theirs for this game, in place of the seat's pad of that role. ",
-            unused ? `${plural(unused, "pad")} of the pad map ${unused === 1 ? "is" : "are"} for seats this game does not have. ` : "",
-            h("a", { href: "/pads", "data-testid": "pad-test-link" }, "Test the pads"),
+            t("Tap a seat's button, then press that player's pad: it is theirs for this game, in place of the seat's pad of that role."),
+            " ",
+            unused
+              ? tn(
+                  "{n} pad of the pad map is for seats this game does not have.",
+                  "{n} pads of the pad map are for seats this game does not have.",
+                  unused,
+                )
+              : "",
+            unused ? " " : "",
+            h("a", { href: "/pads", "data-testid": "pad-test-link" }, t("Test the pads")),
           ),
           enrolled ? h("li", { class: "note" }, resetButton(report)) : null,
         ],
@@ -119,18 +130,18 @@ export function renderPhones(st, report, hidden = false) {
   const toggle = h(
     "button",
     { type: "button", class: "ghost", "aria-pressed": String(phones.on), "data-testid": "phones-toggle" },
-    phones.on ? "Phones as pads: on" : "Phones as pads: off",
+    phones.on ? t("Phones as pads: on") : t("Phones as pads: off"),
   );
   toggle.addEventListener("click", () => busy(toggle, () => post("/api/phones", { on: !phones.on }).catch(report)));
   fill(
     card,
-    h("h2", {}, "Phones as pads"),
+    h("h2", {}, t("Phones as pads")),
     h(
       "p",
       { class: "muted small" },
       phones.on
-        ? "Guests open Join › “use this phone as your buzzer” and pick their seat once."
-        : "Switch on to let each guest's phone be their seat's buzzer.",
+        ? t("Guests open Join › “use this phone as your buzzer” and pick their seat once.")
+        : t("Switch on to let each guest's phone be their seat's buzzer."),
     ),
     toggle,
     phones.on && phones.taken.length
@@ -141,7 +152,7 @@ export function renderPhones(st, report, hidden = false) {
             const free = h(
               "button",
               { type: "button", class: "ghost small-btn", "data-testid": `phone-free-${seat}` },
-              "Free the seat",
+              t("Free the seat"),
             );
             free.addEventListener("click", () => busy(free, () => post("/api/phones/free", { seat }).catch(report)));
             return h(
@@ -151,10 +162,10 @@ export function renderPhones(st, report, hidden = false) {
               h(
                 "span",
                 { class: "who" },
-                h("span", { class: "name" }, st.players[seat]?.name ?? `seat ${seat + 1}`),
+                h("span", { class: "name" }, st.players[seat]?.name ?? t("seat {seat}", { seat: seat + 1 })),
                 (phones.offline || []).includes(seat)
                   ? h("span", { class: "phone-offline small", "data-testid": `phone-offline-${seat}` }, t("its phone is offline"))
-                  : h("span", { class: "muted small" }, "a phone"),
+                  : h("span", { class: "muted small" }, t("a phone")),
               ),
               free,
             );

@@ -2,6 +2,7 @@
 // the phone: the share sheet with the card as a PNG file where the browser can share
 // files (navigator.canShare), else the PNG downloaded; the SVG if no PNG can be made.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const CARD = "/api/export/card.svg";
 const SCALE = 2; // twice the card's size: sharp on a phone's screen
@@ -35,7 +36,7 @@ async function shareCard(name, title, say) {
   try {
     file = await cardPng(`${name}.png`);
   } catch {
-    say("The card is saved as an SVG: this browser could not turn it into a PNG.");
+    say(t("The card is saved as an SVG: this browser could not turn it into a PNG."));
     download(CARD, `${name}.svg`);
     return;
   }
@@ -43,13 +44,13 @@ async function shareCard(name, title, say) {
   if (navigator.canShare?.(data)) {
     try {
       await navigator.share(data);
-      say("Shared.");
+      say(t("Shared."));
       return;
     } catch (err) {
       if (err.name === "AbortError") return say(""); // the sheet was closed: nothing to do
-      say("The phone would not share the card: it is saved instead.");
+      say(t("The phone would not share the card: it is saved instead."));
     }
-  } else say("Saved: this browser cannot share files, the card is in your downloads.");
+  } else say(t("Saved: this browser cannot share files, the card is in your downloads."));
   const url = URL.createObjectURL(file);
   download(url, file.name);
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
@@ -58,10 +59,12 @@ async function shareCard(name, title, say) {
 /** The button (and its note) for a finished game's card. */
 export function shareButton(state) {
   const note = h("span", { class: "muted small", role: "status", "data-testid": "share-note" });
-  const label = navigator.share ? "Share the result card" : "Save the result card";
+  const label = navigator.share ? t("Share the result card") : t("Save the result card");
   const b = h("button", { type: "button", class: "ghost", "data-testid": "share-card" }, label);
   const name = `buzzerbox-game-${state.box?.game_id ?? "result"}`;
-  const title = state.winners?.length ? `${state.winners.join(" & ")} won ${state.title}` : state.title || "buzzerbox";
+  const title = state.winners?.length
+    ? t("{names} won {game}", { names: state.winners.join(" & "), game: state.title })
+    : state.title || "buzzerbox";
   b.addEventListener("click", async () => {
     b.disabled = true;
     try {

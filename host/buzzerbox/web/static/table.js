@@ -6,7 +6,8 @@ import { run, startCall } from "./common.js";
 import { $, confirmButton, dot, fill, h, keyed, num, ownName, plural, seatClass, signed } from "./dom.js";
 import { conflictKey, conflictPanel, conflictWarning, noteReplaced, whenChosen } from "./conflict.js";
 import { busy } from "./forms.js";
-import { course, crown, lastPoints, leftCounts, ranking } from "./game.js";
+import { course, crown, lastPoints, leftCounts, phaseLine, ranking, winnersTitle } from "./game.js";
+import { t, tn } from "./i18n.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
 import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
@@ -40,14 +41,14 @@ function unlock() {
 }
 
 whenAuthLost((err) => {
-  if (admin) lock(err.message || "The box asks for the PIN again.");
+  if (admin) lock(err.message || t("The box asks for the PIN again."));
 });
 
 /** The event's broker, when the box publishes to one and it is not connected: why. */
 function brokerLine(st) {
   const mqtt = st.box && st.box.mqtt;
   if (!mqtt || mqtt.state === "connected") return null;
-  return h("p", { class: "muted", "data-testid": "broker" }, `MQTT: ${mqtt.text}`);
+  return h("p", { class: "muted", "data-testid": "broker" }, t("MQTT: {text}", { text: mqtt.text }));
 }
 
 function renderStatus(st) {
@@ -55,38 +56,26 @@ function renderStatus(st) {
   if (!st.game) {
     fill(
       el,
-      h("h2", {}, "No game yet"),
-      h("p", { class: "muted" }, "Make one below: the scoreboard follows it."),
+      h("h2", {}, t("No game yet")),
+      h("p", { class: "muted" }, t("Make one below: the scoreboard follows it.")),
       brokerLine(st),
     );
     return;
   }
-  const phaseTexts = {
-    lobby: st.game === "twinit" ? "Ready to start" : "Ready for round 1",
-    countdown: "counting down",
-    playing: "playing",
-    scoring: "being scored",
-    scored: "scored",
-    finished: "finished",
-  };
-  const phaseText = ownName(phaseTexts, st.phase, st.phase);
   fill(
     el,
     h(
       "p",
       { class: "hero-meta" },
       h("span", { class: "chip" }, st.title),
-      st.round && st.game !== "twinit" ? h("span", { class: "chip" }, `Round ${st.round}`) : null,
+      st.round && st.game !== "twinit" ? h("span", { class: "chip" }, t("Round {round}", { round: st.round })) : null,
       course(st) ? h("span", { class: "chip" }, course(st)) : null,
     ),
     h(
       "p",
       { class: "phase-line", "data-testid": "phase", "data-phase": st.phase },
       h("span", { class: `phase-dot phase-${st.phase}` }),
-      st.round && st.game !== "twinit" && st.phase !== "finished"
-        ? `Round ${st.round} ${phaseText}`
-        : phaseText[0].toUpperCase() + phaseText.slice(1),
-      st.phase === "finished" ? "" : st.caller ? ` · ${st.caller} called` : st.stalled ? " · stalled" : "",
+      phaseLine(st),
     ),
     h(
       "ul",
@@ -103,7 +92,7 @@ function renderStatus(st) {
             st.game === "twinit"
               ? String((player.takes || []).length)
               : leftCounts(st)
-                ? `${player.left} left`
+                ? t("{n} left", { n: player.left })
                 : num(player.total),
           ),
         ),
@@ -115,7 +104,7 @@ function renderStatus(st) {
 
 function startButton(st) {
   const label =
-    st.game === "twinit" ? "Start the game" : st.round ? `Start round ${st.round + 1}` : "Start round 1";
+    st.game === "twinit" ? t("Start the game") : st.round ? t("Start round {round}", { round: st.round + 1 }) : t("Start round 1");
   const b = h("button", { type: "button", class: "primary big go", "data-testid": "start-round" }, label);
   b.addEventListener("click", () => busy(b, () => send("round").catch(report)));
   return b;
@@ -129,7 +118,7 @@ function drawStarter(st) {
     h(
       "p",
       { class: "starter", "data-testid": "starter" },
-      st.first_name ? `The box drew who starts: ${st.first_name}.` : "The player wearing the most colours starts.",
+      st.first_name ? t("The box drew who starts: {name}.", { name: st.first_name }) : t("The player wearing the most colours starts."),
     ),
   );
 }
@@ -138,13 +127,13 @@ function lobbyStage(st) {
   return h(
     "div",
     {},
-    h("h1", {}, `${st.title}: ready`),
+    h("h1", {}, t("{game}: ready", { game: st.title })),
     h(
       "p",
       { class: "muted" },
-      `${plural(st.players.length, "player")}: ${st.players.map((p) => p.name).join(", ")}. `,
-      "Check each seat's pad below, then start: the box counts ",
-      `“3 – 2 – 1 ${startCall(st.title, st.game)}”`,
+      tn("{n} player: {names}.", "{n} players: {names}.", st.players.length, { names: st.players.map((p) => p.name).join(", ") }),
+      " ",
+      t("Check each seat's pad below, then start: the box counts “3 – 2 – 1 {call}”", { call: startCall(st.title, st.game) }),
     ),
     st.game === "twinit" ? drawStarter(st) : null,
     startButton(st),
@@ -156,8 +145,8 @@ function scoredStage(st) {
   return h(
     "div",
     {},
-    h("h1", {}, `Round ${st.round} is scored`),
-    st.tie_at_top ? h("p", { class: "badge warn" }, "A tie at the top: play on until one leads") : null,
+    h("h1", {}, t("Round {round} is scored", { round: st.round })),
+    st.tie_at_top ? h("p", { class: "badge warn" }, t("A tie at the top: play on until one leads")) : null,
     last
       ? h(
           "ul",
@@ -172,7 +161,7 @@ function scoredStage(st) {
                 "span",
                 { class: "pts" },
                 st.game === "kids"
-                  ? plural(lastPoints(st, p.name) ?? 0, "card")
+                  ? tn("{n} card", "{n} cards", lastPoints(st, p.name) ?? 0)
                   : signed(lastPoints(st, p.name) ?? 0),
               ),
               h("span", { class: "muted small" }, `= ${num(p.total)}`),
@@ -193,7 +182,7 @@ function finishedStage(st) {
       "div",
       { class: "winners", "data-testid": "table-winners" },
       crown("crown big"),
-      h("h1", {}, names.length > 1 ? `${names.join(" & ")} win!` : `${names[0] || "Nobody"} wins!`),
+      h("h1", {}, winnersTitle(names)),
     ),
     rematchButton(),
     shareButton(st),
@@ -205,20 +194,20 @@ function finishedStage(st) {
 
 /** The PIN as a QR code, shown on a tap: a second scorekeeper scans it. */
 function pinCode() {
-  const img = h("img", { alt: "QR code of the admin PIN", width: 160, height: 160, class: "qr", "data-testid": "pin-qr", hidden: true });
-  const b = h("button", { type: "button", class: "ghost", "aria-expanded": "false", "data-testid": "show-pin" }, "Show the PIN as a QR code");
+  const img = h("img", { alt: t("QR code of the admin PIN"), width: 160, height: 160, class: "qr", "data-testid": "pin-qr", hidden: true });
+  const b = h("button", { type: "button", class: "ghost", "aria-expanded": "false", "data-testid": "show-pin" }, t("Show the PIN as a QR code"));
   b.addEventListener("click", () => {
     img.hidden = !img.hidden;
     if (!img.hidden) img.src = `/api/qr/pin.svg?t=${Date.now()}`;
     b.setAttribute("aria-expanded", String(!img.hidden));
-    b.textContent = img.hidden ? "Show the PIN as a QR code" : "Hide the PIN's code";
+    b.textContent = img.hidden ? t("Show the PIN as a QR code") : t("Hide the PIN's code");
   });
   return h("div", { class: "pin-code" }, b, img);
 }
 
 /** The same game again in one tap: players, seats (so colours), settings and pads. */
 function rematchButton() {
-  const b = h("button", { type: "button", class: "primary big", "data-testid": "rematch" }, "Rematch: same players, seats and pads");
+  const b = h("button", { type: "button", class: "primary big", "data-testid": "rematch" }, t("Rematch: same players, seats and pads"));
   b.addEventListener("click", () => busy(b, () => post("/api/rematch", {}).catch(report)));
   return b;
 }
@@ -228,8 +217,9 @@ function exports(finished = true) {
   return h(
     "p",
     { class: "exports" },
-    "Download: ",
-    h("a", { href: "/api/export/log", download: "", "data-testid": "export-log" }, "game log"),
+    t("Download:"),
+    " ",
+    h("a", { href: "/api/export/log", download: "", "data-testid": "export-log" }, t("game log")),
     finished
       ? [
           " · ",
@@ -237,7 +227,7 @@ function exports(finished = true) {
           " · ",
           h("a", { href: "/api/export/bgstats", download: "", "data-testid": "export-bgstats" }, "BG Stats"),
           " · ",
-          h("a", { href: "/api/export/card.svg", download: "", "data-testid": "export-card" }, "result card"),
+          h("a", { href: "/api/export/card.svg", download: "", "data-testid": "export-card" }, t("result card")),
         ]
       : null,
   );
@@ -270,7 +260,7 @@ function stageOf(st) {
       return {
         key: base,
         build: () =>
-          h("div", {}, h("h1", {}, `Round ${st.round}`), h("p", { class: "muted" }, `3 – 2 – 1 ${startCall(st.title, st.game)}`)),
+          h("div", {}, h("h1", {}, t("Round {round}", { round: st.round })), h("p", { class: "muted" }, t("3 – 2 – 1 {call}", { call: startCall(st.title, st.game) }))),
       };
     case "scored":
       return { key: `${base}|${st.history.length}|${st.tie_at_top}`, build: () => scoredStage(st) };
@@ -280,7 +270,7 @@ function stageOf(st) {
       return (
         scoringStage(st, report) || {
           key: base,
-          build: () => h("p", { class: "muted" }, `Round ${st.round} is ${st.phase}.`),
+          build: () => h("p", { class: "muted" }, t("Round {round}: {phase}.", { round: st.round, phase: st.phase })),
         }
       );
   }
@@ -339,14 +329,14 @@ function renderTools(st) {
       items.push(
         confirmButton(
           { class: "ghost danger", "data-testid": "finish" },
-          "Finish and score now",
-          "Tap again: the game ends now",
+          t("Finish and score now"),
+          t("Tap again: the game ends now"),
           () => own(() => send("finish")).catch(report),
         ),
       );
       if (!newGame) {
         items.push(
-          confirmButton({ class: "ghost", "data-testid": "new-game" }, "New game…", "Tap again: leave this game", () => {
+          confirmButton({ class: "ghost", "data-testid": "new-game" }, t("New game…"), t("Tap again: leave this game"), () => {
             newGame = true;
             render(state);
           }),
@@ -362,12 +352,12 @@ function renderTools(st) {
           type: "button",
           class: "ghost small-btn",
           "data-testid": "logout",
-          onclick: () => logout().finally(() => lock("Locked.")),
+          onclick: () => logout().finally(() => lock(t("Locked."))),
         },
-        "Lock the table view",
+        t("Lock the table view"),
       ),
     );
-    return h("div", { class: "tools" }, h("h2", {}, "Tools"), items);
+    return h("div", { class: "tools" }, h("h2", {}, t("Tools")), items);
   });
 }
 
