@@ -157,7 +157,10 @@ def test_an_import_becomes_the_current_game_with_its_refusals(box: Box) -> None:
     state = box.import_log(text)
     assert state["phase"] == "playing"
     assert [r["line"] for r in state["rejected"]] == [4, 5]
-    assert box.export_log().splitlines()[1:] == ['{"type":"round"}', '{"type":"go","t_us":7}']
+    assert box.archive.export_log().splitlines()[1:] == [
+        '{"type":"round"}',
+        '{"type":"go","t_us":7}',
+    ]
     with pytest.raises(InvalidEventError, match="line 1"):
         box.import_log('{"type":"round"}\n')
 
@@ -165,11 +168,11 @@ def test_an_import_becomes_the_current_game_with_its_refusals(box: Box) -> None:
 def test_exports_of_scores_need_a_finished_game(box: Box, clock: ManualClock) -> None:
     started(box, clock, game="kids", rounds=1)
     with pytest.raises(NotFinishedError, match="not finished"):
-        box.export_csv()
+        box.archive.export_csv()
     box.press(2, "stop", None, clock.now)
     box.submit({"type": "left", "counts": {"Ann": 3, "Ben": 5, "Cem": 0}})
-    assert box.export_csv().splitlines()[-1] == "rank,,2,3,1"
-    bgstats = box.export_bgstats()
+    assert box.archive.export_csv().splitlines()[-1] == "rank,,2,3,1"
+    bgstats = box.archive.export_bgstats()
     assert bgstats["play"]["players"][2]["winner"] is True
     assert bgstats["link"].startswith("https://app.bgstatsapp.com/createPlay.html?data=")
 

@@ -54,7 +54,7 @@ def test_an_abandoned_rematch_counts_for_nobody(box: Box, clock: ManualClock) ->
     assert (rows["Ben"]["games"], rows["Ben"]["wins"]) == (1, 0)
     assert rows["Ben"]["quickest_call"] is None  # the abandoned round's stop is not his
     # the list of past games shows all three, the two without an end as not finished
-    listed = box.games()
+    listed = box.archive.games()
     assert [g["finished"] for g in listed] == [False, False, True]
     assert listed[2]["winners"] == ["Ann"] and listed[1]["winners"] == []
 

@@ -9,11 +9,11 @@ import json
 
 from playwright.sync_api import Browser, Page, expect
 
+from .axe_audit import audit
 from .browser_support import (
     FITS,
     Served,
     Watch,
-    audit,
     confirm,
     enter,
     fits,

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .browser_support import FITS, Served, Watch, audit, fits, phone
+from .axe_audit import audit
+from .browser_support import FITS, Served, Watch, fits, phone
 from .tv_steps import (
     FONT_PX,
     OFF_SCREEN,

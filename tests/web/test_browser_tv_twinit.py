@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .browser_support import FITS, Served, Watch, audit, phone, wait_for_go
+from .axe_audit import audit
+from .browser_support import FITS, Served, Watch, phone, wait_for_go
 from .tv_steps import FONT_PX, Scorekeeper, nothing_cut, pads_page, takes_the_screen, tv_page
 
 SIX = [

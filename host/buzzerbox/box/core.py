@@ -301,23 +301,11 @@ class Box:
         with self._lock:
             return self.phones.seat_of(token)
 
-    # -- the archive: the log's games and their exports (of `game_id`, else the current) --
+    # -- the archive (box.archive: the log's games and their exports) --------------------
 
     @property
     def game_id(self) -> int | None:
         return self._game_id
-
-    def games(self) -> list[dict[str, Any]]:
-        return self.archive.games()
-
-    def export_log(self, game_id: int | None = None) -> str:
-        return self.archive.export_log(game_id)
-
-    def export_csv(self, game_id: int | None = None, **labels: str) -> str:
-        return self.archive.export_csv(game_id, **labels)
-
-    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
-        return self.archive.export_bgstats(game_id)
 
     # -- inside the lock ------------------------------------------------------------------
 

@@ -17,14 +17,7 @@ hold of each pad (`release_us(board, ch)`, from the pad map's role; see
 passed it by the hold with no re-press, and until then the board's watermark
 stays at the release. Inputs no pad holds (the sync wire's) are never held.
 
-When an edge (this board's or another's) waits for this board's watermark, the owner
-calls `ask_watermark`: a SYNC request now, out of turn. The protocol lets a board send a
-TICK at any time; one that follows each SYNC answer with a TICK (this repository's
-firmware and its fake board do) then says its watermark within a round trip,
-instead of at its next idle TICK (10 ms). A board that does not still answers the
-SYNC (one more clock sample) and sends its TICK in its own time: nothing waits on the
-answer. While a release is held (the pad map's release hold) the watermark stays at
-it whatever the board says: the edge is asked for again every `ASK_AGAIN_US` then.
+An edge waiting for this board's watermark has it asked for (`ask_watermark`, README.md).
 
 Its owner (`PadSources`) does the I/O: it calls `opened`, `received` and `poll`
 with the host time and writes whatever `outgoing()` returns to the port.

@@ -101,7 +101,7 @@ def api_blueprint(
 
     @bp.get("/games")
     def games() -> ResponseReturnValue:
-        return jsonify(box.games())
+        return jsonify(box.archive.games())
 
     @bp.post("/game")
     @auth.admin_only

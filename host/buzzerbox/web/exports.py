@@ -69,7 +69,7 @@ def exports_blueprint(
     @bp.get("/export/log")
     def export_log() -> ResponseReturnValue:
         game_id = game_param()
-        text = box.export_log(game_id)
+        text = box.archive.export_log(game_id)
         return attachment(text, "application/x-ndjson", name(game_id, "jsonl"))
 
     @bp.get("/export/csv")
@@ -77,11 +77,13 @@ def exports_blueprint(
         game_id = game_param()
         lang = language()
         labels = {key: say(words, lang) for key, words in CSV_LABELS.items()}
-        return attachment(box.export_csv(game_id, **labels), "text/csv", name(game_id, "csv"))
+        return attachment(
+            box.archive.export_csv(game_id, **labels), "text/csv", name(game_id, "csv")
+        )
 
     @bp.get("/export/bgstats")
     def export_bgstats() -> ResponseReturnValue:
-        play = box.export_bgstats(game_param())
+        play = box.archive.export_bgstats(game_param())
         return Response(json.dumps(play, ensure_ascii=False), mimetype="application/json")
 
     @bp.get("/export/card.svg")
