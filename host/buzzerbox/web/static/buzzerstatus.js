@@ -118,7 +118,7 @@ function roundScored(st, seat) {
       ? t("{names} won round {round}", { names: names(winners), round: row.round })
       : t("Round {round} is scored", { round: row.round });
   const won = winners.includes(me.name);
-  return { kind: won ? "round-won" : "scored", title, detail: `${detail} ${t("Waiting for the next round.")}`, cheer: won };
+  return { kind: won ? "round-won" : "scored", title, detail: t("{detail} Waiting for the next round.", { detail }), cheer: won };
 }
 
 /** Twin It!: the open claim (this seat's place in it), or the last one settled. */
