@@ -269,7 +269,8 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
 
 def targets_big_enough(page: Page) -> None:
     """Every button, field and tab on the page is at least 44×44 px to the finger."""
-    assert page.evaluate(SMALL_TARGETS) == []
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], f"smaller than 44×44 px: {small}"
 
 
 def shoot(page: Page, name: str) -> None:
