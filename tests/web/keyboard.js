@@ -61,9 +61,12 @@
   };
   window.addEventListener("click", caught, true);
   window.addEventListener("submit", caught, true);
+  // a request is kept in and answered here with an empty object, never failed (a buzzer
+  // that saw its press fail takes itself for offline and refuses the next key on the
+  // phone, rightly; the pads send a press only once the one before it is answered)
   window.fetch = (url) => {
     log.requests.push(String(url));
-    return Promise.reject(new TypeError("the keyboard test keeps requests in"));
+    return Promise.resolve(new Response("{}", { headers: { "Content-Type": "application/json" } }));
   };
   return true;
 }

@@ -21,10 +21,12 @@ The answer lists what failed, in words; an empty list is a page that works by ke
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import CDPSession, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 #: the keyboard's tools in the page: marks, the focus ring, caught clicks and requests
 INSTALL = (Path(__file__).parent / "keyboard.js").read_text(encoding="utf-8")
@@ -39,6 +41,8 @@ AROUND = """(() => {{
 #: listeners that work a control
 WIRES = {"click", "keydown", "keyup", "submit", "change", "input", "pointerdown"}
 MAX_STOPS = 400
+#: a key's click or request has come
+CAME = "() => kb.log.clicks.length || kb.log.requests.length"
 #: the keys that work each kind of control
 KEYS = {
     "link": ("Enter",),
@@ -101,6 +105,9 @@ def check_stop(page: Page, cdp: CDPSession, here: dict[str, Any]) -> list[str]:
     for key in KEYS[kind]:
         page.evaluate("() => kb.take()")
         page.keyboard.press(key)
+        # a press waits in its page's queue for the one before it to be answered
+        with contextlib.suppress(PlaywrightTimeout):  # nothing came: said below
+            page.wait_for_function(CAME, timeout=2000)
         done = page.evaluate("() => kb.take()")
         worked = here["kb"] in done["clicks"] or (kind == "radio" and done["clicks"])
         if not worked and not done["requests"]:

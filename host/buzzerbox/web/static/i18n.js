@@ -6,7 +6,8 @@
 // (/i18n/<lang>.json, made from the gettext catalogs) is loaded before any module
 // that imports this one runs. A text the catalog lacks is said in English.
 
-export const lang = document.documentElement.lang || "en";
+// (no page: a module run under node, in the tests: English)
+export const lang = globalThis.document?.documentElement?.lang || "en";
 
 async function load() {
   if (lang === "en") return {};
