@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box, GameNotFoundError
 from buzzerbox.box.stats import player_stats
+from buzzerbox.errors import Words
 from buzzerbox.server.auth import Auth
 from buzzerbox.web.api import Public, state_response
 from buzzerbox.web.rates import Cached
@@ -24,7 +25,8 @@ MAX_ID = 2**63 - 1
 
 def known_id(game_id: int) -> int:
     if game_id > MAX_ID:
-        raise GameNotFoundError(f"game {game_id} is not in the log: see the list of games")
+        words = Words("game {game} is not in the log: see the list of games", {"game": game_id})
+        raise GameNotFoundError(words, code="game-not-found")
     return game_id
 
 
