@@ -193,7 +193,7 @@ class BoardSession:
         if asked is not None and asked[0] == edge_t_us and now_us - asked[1] < ASK_AGAIN_US:
             return False
         self._asked = (edge_t_us, now_us)
-        self._send_sync(now_us)
+        self._out += self.syncs.ask()
         return True
 
     def set_led(self, ch: int, on: bool) -> None:

@@ -72,8 +72,18 @@ class SyncRounds:
         self.due = now_us + (SYNC_STEADY_US if steady else SYNC_FAST_US)
         return p.sync_request(self._token)
 
+    def ask(self) -> bytes:
+        """A SYNC asked out of turn for the board's watermark (the TICK its firmware
+        sends after the answer): its answer is no sample of the clock map. Asked while
+        edges flow, a busy board's round trips are the noisiest (the map would move
+        between two presses: tests/firmware/test_fw_monitor.py)."""
+        self._token = (self._token + 1) % p.U32
+        self._sent.pop(self._token, None)
+        return p.sync_request(self._token)
+
     def sent_at(self, token: int) -> int | None:
-        """When the request `token` was sent (once; None: not one waited for)."""
+        """When the request `token` was sent (once; None: not one waited for, or an
+        `ask`)."""
         return self._sent.pop(token, None)
 
     def took(self) -> None:
