@@ -141,9 +141,17 @@ class Link:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self.fd], [], [], left)[0]:
                 raise TimeoutError(f"no line from the board within {timeout} s")
-            self._buf += os.read(self.fd, 65536)
+            data = os.read(self.fd, 65536)
+            if not data:
+                raise EOFError("the other end closed")
+            self._buf += data
         line, _, self._buf = self._buf.partition(b"\n")
         return line
+
+    def rest(self) -> str:
+        """What was read but not yet taken as a line."""
+        rest, self._buf = self._buf, b""
+        return rest.decode()
 
     def frame(self, timeout: float = 5.0) -> Frame:
         line = self.line(timeout)

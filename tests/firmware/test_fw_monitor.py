@@ -5,23 +5,24 @@ pty) in order and with the right spacing."""
 from __future__ import annotations
 
 import json
-import select
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from .fwbench import BOARD_ID, FirmwareProcess
+from .fwbench import BOARD_ID, FirmwareProcess, Link
 
 
-def read_json(stream: IO[str], timeout: float) -> dict[str, Any]:
-    if not select.select([stream], [], [], timeout)[0]:
-        raise TimeoutError(f"buzzerbox monitor printed nothing within {timeout} s")
-    line = stream.readline()
-    if not line:
-        raise EOFError("buzzerbox monitor ended")
+def read_json(printed: Link, timeout: float) -> dict[str, Any]:
+    """The next line the monitor printed. Read from its pipe's bytes: a text stream's
+    readline() may take two lines at once, and select() then sees nothing for the
+    second (two edges made final together are printed together)."""
+    try:
+        line = printed.line(timeout)
+    except TimeoutError as e:
+        raise TimeoutError(f"buzzerbox monitor printed nothing within {timeout} s") from e
     event: dict[str, Any] = json.loads(line)
     return event
 
@@ -47,21 +48,22 @@ def test_presses_reach_the_monitor_in_order_and_spaced_right(
     command = [sys.executable, "-m", "buzzerbox", "monitor", "--board", firmware.path, "--json"]
     with (
         open(tmp_path / "monitor.stderr", "w") as stderr,
-        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True) as monitor,
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr) as monitor,
     ):
         assert monitor.stdout is not None
+        printed = Link(monitor.stdout.fileno())
         try:
             online = {"event": "board", "board": BOARD_ID, "status": "online"}
-            while read_json(monitor.stdout, 20) != online:
+            while read_json(printed, 20) != online:
                 pass
             firmware.bench("B", *(f"E {t} {gpio} {level}" for t, gpio, level, _ in schedule))
             deadline = time.monotonic() + 20
             while len(events) < len(expect):
-                event = read_json(monitor.stdout, max(0.1, deadline - time.monotonic()))
+                event = read_json(printed, max(0.1, deadline - time.monotonic()))
                 if event["event"] in ("press", "release"):
                     events.append(event)
             monitor.send_signal(signal.SIGTERM)
-            rest = monitor.stdout.read()  # what it held, flushed on SIGTERM
+            rest = printed.rest() + monitor.stdout.read().decode()  # held, printed on SIGTERM
             assert monitor.wait(10) == 0, (tmp_path / "monitor.stderr").read_text()
         finally:
             if monitor.poll() is None:
