@@ -15,6 +15,7 @@ import time
 import urllib.request
 from typing import Any
 
+from buzzerbox.web.phonetime import TRANSIT_SLACK_US
 from playwright.sync_api import Browser, Page, Response, Route, expect
 
 from .browser_support import Served, browsing, fits, new_game, phones_on, table_page, wait_for_go
@@ -71,12 +72,12 @@ def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
 
         table.get_by_test_id("start-round").click()
         wait_for_go(ann, "buzzer-phase")
+        offset, error = wall_to_box(served.url)  # before the hold: it would lengthen it
         held: list[Route] = []
         ann.route("**/api/phones/press", lambda route: held.append(route))
         ann.get_by_test_id("buzzer-stop").tap()
         ann.wait_for_timeout(HOLD_MS)  # the request is on its way: the slow wifi
         assert len(held) == 1
-        offset, error = wall_to_box(served.url)
         with ann.expect_response("**/api/phones/press") as answer:
             let_go = time.time_ns() // 1000 + offset  # on the box's clock
             held[0].continue_()
@@ -90,18 +91,29 @@ def test_a_phone_press_is_timed_at_the_touch_not_at_its_arrival(
         first = ann.request.get(f"{served.url}/api/state").json()["race"][0]
         assert reply["seq"] >= 1
         assert first["t_us"] == timed["t_us"]
+        # A busy machine may hold the request longer than the phone's round trips allow
+        # (2 x its map's error + 100 ms): the box then clamps the touch to that bound
+        # (web/phonetime.py), rightly, and says by how much. The touch the phone
+        # claimed is still the one to check.
+        clamped = timed.get("clamped_us", 0)
+        allowed = 2 * timed["error_us"] + TRANSIT_SLACK_US
+        if clamped:
+            assert let_go - touched > allowed - timed["error_us"] - error, (timed, touched)
+        claimed = first["t_us"] - clamped
         # within the uncertainty the phone stated (half its best round trip: a few ms
         # on a busy machine), and that is a few ms
-        off = abs(first["t_us"] - touched)
+        off = abs(claimed - touched)
         print(  # the figures, with -s
-            f"phone press: {first['t_us'] - touched} µs from the touch, stated ±"
+            f"phone press: {claimed - touched} µs from the touch, stated ±"
             f"{timed['error_us']} µs (this test's own map ±{error} µs); "
-            f"{let_go - first['t_us']} µs between the touch and the request let go"
+            f"{let_go - claimed} µs between the touch and the request let go; "
+            f"clamped by {clamped} µs"
         )
         assert off <= timed["error_us"] + error + 500, (timed, touched, error)
-        assert off <= WITHIN_US and timed["error_us"] <= 2 * WITHIN_US, (timed, touched)
+        # (this test's own map is no better than its shortest exchange)
+        assert off <= WITHIN_US + error and timed["error_us"] <= 2 * WITHIN_US, (timed, touched)
         # the arrival minus the touch's age would be HOLD_MS late
-        assert let_go - first["t_us"] >= HOLD_MS * 1000 - WITHIN_US
+        assert let_go - claimed >= HOLD_MS * 1000 - WITHIN_US
         expect(ann.get_by_test_id("buzzer-timing")).to_contain_text("Timed at your touch (±")
         fits(ann, "buzzer-timed")
 
