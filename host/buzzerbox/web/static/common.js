@@ -23,6 +23,33 @@ function setStatus(status) {
   note.textContent = status === "live" ? "" : el.title;
 }
 
+/** How long the log may be behind what the pages show before they say so, ms: an
+ * fsync of a few tens of ms is an SD card's usual; a stall is not. */
+export const SAVING_AFTER_MS = 400;
+let savingTimer = null;
+
+/** "Saving…" while the box shows a move its memory card has not confirmed yet
+ * (state.box.unsaved, store/behind.py: a power cut now could take it back), once that
+ * lasted SAVING_AFTER_MS; gone as soon as the card confirms it. */
+export function showSaving(state) {
+  const el = $("#save-note");
+  if (!el) return;
+  const unsaved = state?.box?.unsaved ?? null;
+  if (unsaved === null) {
+    clearTimeout(savingTimer);
+    savingTimer = null;
+    el.hidden = true;
+    return;
+  }
+  if (!el.hidden || savingTimer !== null) return;
+  el.textContent = t("Saving…");
+  el.title = t("Shown before the box's memory card confirmed it: a power cut now could take back the last move.");
+  savingTimer = setTimeout(() => {
+    savingTimer = null;
+    el.hidden = false;
+  }, SAVING_AFTER_MS);
+}
+
 /** "3 – 2 – 1 Ligretto Twist!": the start call of a game (Ligretto Kids calls
  * "Ligretto!", as its rulebook says). */
 export function startCall(title, game = null) {
@@ -176,6 +203,7 @@ export function run(render, onStatus = null) {
         if (state && state.game) countdown.update(state);
         else countdown.stop();
         showUrls(state || {});
+        showSaving(state);
       }
     },
     (status) => {
