@@ -136,3 +136,36 @@ def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) 
         fits(join, "fixes-join")
         fits(pads, "fixes-pads")
         watch.check()
+
+
+#: the name's whole text is in its box, on a phone: not cut, not cropped by its row
+NAME_SHOWN = """(seat) => {
+  const row = document.querySelector(`[data-testid="player-${seat}"]`);
+  const name = row.querySelector(".name"), badge = row.querySelector(".badge");
+  const n = name.getBoundingClientRect(), r = row.getBoundingClientRect();
+  return {
+    whole: name.scrollWidth <= name.clientWidth + 1,
+    inRow: n.left >= r.left && n.right <= r.right + 0.5,
+    badge: badge ? badge.getBoundingClientRect().right <= r.right + 0.5 : null,
+  };
+}"""
+
+
+def test_a_long_name_that_called_is_shown_whole_beside_its_badge(
+    served: Served, browser: Browser
+) -> None:
+    long = "Maximilian-Alexander von"  # the longest name the form takes: 24
+    with browsing(served, browser) as (watch, [context]):
+        table = table_page(watch, context, served)
+        new_game(table, "twist", [long, "Ben"])
+        viewer = watch.open(context, "/")
+        pads = watch.open(context, "/pads")
+        start_round(table, pads)
+        wait_for_go(pads)
+        pads.get_by_test_id("pad-stop-0").tap()  # the long name calls
+        expect(viewer.get_by_test_id("called")).to_be_visible()
+        shown = viewer.evaluate(NAME_SHOWN, 0)
+        assert shown == {"whole": True, "inRow": True, "badge": True}, shown
+        expect(viewer.get_by_test_id("player-0").locator(".name")).to_have_text(long)
+        fits(viewer, "fixes-long-caller")
+        watch.check()
