@@ -104,3 +104,27 @@ def test_stats_are_computed_once_per_set_of_finished_games(
     client.get("/api/stats")
     client.get("/api/stats")
     assert cache.computed == 2
+
+
+def test_an_address_saying_its_phone_is_here_too_often_is_refused_in_words(
+    app: Flask, admin: FlaskClient, seconds: Seconds
+) -> None:
+    phone = guest(app)
+    new_game(admin)
+    admin.post("/api/phones", json={"on": True})
+    assert phone.post("/api/phones/seat", json={"seat": 0, "token": TOKENS[0]}).status_code == 200
+    statuses = [
+        phone.post("/api/phones/here", json={"token": TOKENS[0]}).status_code for _ in range(12)
+    ]
+    assert statuses == [200] * 10 + [429] * 2, statuses  # the burst, then refusals
+    reply = phone.post("/api/phones/here", json={"token": TOKENS[0]})
+    assert reply.json == {
+        "error": "a phone says it is here more than 2 times a second from this address: "
+        "wait 0.50 s",
+        "code": "too-fast",
+    }
+    seconds.now += 0.5  # one more half a second later: a phone's every 3 s is far within
+    assert phone.post("/api/phones/here", json={"token": TOKENS[0]}).status_code == 200
+    # the box's own screen is not capped
+    for _ in range(12):
+        assert admin.post("/api/phones/here", json={"token": TOKENS[0]}).status_code == 200

@@ -196,6 +196,7 @@ def api_blueprint(
         names its seat in the current game (a rematch keeps it: the phone learns it here)."""
         now = box.now_us()
         body = body_object('a phone that is there: {"token": "..."}')
+        rates.check_here(client())
         state = box.change_phones(lambda phones, _: phones.heard(body.get("token"), now))
         seat = box.phone_seat(body.get("token"))
         return edge_taken(state, seat=seat, game_id=state["box"]["game_id"])

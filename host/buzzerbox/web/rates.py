@@ -4,6 +4,7 @@
   once. A phone press is a logged, fsynced event: a seat may press PRESS_RATE times a
   second (a Twist round is about ten a second for the whole table), an address
   ADDRESS_RATE; a refused press is a 429 that says why, in words.
+  A phone's "I am here" (POST /api/phones/here) is capped per address at HERE_RATE.
 - `SeatOwners`: which address took which seat with which token; an address may hold
   SEATS_PER_ADDRESS seats, so one guest cannot take every seat with made-up tokens.
   (The box's own machine, 127.0.0.1 and ::1, is not capped by address, as in guard.py.)
@@ -26,6 +27,9 @@ from buzzerbox.server.guard import UNCAPPED
 
 PRESS_RATE, PRESS_BURST = 10.0, 20
 ADDRESS_RATE, ADDRESS_BURST = 20.0, 40
+#: a seat's phone says it is there every 3 s (POST /api/phones/here): an address may
+#: say so this often (its two seats, a reload, a flaky network's retries)
+HERE_RATE, HERE_BURST = 2.0, 10
 SEATS_PER_ADDRESS = 2
 #: keys a bucket table remembers at most (the oldest full ones go first)
 MAX_KEYS = 10_000
@@ -69,11 +73,25 @@ class Buckets:
 
 
 class PressRates:
-    """The presses a seat and an address may make."""
+    """The presses a seat and an address may make, and how often an address's phones
+    may say they are there."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.seats = Buckets(PRESS_RATE, PRESS_BURST, clock)
         self.addresses = Buckets(ADDRESS_RATE, ADDRESS_BURST, clock)
+        self.here = Buckets(HERE_RATE, HERE_BURST, clock)
+
+    def check_here(self, address: str) -> None:
+        """Raise TooFast if `address` said its phone is there faster than allowed."""
+        wait = 0.0 if address in UNCAPPED else self.here.take(address)
+        if wait > 0:
+            said = {"rate": HERE_RATE, "wait": wait}
+            words = Words(
+                "a phone says it is here more than {rate:g} times a second from this "
+                "address: wait {wait:.2f} s",
+                said,
+            )
+            raise TooFast(words, wait)
 
     def check(self, seat: int | None, address: str) -> None:
         """Raise TooFast if `address` (or `seat`) pressed faster than allowed."""
