@@ -11,36 +11,29 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     confirm,
     enter,
     fits,
     new_game,
-    phone,
-    serving,
+    served_with,
     start_round,
     table_and_pads,
     table_page,
     wait_for_go,
 )
 
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("words"), "countdown_s = 2.0\n")
+served = served_with("words", "countdown_s = 2.0\n")
 
 
 def test_undo_says_whose_press_and_round_one_stays_in_round_one(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, (context,)):
         table, pads = table_and_pads(watch, context, served, "ligretto", ["Jean-Luc", "Ben"])
         start_round(table, pads)
         wait_for_go(pads)
@@ -69,8 +62,6 @@ def test_undo_says_whose_press_and_round_one_stays_in_round_one(
         assert [p["name"] for p in state["voided"]] == ["Jean-Luc"]  # the log keeps it
         expect(table.locator("body")).not_to_contain_text("µs")
         watch.check()
-    finally:
-        context.close()
 
 
 def counts_on(page: Page, prefix: str, counts: dict[int, int]) -> None:
@@ -90,22 +81,16 @@ class Scorekeepers:
 
 @contextmanager
 def scorekeepers(served: Served, browser: Browser, game: str) -> Iterator[Scorekeepers]:
-    watch = Watch(served.url)
-    first_phone, second_phone = phone(browser), phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "dark") as (watch, (first_phone, second_phone)):
         a = table_page(watch, first_phone, served)
         new_game(a, game, ["Ann", "Ben", "Cara"])
         b = table_page(watch, second_phone, served)
-        pads = watch.page(first_phone)
-        pads.goto(f"{served.url}/pads")
+        pads = watch.open(first_phone, "/pads")
         start_round(a, pads)
         wait_for_go(pads)
         pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
         yield Scorekeepers(a, b, pads)
         watch.check()
-    finally:
-        first_phone.close()
-        second_phone.close()
 
 
 def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
