@@ -43,8 +43,12 @@ def state(served: Served) -> dict[str, Any]:
     return result
 
 
-def ready(served: Served, table: Page, watch: Watch, guest: BrowserContext) -> Page:
-    """A new game of two, phones as pads, Ann's phone at seat 0, a round at its go."""
+def ready(
+    served: Served, watch: Watch, host: BrowserContext, guest: BrowserContext
+) -> tuple[Page, Page]:
+    """The table view on the host's phone with a new game of two, phones as pads, Ann's
+    phone (`guest`) at seat 0, a round at its go: the table view and Ann's buzzer."""
+    table = table_page(watch, host, served)
     new_game(table, "ligretto", ["Ann", "Ben"])
     phones_on(table, maybe_on=True)
     ann = watch.page(guest)
@@ -54,7 +58,7 @@ def ready(served: Served, table: Page, watch: Watch, guest: BrowserContext) -> P
     table.get_by_test_id("start-round").click()
     wait_for_go(ann, "buzzer-phase")
     expect(ann.get_by_test_id("buzzer-link")).to_be_hidden()
-    return ann
+    return table, ann
 
 
 def back(table: Page, ann: Page) -> None:
@@ -72,8 +76,7 @@ def test_a_phone_off_the_wifi_is_told_at_once_and_the_host_sees_it(
     served: Served, browser: Browser
 ) -> None:
     with browsing(served, browser, "light", "dark") as (watch, (host, guest)):
-        table = table_page(watch, host, served)
-        ann = ready(served, table, watch, guest)
+        table, ann = ready(served, watch, host, guest)
 
         guest.set_offline(True)  # Ann's phone drops off the wifi
         in_view(ann, "buzzer-link")
@@ -105,8 +108,7 @@ def test_a_press_the_box_does_not_answer_is_said_not_to_count(
     served: Served, browser: Browser
 ) -> None:
     with browsing(served, browser, "light", "light") as (watch, (host, guest)):
-        table = table_page(watch, host, served)
-        ann = ready(served, table, watch, guest)
+        table, ann = ready(served, watch, host, guest)
 
         # the phone's wifi is up, but nothing it sends reaches the box any more
         lost: list[str] = []

@@ -19,11 +19,10 @@ from .browser_support import (
     enter,
     fits,
     new_game,
-    start_round,
+    play,
     table_and_pads,
     targets_big_enough,
     tv_screen,
-    wait_for_go,
 )
 from .web_fakes import Admin
 
@@ -36,16 +35,14 @@ def game_ids(page: Page) -> list[int]:
 def kids_won_by_ann_then_a_rematch_begun(table: Page, pads: Page) -> None:
     """A Kids game Ann wins (she calls stop, Ben has 4 cards left), then its rematch
     with a round going on: a game without its end."""
-    start_round(table, pads)
-    wait_for_go(pads)
+    play(table, pads)
     pads.get_by_test_id("pad-stop-0").tap()
     enter(table, "left", {1: 4})
     confirm(table, "finish")
     expect(table.get_by_test_id("table-winners")).to_contain_text("Ann wins!")
     table.get_by_test_id("rematch").click()
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
-    start_round(table, pads)
-    wait_for_go(pads)
+    play(table, pads)
 
 
 def test_stats_have_their_own_tab_never_above_the_standings(

@@ -20,11 +20,10 @@ from .browser_support import (
     enter,
     fits,
     new_game,
+    play,
     served_with,
-    start_round,
     table_and_pads,
     table_page,
-    wait_for_go,
 )
 
 served = served_with("words", "countdown_s = 2.0\n")
@@ -35,8 +34,7 @@ def test_undo_says_whose_press_and_round_one_stays_in_round_one(
 ) -> None:
     with browsing(served, browser) as (watch, (context,)):
         table, pads = table_and_pads(watch, context, served, "ligretto", ["Jean-Luc", "Ben"])
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         pads.get_by_test_id("pad-stop-0").tap()  # Jean-Luc bumps his stop pad
         confirm(table, "void-0")
         undo = table.get_by_test_id("undo")
@@ -50,8 +48,7 @@ def test_undo_says_whose_press_and_round_one_stays_in_round_one(
         expect(undo).to_have_text("Undo: the stacks of round 1")
         enter(table, "middle", {0: 5, 1: 9})
         expect(undo).to_have_text("Undo: the middle of round 1 and its scores")
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         expect(table.get_by_test_id("presses-card")).to_be_hidden()
         pads.get_by_test_id("pad-stop-0").tap()
         expect(table.get_by_test_id("void-row-0")).to_contain_text("Jean-Luc")
@@ -86,8 +83,7 @@ def scorekeepers(served: Served, browser: Browser, game: str) -> Iterator[Scorek
         new_game(a, game, ["Ann", "Ben", "Cara"])
         b = table_page(watch, second_phone, served)
         pads = watch.open(first_phone, "/pads")
-        start_round(a, pads)
-        wait_for_go(pads)
+        play(a, pads)
         pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
         yield Scorekeepers(a, b, pads)
         watch.check()
@@ -123,8 +119,7 @@ def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
         expect(b.get_by_test_id("undo")).to_have_text("Undo: the correction of round 1")
 
         # round 2: both save at the same moment; whichever came second keeps its counts
-        start_round(a, pads)
-        wait_for_go(pads)
+        play(a, pads)
         pads.get_by_test_id("pad-stop-1").tap()  # Ben calls
         counts_on(a, "left", {0: 7, 2: 1})
         counts_on(b, "left", {0: 6, 2: 1})
