@@ -10,12 +10,10 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from buzzerbox.box import Box
 from buzzerbox.cli import main
 from buzzerbox.datadir import DataLock
 from buzzerbox.hub.board import Board
@@ -27,11 +25,10 @@ from buzzerbox.mqtt.sign import Signer, SigningKeyError
 from buzzerbox.mqtt.topics import parse_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, Recorder, Watcher, kids_round
+from .mqtt_fakes import TIMEOUT_S, MakeBox, ManualClock, Mosquitto, Recorder, Watcher, kids_round
 from .test_board import result, state
 from .test_untrusted import Hub, publish
 
-MakeBox = Callable[[str, ManualClock], Box]
 FORGED_CLAIM = json.dumps({"owner": "evil", "host": "pi-b", "since": 0}).encode()
 KEY = b"the-event-key-0123456789abcdef"
 
