@@ -4,7 +4,7 @@ their publishers and recorders on that mosquitto (each closed after the test), a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +15,9 @@ from buzzerbox.store.eventlog import EventLog
 
 from .mqtt_fakes import (
     COUNTDOWN_US,
-    Attach,
     MakeBox,
     ManualClock,
     Mosquitto,
-    Record,
     Recorder,
     closed_after,
 )
@@ -60,7 +58,9 @@ def hub(broker: Mosquitto, tmp_path: Path) -> Iterator[Hub]:
 
 
 @pytest.fixture
-def attached(broker: Mosquitto, make_box: MakeBox, tmp_path: Path) -> Iterator[Attach]:
+def attached(
+    broker: Mosquitto, make_box: MakeBox, tmp_path: Path
+) -> Iterator[Callable[..., Publisher]]:
     """attach(box, broker.url, name, tmp_path/<folder>/, **options), the folder the box's
     own (`name`) unless told: the box's publisher on the test's broker, each closed after
     the test, before the boxes of `make_box`."""
@@ -72,7 +72,7 @@ def attached(broker: Mosquitto, make_box: MakeBox, tmp_path: Path) -> Iterator[A
 
 
 @pytest.fixture
-def recorders(broker: Mosquitto) -> Iterator[Record]:
+def recorders(broker: Mosquitto) -> Iterator[Callable[..., Recorder]]:
     """Recorder(broker.url, topics, **options) on the test's broker; each closed after
     the test."""
 

@@ -132,13 +132,13 @@ def test_a_restarted_box_goes_on_from_its_cursor(
 
 
 def test_a_new_box_name_starts_with_the_last_game(
-    broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+    broker: Mosquitto, make_box: MakeBox, recorders: Record, clock: ManualClock, tmp_path: Path
 ) -> None:
     box = make_box("t1", clock)
     box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
     kids_round(box, clock, 0)
     box.new_game({"game": "kids", "players": ["Cem", "Dan"]})
-    recorder = Recorder(broker.url, ["buzzerbox/+/event"])
+    recorder = recorders(["buzzerbox/+/event"])
     publisher = Publisher(box.log.path, "t1", tmp_path / "t1", parse_broker(broker.url))
     publisher.listen_to(box)
     publisher.start()
@@ -149,13 +149,12 @@ def test_a_new_box_name_starts_with_the_last_game(
         assert json.loads(first.payload)["event"]["players"] == ["Cem", "Dan"]
     finally:
         publisher.close()
-        recorder.close()
 
 
 def test_flow_control_a_backlog_goes_out_in_small_windows(
-    broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+    broker: Mosquitto, make_box: MakeBox, recorders: Record, clock: ManualClock, tmp_path: Path
 ) -> None:
-    recorder = Recorder(broker.url, ["buzzerbox/+/event"])
+    recorder = recorders(["buzzerbox/+/event"])
     box = make_box("t1", clock)
     broker_at = parse_broker(broker.url)
     publisher = Publisher(box.log.path, "t1", tmp_path / "t1", broker_at, window=4, batch=3)
@@ -171,7 +170,6 @@ def test_flow_control_a_backlog_goes_out_in_small_windows(
         assert event_seqs(recorder, "t1") == log_seqs(box)
     finally:
         publisher.close()
-        recorder.close()
 
 
 def test_the_serve_options_and_attach(
