@@ -9,27 +9,54 @@ import contextlib
 import getpass
 import os
 import queue
+import re
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import paho.mqtt.client as mqtt
 from buzzerbox.box import Box
 from buzzerbox.hub.board import Board, Update
+from buzzerbox.mqtt import Publisher
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.testing import ManualClock as ManualClock
 from buzzerbox.testing import Timer as Timer
 from paho.mqtt.enums import CallbackAPIVersion
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+#: the `make_box` fixture: Box(name, clock)
+MakeBox = Callable[[str, ManualClock], Box]
 TIMEOUT_S = 15.0
 COUNTDOWN_US = 1_000_000
+
+
+class Closes(Protocol):
+    def close(self) -> None: ...
+
+
+Closing = TypeVar("Closing", bound=Closes)
+
+
+def closed_after(make: Callable[..., Closing]) -> Iterator[Callable[..., Closing]]:
+    """A fixture's body: `make`, and each thing it made closed once the test is over
+    (in the order made)."""
+    made: list[Closing] = []
+
+    def making(*args: Any, **options: Any) -> Closing:
+        thing = make(*args, **options)
+        made.append(thing)
+        return thing
+
+    yield making
+    for thing in made:
+        thing.close()
 
 
 def free_port() -> int:
@@ -101,6 +128,47 @@ class Mosquitto:
             self.process = None
 
 
+@dataclass
+class HubProcess:
+    """`buzzerbox hub` in a process of its own: its port and its admin PIN (if any)."""
+
+    process: subprocess.Popen[str]
+    port: int = 0
+    pin: str = ""
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(TIMEOUT_S)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def run_hub(
+    broker_url: str, name: str, *options: str, env: dict[str, str] | None = None
+) -> HubProcess:
+    """`buzzerbox hub` named `name` on `broker_url` with `options`, on a free loopback
+    port, once it has said where (stopped again if it never does)."""
+    command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker_url,
+               "--host", "127.0.0.1", "--port", "0", "--name", name, *options]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
+    hub = HubProcess(process)
+    try:
+        assert process.stdout is not None
+        while not hub.port:
+            line = process.stdout.readline()
+            assert line, "buzzerbox hub ended before it printed its address"
+            if found := re.search(r"admin PIN (\d+)", line):
+                hub.pin = found.group(1)
+            if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
+                hub.port = int(found.group(1))
+    except BaseException:
+        hub.stop()
+        raise
+    return hub
+
+
 class Recorder:
     """A client that records every message under `topics` (QoS 1, retained too)."""
 
@@ -114,6 +182,7 @@ class Recorder:
         login: tuple[str, str] | None = None,
     ):
         port = int(url.rsplit(":", 1)[1])
+        self.closed = False
         self.messages: list[mqtt.MQTTMessage] = []
         self.cond = threading.Condition()
         self.subscribed = threading.Event()
@@ -151,7 +220,16 @@ class Recorder:
             return [m for m in self.messages if m.topic == topic]
 
     def close(self) -> None:
-        stop_client(self.client)
+        """Once; a second call does nothing."""
+        if not self.closed:
+            self.closed = True
+            stop_client(self.client)
+
+
+#: the `recorders` fixture: Recorder(broker.url, topics, **options)
+Record = Callable[..., Recorder]
+#: the `attached` fixture: attach(box, broker.url, name, data, **options)
+Attach = Callable[..., Publisher]
 
 
 @dataclass

@@ -4,11 +4,10 @@ hub's page and doctor show)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from buzzerbox.box import Box
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import TlsFileError, attach, broker_from
@@ -16,9 +15,7 @@ from buzzerbox.mqtt.connect import CONNECTED, REFUSED, UNREACHABLE, Link, LinkSt
 from buzzerbox.mqtt.topics import Broker
 
 from .certs import Pki, make_pki, password_file, tls_listener
-from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, free_port, kids_round
-
-MakeBox = Callable[[str, ManualClock], Box]
+from .mqtt_fakes import TIMEOUT_S, MakeBox, ManualClock, Mosquitto, free_port, kids_round
 
 PASSWORD = "p@ss:w/rd%"  # every character a URL reserves
 ENV = {"BUZZERBOX_MQTT_PASSWORD": PASSWORD}

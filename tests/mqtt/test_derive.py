@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.box import Box
@@ -12,9 +11,7 @@ from buzzerbox.mqtt.outbox import Acks
 from buzzerbox.store import StoredEvent
 from buzzerbox.store.tail import LogTail
 
-from .mqtt_fakes import COUNTDOWN_US, ManualClock, kids_round
-
-MakeBox = Callable[[str, ManualClock], Box]
+from .mqtt_fakes import COUNTDOWN_US, MakeBox, ManualClock, kids_round
 
 
 def payloads(messages: list[Outgoing], kind: str) -> list[dict[str, Any]]:

@@ -4,19 +4,17 @@ in order, and the tournament of the three tables."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from buzzerbox.box import Box
 from buzzerbox.hub.board import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import Publisher, attach
 from buzzerbox.mqtt.topics import parse_broker
 
-from .mqtt_fakes import ManualClock, Mosquitto, Watcher, kids_round, log_seqs, twinit_claim
+from .mqtt_fakes import MakeBox, ManualClock, Mosquitto, Watcher, kids_round, log_seqs, twinit_claim
 
-MakeBox = Callable[[str, ManualClock], Box]
 TIMEOUT_S = 15.0
 
 

@@ -10,12 +10,10 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from buzzerbox.box import Box
 from buzzerbox.cli import main
 from buzzerbox.datadir import DataLock
 from buzzerbox.hub.board import Board
@@ -27,52 +25,54 @@ from buzzerbox.mqtt.sign import Signer, SigningKeyError
 from buzzerbox.mqtt.topics import parse_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, Recorder, Watcher, kids_round
+from .mqtt_fakes import (
+    TIMEOUT_S,
+    Attach,
+    MakeBox,
+    ManualClock,
+    Mosquitto,
+    Record,
+    Recorder,
+    Watcher,
+    kids_round,
+)
 from .test_board import result, state
 from .test_untrusted import Hub, publish
 
-MakeBox = Callable[[str, ManualClock], Box]
 FORGED_CLAIM = json.dumps({"owner": "evil", "host": "pi-b", "since": 0}).encode()
 KEY = b"the-event-key-0123456789abcdef"
 
 
 def test_one_forged_claim_does_not_silence_a_box_without_a_key(
-    broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+    broker: Mosquitto, make_box: MakeBox, attached: Attach, recorders: Record, clock: ManualClock
 ) -> None:
-    recorder = Recorder(broker.url, ["buzzerbox/t3/status"])
+    recorder = recorders(["buzzerbox/t3/status"])
     box = make_box("t3", clock)
-    publisher = attach(box, broker.url, "t3", tmp_path / "t3", grace_s=0.3, lose_retry_s=0.5)
-    try:
-        assert publisher.wait_connected(TIMEOUT_S)
-        publish(broker.url, [("buzzerbox/t3/claim", FORGED_CLAIM, True)])
-        # it gave way (no key: nothing tells a stranger from a box) and said so...
-        assert recorder.wait(lambda ms: any(m.payload == b"offline" for m in ms))
-        # ...and came back by itself: the stranger's claim, retained, is only a hint
-        box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-        kids_round(box, clock, 0)
-        assert publisher.wait_published(box.seq, TIMEOUT_S)
-        assert recorder.wait(lambda ms: ms[-1].payload == b"online")
-    finally:
-        publisher.close()
-        recorder.close()
+    publisher = attached(box, "t3", grace_s=0.3, lose_retry_s=0.5)
+    assert publisher.wait_connected(TIMEOUT_S)
+    publish(broker.url, [("buzzerbox/t3/claim", FORGED_CLAIM, True)])
+    # it gave way (no key: nothing tells a stranger from a box) and said so...
+    assert recorder.wait(lambda ms: any(m.payload == b"offline" for m in ms))
+    # ...and came back by itself: the stranger's claim, retained, is only a hint
+    box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+    kids_round(box, clock, 0)
+    assert publisher.wait_published(box.seq, TIMEOUT_S)
+    assert recorder.wait(lambda ms: ms[-1].payload == b"online")
 
 
 def test_with_the_key_a_forged_claim_is_ignored_and_counted(
-    broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+    broker: Mosquitto, make_box: MakeBox, attached: Attach, clock: ManualClock
 ) -> None:
     box = make_box("t4", clock)
     seen: list[LinkStatus] = []
-    publisher = attach(box, broker.url, "t4", tmp_path / "t4", signer=Signer(KEY))
+    publisher = attached(box, "t4", signer=Signer(KEY))
     publisher.link.when_status.append(seen.append)
-    try:
-        assert publisher.wait_connected(TIMEOUT_S)
-        publish(broker.url, [("buzzerbox/t4/claim", FORGED_CLAIM, True)])
-        box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-        assert publisher.wait_published(box.seq, TIMEOUT_S)
-        assert publisher.claims_refused == 1
-        assert all(s.state != REFUSED for s in seen) and publisher.is_connected
-    finally:
-        publisher.close()
+    assert publisher.wait_connected(TIMEOUT_S)
+    publish(broker.url, [("buzzerbox/t4/claim", FORGED_CLAIM, True)])
+    box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+    assert publisher.wait_published(box.seq, TIMEOUT_S)
+    assert publisher.claims_refused == 1
+    assert all(s.state != REFUSED for s in seen) and publisher.is_connected
 
 
 def test_a_hub_with_the_key_shows_only_authentic_results(

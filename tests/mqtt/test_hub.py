@@ -7,15 +7,11 @@ import json
 import os
 import queue
 import re
-import subprocess
-import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from buzzerbox.box import Box
 from buzzerbox.cli import main
 from buzzerbox.hub.app import BOX_STATIC, create_app
 from buzzerbox.hub.board import Board
@@ -24,10 +20,8 @@ from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.sign import Signer
 from flask.testing import FlaskClient
 
-from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, kids_round
+from .mqtt_fakes import TIMEOUT_S, MakeBox, ManualClock, Mosquitto, kids_round, run_hub
 from .test_board import state
-
-MakeBox = Callable[[str, ManualClock], Box]
 
 
 @pytest.fixture
@@ -128,23 +122,11 @@ def read_frames(response: http.client.HTTPResponse, into: queue.Queue[Any]) -> N
 def test_buzzerbox_hub_shows_a_table_live(
     broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
 ) -> None:
-    command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker.url,
-               "--host", "127.0.0.1", "--port", "0", "--name", "hub-test"]  # fmt: skip
     key = "an-event-key-of-the-test-0123456789"
-    env = {**os.environ, "BUZZERBOX_MQTT_SECRET": key}
-    hub = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
-    )
+    hub = run_hub(broker.url, "hub-test", env={**os.environ, "BUZZERBOX_MQTT_SECRET": key})
     publisher = None
     try:
-        assert hub.stdout is not None
-        port = 0
-        while not port:
-            line = hub.stdout.readline()
-            assert line, "buzzerbox hub ended before it printed its address"
-            if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
-                port = int(found.group(1))
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT_S)
+        conn = http.client.HTTPConnection("127.0.0.1", hub.port, timeout=TIMEOUT_S)
         conn.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
         response = conn.getresponse()
         frames: queue.Queue[Any] = queue.Queue()
@@ -175,7 +157,4 @@ def test_buzzerbox_hub_shows_a_table_live(
     finally:
         if publisher is not None:
             publisher.close()
-        hub.terminate()
-        hub.wait(TIMEOUT_S)
-        if hub.stdout is not None:
-            hub.stdout.close()
+        hub.stop()

@@ -22,13 +22,6 @@ playwright, browser = support.playwright, support.browser
 
 
 @pytest.fixture
-def hub(broker: Mosquitto, tmp_path: Path) -> Iterator[Hub]:
-    running = Hub(broker, tmp_path / "hub")
-    yield running
-    running.stop()
-
-
-@pytest.fixture
 def boxes(broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[BoxProcess, BoxProcess]]:
     """Boxes t1 and t2, each in a process of its own, on the broker."""
     made = []

@@ -14,12 +14,10 @@ from playwright.sync_api import Browser
 from web import browser_support as support  # type: ignore[import-not-found]
 from web.quiet import frozen, live, reconnecting_after_two_missed  # type: ignore[import-not-found]
 
-from . import test_hub_browser
 from .test_untrusted import Hub
 
-# the browser fixtures of the web tests (Debian's Chromium, headless), and the hub's
+# the browser fixtures of the web tests (Debian's Chromium, headless)
 playwright, browser = support.playwright, support.browser
-hub = test_hub_browser.hub
 
 
 def test_a_quiet_hub_is_reconnecting_after_two_missed_keepalives(

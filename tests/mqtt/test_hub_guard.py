@@ -5,40 +5,24 @@ on serving everyone else."""
 
 from __future__ import annotations
 
-import re
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from .mqtt_fakes import Mosquitto
+from .mqtt_fakes import Mosquitto, run_hub
 
 HEAD_S = 10.0
 
 
 @pytest.fixture
 def hub_port(broker: Mosquitto) -> Iterator[int]:
-    command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker.url,
-               "--host", "127.0.0.1", "--port", "0", "--name", "hub-guard",
-               "--max-screens", "20"]  # fmt: skip
-    hub = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    hub = run_hub(broker.url, "hub-guard", "--max-screens", "20")
     try:
-        assert hub.stdout is not None
-        port = 0
-        while not port:
-            line = hub.stdout.readline()
-            assert line, "buzzerbox hub ended before it printed its address"
-            if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
-                port = int(found.group(1))
-        yield port
+        yield hub.port
     finally:
-        hub.terminate()
-        hub.wait(10)
-        if hub.stdout is not None:
-            hub.stdout.close()
+        hub.stop()
 
 
 def connect(port: int, source: str, request: bytes = b"") -> socket.socket:

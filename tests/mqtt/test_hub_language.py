@@ -4,10 +4,6 @@ the page and is remembered."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from playwright.sync_api import Browser, expect
 from web import browser_support as support  # type: ignore[import-not-found]
 from web.test_browser_language import (  # type: ignore[import-not-found]
@@ -21,13 +17,6 @@ from .test_untrusted import Hub, publish
 
 # the browser fixtures of the web tests (Debian's Chromium, headless)
 playwright, browser = support.playwright, support.browser
-
-
-@pytest.fixture
-def hub(broker: Mosquitto, tmp_path: Path) -> Iterator[Hub]:
-    running = Hub(broker, tmp_path / "hub")
-    yield running
-    running.stop()
 
 
 def test_the_hubs_page_in_german_and_its_switch(

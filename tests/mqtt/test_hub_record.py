@@ -4,7 +4,6 @@ persistence) and a restart of the hub; a table long offline drops off the board.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from buzzerbox.box import Box
@@ -14,10 +13,8 @@ from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.topics import parse_broker
 
-from .mqtt_fakes import ManualClock, Mosquitto, Watcher, kids_round
+from .mqtt_fakes import MakeBox, ManualClock, Mosquitto, Watcher, kids_round
 from .test_board import state
-
-MakeBox = Callable[[str, ManualClock], Box]
 
 
 def play_to_the_end(box: Box, clock: ManualClock, players: list[str]) -> None:

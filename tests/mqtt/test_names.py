@@ -4,18 +4,12 @@ stops with a message, the earlier one plays on), a stale claim, the default name
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from pathlib import Path
 
-from buzzerbox.box import Box
-from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.claim import LOSE, NOTHING, OURS, REPUBLISH, WAIT, Claim, Claimant, owner_id
 from buzzerbox.mqtt.connect import CONNECTED, REFUSED, LinkStatus, wait_until
 from buzzerbox.mqtt.topics import check_box_name, default_box_name
 
-from .mqtt_fakes import TIMEOUT_S, ManualClock, Mosquitto, Recorder, kids_round, log_seqs
-
-MakeBox = Callable[[str, ManualClock], Box]
+from .mqtt_fakes import TIMEOUT_S, Attach, MakeBox, ManualClock, Record, kids_round, log_seqs
 
 
 def test_the_default_name_is_unique_per_machine() -> None:
@@ -58,58 +52,48 @@ def statuses(publisher_link: object) -> list[LinkStatus]:
 
 
 def test_two_boxes_with_one_name(
-    broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+    make_box: MakeBox, attached: Attach, recorders: Record, clock: ManualClock
 ) -> None:
-    recorder = Recorder(broker.url, ["buzzerbox/t3/status", "buzzerbox/t3/event"])
+    recorder = recorders(["buzzerbox/t3/status", "buzzerbox/t3/event"])
     first = make_box("a", clock)
-    a = attach(first, broker.url, "t3", tmp_path / "a")
+    a = attached(first, "t3", "a")
     second = make_box("b", clock)
-    b = None
-    try:
-        assert a.wait_connected(TIMEOUT_S)
-        first.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-        a_seen = statuses(a.link)
-        second.new_game({"game": "kids", "players": ["Xia", "Yan"]})
-        kids_round(second, clock, 0)
-        b = attach(second, broker.url, "t3", tmp_path / "b")  # waits 5 s: time to lose
-        refused = wait_until(b.link, (REFUSED,), 20)
-        assert refused.state == REFUSED, refused
-        assert refused.reason.startswith("the box name 't3' is already used on mqtt://")
-        assert "give this box a name of its own (--box-name NAME" in refused.reason
-        assert second.state()["box"]["mqtt"]["state"] == "refused"
-        assert wait_until(a.link, (CONNECTED,), TIMEOUT_S).state == CONNECTED
-        kids_round(first, clock, 1)
-        assert a.wait_published(first.seq, TIMEOUT_S)
-        assert recorder.wait(
-            lambda ms: any(
-                json.loads(m.payload)["seq"] == first.seq for m in ms if m.topic.endswith("/event")
-            )
+    assert a.wait_connected(TIMEOUT_S)
+    first.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+    a_seen = statuses(a.link)
+    second.new_game({"game": "kids", "players": ["Xia", "Yan"]})
+    kids_round(second, clock, 0)
+    b = attached(second, "t3", "b")  # waits 5 s: time to lose
+    refused = wait_until(b.link, (REFUSED,), 20)
+    assert refused.state == REFUSED, refused
+    assert refused.reason.startswith("the box name 't3' is already used on mqtt://")
+    assert "give this box a name of its own (--box-name NAME" in refused.reason
+    assert second.state()["box"]["mqtt"]["state"] == "refused"
+    assert wait_until(a.link, (CONNECTED,), TIMEOUT_S).state == CONNECTED
+    kids_round(first, clock, 1)
+    assert a.wait_published(first.seq, TIMEOUT_S)
+    assert recorder.wait(
+        lambda ms: any(
+            json.loads(m.payload)["seq"] == first.seq for m in ms if m.topic.endswith("/event")
         )
-        # only the first box's events went out under the name, and it was thrown off
-        # at most three times (not every second)
-        seqs = [json.loads(m.payload)["seq"] for m in recorder.on("buzzerbox/t3/event")]
-        assert sorted(set(seqs)) == log_seqs(first)
-        assert sum(s.state == CONNECTED for s in a_seen) <= 4
-        assert not b.link.is_connected and b.published_seq < second.seq
-    finally:
-        a.close()
-        if b is not None:
-            b.close()
-        recorder.close()
+    )
+    # only the first box's events went out under the name, and it was thrown off
+    # at most three times (not every second)
+    seqs = [json.loads(m.payload)["seq"] for m in recorder.on("buzzerbox/t3/event")]
+    assert sorted(set(seqs)) == log_seqs(first)
+    assert sum(s.state == CONNECTED for s in a_seen) <= 4
+    assert not b.link.is_connected and b.published_seq < second.seq
 
 
 def test_a_stale_claim_is_taken_over_after_the_grace(
-    broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
+    make_box: MakeBox, attached: Attach, clock: ManualClock
 ) -> None:
     old = make_box("old", clock)
-    a = attach(old, broker.url, "t4", tmp_path / "old", grace_s=0.5)
+    a = attached(old, "t4", "old", grace_s=0.5)
     assert a.wait_connected(TIMEOUT_S)
     a.close()  # the old box is gone (its claim stays, retained)
     new = make_box("new", clock)
-    b = attach(new, broker.url, "t4", tmp_path / "new", grace_s=0.5)
-    try:
-        assert b.wait_connected(TIMEOUT_S)
-        new.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-        assert b.wait_published(new.seq, TIMEOUT_S)
-    finally:
-        b.close()
+    b = attached(new, "t4", "new", grace_s=0.5)
+    assert b.wait_connected(TIMEOUT_S)
+    new.new_game({"game": "kids", "players": ["Ann", "Ben"]})
+    assert b.wait_published(new.seq, TIMEOUT_S)

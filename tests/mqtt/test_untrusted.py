@@ -8,9 +8,6 @@ from __future__ import annotations
 import http.client
 import json
 import queue
-import re
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +21,7 @@ from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.mqtt.sign import Signer
 from paho.mqtt.enums import CallbackAPIVersion
 
-from .mqtt_fakes import TIMEOUT_S, Mosquitto
+from .mqtt_fakes import TIMEOUT_S, Mosquitto, run_hub
 from .test_board import msg, result, state
 from .test_hub import read_frames
 
@@ -134,22 +131,10 @@ class Hub:
     def __init__(self, broker: Mosquitto, data: Path, *more: str) -> None:
         """`more`: the hub's options; without any: --insecure-open-broker (what these
         tests check is what the hub makes of each message's content)."""
-        command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", broker.url,
-                   "--host", "127.0.0.1", "--port", "0", "--name", "hub-u",
-                   "--data", str(data), *(more or ["--insecure-open-broker"])]  # fmt: skip
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        hub = run_hub(
+            broker.url, "hub-u", "--data", str(data), *(more or ["--insecure-open-broker"])
         )
-        assert self.process.stdout is not None
-        self.port = 0
-        self.pin = ""
-        while not self.port:
-            line = self.process.stdout.readline()
-            assert line, "buzzerbox hub ended before it printed its address"
-            if found := re.search(r"admin PIN (\d+)", line):
-                self.pin = found.group(1)
-            if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
-                self.port = int(found.group(1))
+        self.running, self.process, self.port, self.pin = hub, hub.process, hub.port, hub.pin
         self.frames: queue.Queue[Any] = queue.Queue()
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT_S)
         self.conn.request("GET", "/api/events")
@@ -178,10 +163,7 @@ class Hub:
 
     def stop(self) -> None:
         self.conn.close()
-        self.process.terminate()
-        self.process.wait(TIMEOUT_S)
-        assert self.process.stdout is not None
-        self.process.stdout.close()
+        self.running.stop()
 
 
 @pytest.fixture

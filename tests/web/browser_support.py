@@ -1,5 +1,6 @@
 """What the browser tests share: the real `buzzerbox serve`, Debian's Chromium driven by
-Playwright, phones (`browsing`, `two_phones`), screenshots, and the steps every game takes.
+Playwright, phones and TV screens (`browsing`, `two_phones`), screenshots, and the steps
+every game takes.
 
 The fixtures (`served`, `playwright`, `browser`) are the web tests' own, bound once in
 tests/web/conftest.py (as Home Assistant's tests/components share theirs); module scope:
@@ -19,7 +20,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +132,17 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     yield from serving(tmp_path_factory.mktemp("box"))
 
 
+def served_with(folder: str, config: str) -> Callable[..., Iterator[Served]]:
+    """A module's own `served` fixture: its box in a data folder named `folder`, with
+    the TOML `config` ("countdown_s = 1.0\n"). `served = served_with("games", ...)`"""
+
+    @pytest.fixture(scope="module", name="served")
+    def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+        yield from serving(tmp_path_factory.mktemp(folder), config)
+
+    return served
+
+
 # -- the browser ---------------------------------------------------------------------------
 
 
@@ -195,17 +207,34 @@ def phone(browser: Browser, scheme: Literal["light", "dark"] = "light") -> Brows
 Scheme = Literal["light", "dark"]
 
 
+def tv_screen(browser: Browser, scheme: Scheme = "light") -> BrowserContext:
+    """A 1920×1080 TV's browser (no touch), in `scheme`."""
+    return browser.new_context(viewport=FITS["tv"], color_scheme=scheme)
+
+
+def dark_tv(browser: Browser) -> BrowserContext:
+    return tv_screen(browser, "dark")
+
+
+#: what `browsing` opens: a phone in a scheme, or what a maker makes of the browser
+Device = Scheme | Callable[[Browser], BrowserContext]
+
+
 @contextmanager
 def browsing(
-    served: Served, browser: Browser, *schemes: Scheme
+    served: Served, browser: Browser, *devices: Device
 ) -> Iterator[tuple[Watch, list[BrowserContext]]]:
-    """What a browser test starts with: a `Watch` on the box's pages and one phone per
-    scheme given (one light phone if none), closed after the test; a test that fails
-    prints what the box said and the pages' errors.
+    """What a browser test starts with: a `Watch` on the box's pages and one browser
+    context per device given (a phone in "light" or "dark", or a maker's: `tv_screen`;
+    one light phone if none), closed after the test; a test that fails prints what the
+    box said and the pages' errors.
 
         with browsing(served, browser, "light", "dark") as (watch, (host, viewer)):"""
     watch = Watch(served.url)
-    contexts = [phone(browser, scheme) for scheme in schemes or ("light",)]
+    contexts = [
+        phone(browser, device) if isinstance(device, str) else device(browser)
+        for device in devices or ("light",)
+    ]
     try:
         yield watch, contexts
     except (AssertionError, Error):
@@ -399,10 +428,27 @@ def two_phones(served: Served, browser: Browser) -> Iterator[Table]:
         watch.check()
 
 
-def phones_on(table: Page) -> None:
-    """The host switches phones as pads on, at the table view."""
-    table.get_by_test_id("phones-toggle").click()
-    expect(table.get_by_test_id("phones-toggle")).to_have_attribute("aria-pressed", "true")
+def phones_on(table: Page, *, maybe_on: bool = False) -> None:
+    """The host switches phones as pads on, at the table view (`maybe_on`: unless the
+    box's last game left them on)."""
+    toggle = table.get_by_test_id("phones-toggle")
+    if not (maybe_on and toggle.get_attribute("aria-pressed") == "true"):
+        toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+
+
+def in_view(page: Page, testid: str) -> None:
+    """`testid` is shown on the 390×844 screen as it stands: not below the fold."""
+    expect(page.get_by_test_id(testid)).to_be_visible()
+    box = page.get_by_test_id(testid).bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def settle_claim(table: Page, result: str, claimant: str) -> None:
+    """Twin It!: the table settles `claimant`'s claim as `result` ("pair", "error"...)."""
+    expect(table.get_by_test_id("claim")).to_contain_text(f"{claimant} claims a pair")
+    table.get_by_test_id(f"claim-{result}").click()
+    expect(table.get_by_test_id("claim")).to_be_hidden()
 
 
 def start_round(table: Page, pads: Page) -> None:

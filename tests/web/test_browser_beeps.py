@@ -10,7 +10,7 @@ import itertools
 from playwright.sync_api import Browser, expect
 
 from . import browser_support as support
-from .browser_support import FITS, Served, Watch, new_game, phone, table_page
+from .browser_support import Served, browsing, new_game, table_page, tv_screen
 
 #: every oscillator started: its pitch, and how far ahead on the audio clock (s)
 RECORD = """window.__beeps = [];
@@ -24,11 +24,8 @@ BEEPS = "() => window.__beeps.length"
 
 
 def test_the_tv_beeps_each_second_of_the_countdown(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    hand = phone(browser)
-    screen = browser.new_context(viewport=FITS["tv"])
-    quiet_screen = browser.new_context(viewport=FITS["tv"])
-    try:
+    with browsing(served, browser, "light", tv_screen, tv_screen) as (watch, contexts):
+        hand, screen, quiet_screen = contexts
         table = table_page(watch, hand, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
 
@@ -67,6 +64,3 @@ def test_the_tv_beeps_each_second_of_the_countdown(served: Served, browser: Brow
         expect(quiet.get_by_test_id("countdown-big")).to_have_text("Ligretto!")
         assert quiet.evaluate(BEEPS) == 0
         watch.check()
-    finally:
-        for context in (hand, screen, quiet_screen):
-            context.close()

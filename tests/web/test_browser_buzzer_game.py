@@ -14,20 +14,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .browser_support import (
-    GO_TIMEOUT_MS,
-    PHONE,
     Served,
     Watch,
+    browsing,
     confirm,
     enter,
     fits,
+    in_view,
     new_game,
-    phone,
-    serving,
+    phones_on,
+    served_with,
+    settle_claim,
     table_page,
+    wait_for_go,
 )
 
 #: navigator.vibrate, recorded: the patterns the page asked for; and every title the
@@ -43,9 +45,7 @@ BEHIND = re.compile(r"^2nd — \d+\.\d+ (ms|s) behind Ann$")
 EARLY = re.compile(r"False start: \d+(\.\d+)? (ms|s) too early\. It does not count\.")
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("buzzer-game"), "countdown_s = 3.0\n")
+served = served_with("buzzer-game", "countdown_s = 3.0\n")
 
 
 @dataclass
@@ -71,25 +71,14 @@ def guest(watch: Watch, context: BrowserContext, served: Served, seat: int) -> P
 def party(
     served: Served, browser: Browser, game: str, names: list[str], **kw: int
 ) -> Iterator[Party]:
-    watch = Watch(served.url)
-    contexts = [phone(browser), phone(browser), phone(browser, "dark")]
-    try:
-        table = table_page(watch, contexts[0], served)
+    with browsing(served, browser, "light", "light", "dark") as (watch, (host, one, two)):
+        table = table_page(watch, host, served)
         new_game(table, game, names, **kw)
-        toggle = table.get_by_test_id("phones-toggle")
-        if toggle.get_attribute("aria-pressed") != "true":  # the box's last game left it on
-            toggle.click()
-        expect(toggle).to_have_attribute("aria-pressed", "true")
-        ann = guest(watch, contexts[1], served, 0)
-        ben = guest(watch, contexts[2], served, 1)
+        phones_on(table, maybe_on=True)
+        ann = guest(watch, one, served, 0)
+        ben = guest(watch, two, served, 1)
         yield Party(table, ann, ben, watch)
         watch.check()
-    except (AssertionError, Error):
-        print(served.output())
-        raise
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def title(page: Page) -> str:
@@ -105,8 +94,7 @@ def says(page: Page, text: Text, detail: Text | None = None) -> None:
     expect(page.get_by_test_id("buzzer-title")).to_have_text(text)
     if detail is not None:
         expect(page.get_by_test_id("buzzer-detail")).to_contain_text(detail)
-    box = page.get_by_test_id("buzzer-status").bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    in_view(page, "buzzer-status")
 
 
 def start(table: Page, *guests: Page) -> None:
@@ -117,9 +105,7 @@ def start(table: Page, *guests: Page) -> None:
 
 def go(*guests: Page) -> None:
     for page in guests:
-        expect(page.get_by_test_id("buzzer-phase")).to_have_attribute(
-            "data-phase", "playing", timeout=GO_TIMEOUT_MS
-        )
+        wait_for_go(page, "buzzer-phase")
 
 
 def vibrations(page: Page) -> list[object]:
@@ -186,12 +172,6 @@ def test_a_twist_or_kids_round_on_the_guests_phones(
         says(at.ben, "Ann wins!")
 
 
-def settle(table: Page, result: str, claimant: str) -> None:
-    expect(table.get_by_test_id("claim")).to_contain_text(f"{claimant} claims a pair")
-    table.get_by_test_id(f"claim-{result}").click()
-    expect(table.get_by_test_id("claim")).to_be_hidden()
-
-
 def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -> None:
     with party(served, browser, "twinit", ["Ann", "Ben", "Cem"]) as at:
         start(at.table, at.ann, at.ben)
@@ -209,7 +189,7 @@ def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -
         expect(at.ann.get_by_test_id("buzzer-slap")).to_contain_class("locked")
         says(at.ben, BEHIND, "Locked until the table settles Ann's claim.")
         expect(at.ben.get_by_test_id("buzzer-slap")).to_contain_class("locked")
-        settle(at.table, "pair", "Ann")
+        settle_claim(at.table, "pair", "Ann")
         says(at.ann, "You take the pair!", "You have 1 take of 5.")
         says(at.ben, "Ann takes the pair", "You have 0 takes of 5.")
         expect(at.ben.get_by_test_id("buzzer-slap")).not_to_contain_class("locked")
@@ -218,7 +198,7 @@ def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -
         at.ben.get_by_test_id("buzzer-slap").tap()
         says(at.ben, "You were first!")
         says(at.ann, "Ben slapped first", "The table settles the claim.")
-        settle(at.table, "error", "Ben")
+        settle_claim(at.table, "error", "Ben")
         says(at.ben, "Error: you lose a take")
         says(at.ann, "Ben's error: a take goes back")
 
@@ -226,7 +206,7 @@ def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -
         for _ in range(4):
             at.ann.get_by_test_id("buzzer-slap").tap()
             says(at.ann, "You were first!")
-            settle(at.table, "pair", "Ann")
+            settle_claim(at.table, "pair", "Ann")
         says(at.ann, "You win!", "Your total: 5")
         says(at.ben, "Ann wins!", "Your total: 0")
         fits(at.ann, "buzzer-twinit-win")

@@ -13,33 +13,28 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from .browser_support import (
-    GO_TIMEOUT_MS,
-    PHONE,
     Served,
     Watch,
+    browsing,
     fits,
+    in_view,
     new_game,
-    phone,
-    serving,
+    phones_on,
+    served_with,
     table_page,
+    wait_for_go,
 )
 
 #: the box's presence watch sweeps every second: offline is shown within this
 OFFLINE_MS = 8_000
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(
-        tmp_path_factory.mktemp("buzzer-offline"), "countdown_s = 1.0\nphone_offline_s = 4.0\n"
-    )
+served = served_with("buzzer-offline", "countdown_s = 1.0\nphone_offline_s = 4.0\n")
 
 
 def state(served: Served) -> dict[str, Any]:
@@ -48,30 +43,22 @@ def state(served: Served) -> dict[str, Any]:
     return result
 
 
-def in_view(page: Page, testid: str) -> None:
-    """`testid` is shown on the 390×844 screen as it stands: not below the fold."""
-    expect(page.get_by_test_id(testid)).to_be_visible()
-    box = page.get_by_test_id(testid).bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
-
-
-def ready(served: Served, table: Page, watch: Watch, guest: Any) -> Page:
-    """A new game of two, phones as pads, Ann's phone at seat 0, a round at its go."""
+def ready(
+    served: Served, watch: Watch, host: BrowserContext, guest: BrowserContext
+) -> tuple[Page, Page]:
+    """The table view on the host's phone with a new game of two, phones as pads, Ann's
+    phone (`guest`) at seat 0, a round at its go: the table view and Ann's buzzer."""
+    table = table_page(watch, host, served)
     new_game(table, "ligretto", ["Ann", "Ben"])
-    toggle = table.get_by_test_id("phones-toggle")
-    if toggle.get_attribute("aria-pressed") != "true":
-        toggle.click()
-    expect(toggle).to_have_attribute("aria-pressed", "true")
+    phones_on(table, maybe_on=True)
     ann = watch.page(guest)
     ann.goto(f"{served.url}/buzzer")
     ann.get_by_test_id("buzzer-seat-0").click()
     expect(ann.get_by_test_id("buzzer-title")).to_have_text("Waiting for the first round")
     table.get_by_test_id("start-round").click()
-    expect(ann.get_by_test_id("buzzer-phase")).to_have_attribute(
-        "data-phase", "playing", timeout=GO_TIMEOUT_MS
-    )
+    wait_for_go(ann, "buzzer-phase")
     expect(ann.get_by_test_id("buzzer-link")).to_be_hidden()
-    return ann
+    return table, ann
 
 
 def back(table: Page, ann: Page) -> None:
@@ -88,11 +75,8 @@ def back(table: Page, ann: Page) -> None:
 def test_a_phone_off_the_wifi_is_told_at_once_and_the_host_sees_it(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    host, guest = phone(browser), phone(browser, "dark")
-    try:
-        table = table_page(watch, host, served)
-        ann = ready(served, table, watch, guest)
+    with browsing(served, browser, "light", "dark") as (watch, (host, guest)):
+        table, ann = ready(served, watch, host, guest)
 
         guest.set_offline(True)  # Ann's phone drops off the wifi
         in_view(ann, "buzzer-link")
@@ -118,19 +102,13 @@ def test_a_phone_off_the_wifi_is_told_at_once_and_the_host_sees_it(
         guest.set_offline(False)  # back on the wifi
         back(table, ann)
         watch.check()
-    finally:
-        host.close()
-        guest.close()
 
 
 def test_a_press_the_box_does_not_answer_is_said_not_to_count(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    host, guest = phone(browser), phone(browser)
-    try:
-        table = table_page(watch, host, served)
-        ann = ready(served, table, watch, guest)
+    with browsing(served, browser, "light", "light") as (watch, (host, guest)):
+        table, ann = ready(served, watch, host, guest)
 
         # the phone's wifi is up, but nothing it sends reaches the box any more
         lost: list[str] = []
@@ -170,6 +148,3 @@ def test_a_press_the_box_does_not_answer_is_said_not_to_count(
         ann.unroute("**/api/phones/**")  # the box answers again
         back(table, ann)
         watch.check()
-    finally:
-        host.close()
-        guest.close()

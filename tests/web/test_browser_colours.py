@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from .browser_support import Served, Watch, phone
+from .browser_support import Served, browsing
 from .tv_steps import Scorekeeper, pads_page, round_called
 
 FOUR = [
@@ -53,9 +53,7 @@ def colours(viewer: Page, names: list[str]) -> dict[str, str]:
 
 
 def test_colours_follow_names_and_the_long_name_layouts(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, (context,)):
         keeper = Scorekeeper(context, served)  # the table's admin, on this phone
         keeper.game("twist", FOUR)
         table = watch.page(context)
@@ -104,5 +102,3 @@ def test_colours_follow_names_and_the_long_name_layouts(served: Served, browser:
         assert two[FOUR[1]] == first[FOUR[1]]
         assert two["Zoë"] not in first.values()
         watch.check()
-    finally:
-        context.close()

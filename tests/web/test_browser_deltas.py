@@ -4,22 +4,19 @@ same as one opened afterwards, which starts from the full state."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from contextlib import closing
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from . import browser_support as support
-from .browser_support import Served, Watch, phone, serving
+from .browser_support import Served, browsing, served_with
 from .web_fakes import Admin
 
 #: what the scoreboard shows of the game (not the QR code, the addresses or the live dot)
 SHOWN = ["hero", "standings", "photo-compact", "history"]
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("deltas"), "countdown_s = 0.05\n")
+served = served_with("deltas", "countdown_s = 0.05\n")
 
 
 def shown(page: Page) -> list[str]:
@@ -29,11 +26,11 @@ def shown(page: Page) -> list[str]:
 def test_a_scoreboard_fed_deltas_shows_what_a_fresh_one_shows(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
     host_port = served.url.removeprefix("http://")
-    admin = Admin(int(host_port.rsplit(":", 1)[1]), served.pin)
-    try:
+    with (
+        browsing(served, browser) as (watch, (context,)),
+        closing(Admin(int(host_port.rsplit(":", 1)[1]), served.pin)) as admin,
+    ):
         admin.post("/api/game", {"game": "twist", "players": ["Ann", "Ben", "Cem", "Dan"]})
         following = watch.open(context, "/")
         expect(following.get_by_test_id("player-3")).to_contain_text("Dan")
@@ -57,6 +54,3 @@ def test_a_scoreboard_fed_deltas_shows_what_a_fresh_one_shows(
             )
         assert shown(following) == shown(fresh)
         watch.check()
-    finally:
-        admin.close()
-        context.close()

@@ -9,9 +9,7 @@ virtual pads on /pads (keys and taps) and enters what the table sees; a second p
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .browser_support import (
@@ -21,7 +19,8 @@ from .browser_support import (
     game_over,
     new_game,
     play,
-    serving,
+    served_with,
+    settle_claim,
     shoot,
     standings_apart,
     targets_big_enough,
@@ -31,9 +30,7 @@ from .browser_support import (
 LEAD = re.compile(r"^\+\d+(\.\d+)? (µs|ms|s)$")
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("games"), "countdown_s = 1.0\n")
+served = served_with("games", "countdown_s = 1.0\n")
 
 
 def test_a_ligretto_twist_game(served: Served, browser: Browser) -> None:
@@ -144,12 +141,6 @@ def slap_race(pads: Page, *seats: int) -> None:
     """Slaps by key, one after the other: the first is the lower hand."""
     for seat in seats:
         pads.keyboard.press(str(seat + 1))
-
-
-def settle_claim(table: Page, result: str, claimant: str) -> None:
-    expect(table.get_by_test_id("claim")).to_contain_text(f"{claimant} claims a pair")
-    table.get_by_test_id(f"claim-{result}").click()
-    expect(table.get_by_test_id("claim")).to_be_hidden()
 
 
 def test_a_twin_it_game(served: Served, browser: Browser) -> None:

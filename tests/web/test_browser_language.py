@@ -10,19 +10,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 from babel.messages.pofile import read_po
 from buzzerbox.i18n import LOCALE_DIR
-from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .browser_support import (
     Served,
     Watch,
+    browsing,
     confirm,
     enter,
     new_game,
     phone,
-    serving,
+    served_with,
     wait_for_go,
 )
 
@@ -79,9 +79,7 @@ def english_left(page: Page, words: set[str]) -> list[str]:
     ]
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("language"), "countdown_s = 1.0\n")
+served = served_with("language", "countdown_s = 1.0\n")
 
 
 def german_phone(browser: Browser) -> BrowserContext:
@@ -122,25 +120,15 @@ class German:
 
 @contextmanager
 def german_phones(served: Served, browser: Browser) -> Iterator[German]:
-    watch = Watch(served.url)
-    table_phone, viewer_phone = german_phone(browser), german_phone(browser)
-    try:
-        table = watch.page(table_phone)
-        table.goto(f"{served.url}/table")
-        at = German(served, watch, table, watch.page(viewer_phone), english_words("de"))
+    with browsing(served, browser, german_phone, german_phone) as (watch, (table_phone, viewer)):
+        table = watch.open(table_phone, "/table")
+        at = German(served, watch, table, watch.page(viewer), english_words("de"))
         at.look(table, "the PIN form")
         unlock(table, served.pin)
         at.viewer.goto(f"{served.url}/")
         yield at
         assert not at.found, f"English left on German pages: {at.found}"
         watch.check()
-    except (AssertionError, Error):
-        print(served.output())
-        print("page errors:", watch.errors)
-        raise
-    finally:
-        table_phone.close()
-        viewer_phone.close()
 
 
 def test_a_round_on_german_phones_leaves_no_english(served: Served, browser: Browser) -> None:
@@ -218,11 +206,8 @@ def test_twin_it_on_german_phones_leaves_no_english(served: Served, browser: Bro
 def test_the_switch_changes_the_page_and_the_phone_keeps_it(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)  # a browser that asks for nothing: English
-    try:
-        page = watch.page(context)
-        page.goto(f"{served.url}/")
+    with browsing(served, browser) as (watch, (context,)):  # it asks for nothing: English
+        page = watch.open(context, "/")
         expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(page.get_by_test_id("tab-scoreboard")).to_have_text("Score")
         switch = page.get_by_label("Language")
@@ -238,8 +223,7 @@ def test_the_switch_changes_the_page_and_the_phone_keeps_it(
         page.get_by_test_id("tab-finish").click()
         expect(page.locator("html")).to_have_attribute("lang", "da")
         expect(page.get_by_test_id("photo-title")).to_have_text("Målfoto")
-        later = watch.page(context)
-        later.goto(f"{served.url}/tv")
+        later = watch.open(context, "/tv")
         expect(later.get_by_test_id("tv-sound")).to_have_text("Lyd fra")
 
         # and back to English
@@ -247,5 +231,3 @@ def test_the_switch_changes_the_page_and_the_phone_keeps_it(
             later.get_by_label("Sprog").select_option("en")
         expect(later.get_by_test_id("tv-sound")).to_have_text("Sound off")
         watch.check()
-    finally:
-        context.close()

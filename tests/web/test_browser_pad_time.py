@@ -9,19 +9,16 @@ first is answered).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Browser, Response, expect
 
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     fits,
     log_in,
     new_game,
-    phone,
-    serving,
+    served_with,
     start_round,
     table_page,
     wait_for_go,
@@ -44,15 +41,11 @@ TWO_KEYS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("padtime"), "countdown_s = 1.0\n")
+served = served_with("padtime", "countdown_s = 1.0\n")
 
 
 def test_pads_ask_for_the_pin_first_and_time_each_key(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    host, guest = phone(browser), phone(browser)
-    try:
+    with browsing(served, browser, "light", "light") as (watch, (host, guest)):
         table = table_page(watch, host, served)
         new_game(table, "ligretto", ["Ann", "Ben"])
 
@@ -98,14 +91,10 @@ def test_pads_ask_for_the_pin_first_and_time_each_key(served: Served, browser: B
         expect(timing).to_have_attribute("data-from", "touch")
         expect(timing).to_contain_text("Timed at the key or the tap, to the ms")
 
-        photo = watch.page(host)
-        photo.goto(f"{served.url}/finish")
+        photo = watch.open(host, "/finish")
         expect(photo.get_by_test_id("lead-1")).to_have_text(f"+{lead_us / 1000:.3f} ms")
         expect(photo.get_by_test_id("phone-timing")).to_have_text(
             "Virtual pads are timed to the ms, at the key or the tap."
         )
         fits(photo, "photo-virtual-timing")
         watch.check()
-    finally:
-        host.close()
-        guest.close()

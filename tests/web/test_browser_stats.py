@@ -6,6 +6,7 @@ games, each to view, download and play again."""
 from __future__ import annotations
 
 import json
+from contextlib import closing
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -13,16 +14,15 @@ from .axe_audit import audit
 from .browser_support import (
     FITS,
     Served,
-    Watch,
+    browsing,
     confirm,
     enter,
     fits,
     new_game,
-    phone,
-    start_round,
+    play,
     table_and_pads,
     targets_big_enough,
-    wait_for_go,
+    tv_screen,
 )
 from .web_fakes import Admin
 
@@ -35,25 +35,20 @@ def game_ids(page: Page) -> list[int]:
 def kids_won_by_ann_then_a_rematch_begun(table: Page, pads: Page) -> None:
     """A Kids game Ann wins (she calls stop, Ben has 4 cards left), then its rematch
     with a round going on: a game without its end."""
-    start_round(table, pads)
-    wait_for_go(pads)
+    play(table, pads)
     pads.get_by_test_id("pad-stop-0").tap()
     enter(table, "left", {1: 4})
     confirm(table, "finish")
     expect(table.get_by_test_id("table-winners")).to_contain_text("Ann wins!")
     table.get_by_test_id("rematch").click()
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "lobby")
-    start_round(table, pads)
-    wait_for_go(pads)
+    play(table, pads)
 
 
 def test_stats_have_their_own_tab_never_above_the_standings(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    viewer_context = phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "dark") as (watch, (context, viewer_context)):
         table, pads = table_and_pads(watch, context, served, "kids", ["Ann", "Ben"])
         kids_won_by_ann_then_a_rematch_begun(table, pads)
         viewer = watch.page(viewer_context)
@@ -92,21 +87,14 @@ def test_stats_have_their_own_tab_never_above_the_standings(
         confirm(table, "finish")
         expect(ann.get_by_test_id("stats-wins")).to_contain_text("of 2 games won")
         watch.check()
-    finally:
-        context.close()
-        viewer_context.close()
 
 
 def test_past_games_to_view_download_and_play_again(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    viewer_context = browser.new_context(viewport=FITS["tv"], accept_downloads=True)
-    try:
+    with browsing(served, browser, "light", tv_screen) as (watch, (context, viewer_context)):
         table, pads = table_and_pads(watch, context, served, "kids", ["Ann", "Ben"])
         kids_won_by_ann_then_a_rematch_begun(table, pads)
         new_game(table, "twist", ["Cem", "Dan", "Eve"])  # and that rematch is left
-        viewer = watch.page(viewer_context)  # a TV-sized screen, not logged in
-        viewer.goto(f"{served.url}/stats")
+        viewer = watch.open(viewer_context, "/stats")  # a TV-sized screen, not logged in
         newest, left, won = game_ids(viewer)[:3]
         expect(viewer.get_by_test_id(f"past-winner-{newest}")).to_have_text("being played now")
         expect(viewer.get_by_test_id(f"past-winner-{left}")).to_have_text(
@@ -151,24 +139,15 @@ def test_past_games_to_view_download_and_play_again(served: Served, browser: Bro
             "being played now"
         )
         watch.check()
-    finally:
-        context.close()
-        viewer_context.close()
 
 
 def test_older_games_come_a_page_at_a_time(served: Served, browser: Browser) -> None:
     """A box's log keeps every game: the list shows the newest 20, and more on a tap."""
-    admin = Admin(int(served.url.rsplit(":", 1)[1]), served.pin)
-    try:
+    with closing(Admin(int(served.url.rsplit(":", 1)[1]), served.pin)) as admin:
         for i in range(22):
             admin.post("/api/game", {"game": "kids", "players": ["Ann", f"Guest {i}"]})
-    finally:
-        admin.close()
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
-        page = watch.page(context)
-        page.goto(f"{served.url}/stats")
+    with browsing(served, browser) as (watch, (context,)):
+        page = watch.open(context, "/stats")
         total = len(game_ids(page))
         assert total >= 22
         rows = page.locator("li.past-game")
@@ -179,5 +158,3 @@ def test_older_games_come_a_page_at_a_time(served: Served, browser: Browser) -> 
         more.click()
         expect(rows).to_have_count(min(total, 40))
         watch.check()
-    finally:
-        context.close()

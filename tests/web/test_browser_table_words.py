@@ -11,39 +11,30 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     confirm,
     enter,
     fits,
     new_game,
-    phone,
-    serving,
-    start_round,
+    play,
+    served_with,
     table_and_pads,
     table_page,
-    wait_for_go,
 )
 
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("words"), "countdown_s = 2.0\n")
+served = served_with("words", "countdown_s = 2.0\n")
 
 
 def test_undo_says_whose_press_and_round_one_stays_in_round_one(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, (context,)):
         table, pads = table_and_pads(watch, context, served, "ligretto", ["Jean-Luc", "Ben"])
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         pads.get_by_test_id("pad-stop-0").tap()  # Jean-Luc bumps his stop pad
         confirm(table, "void-0")
         undo = table.get_by_test_id("undo")
@@ -57,8 +48,7 @@ def test_undo_says_whose_press_and_round_one_stays_in_round_one(
         expect(undo).to_have_text("Undo: the stacks of round 1")
         enter(table, "middle", {0: 5, 1: 9})
         expect(undo).to_have_text("Undo: the middle of round 1 and its scores")
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         expect(table.get_by_test_id("presses-card")).to_be_hidden()
         pads.get_by_test_id("pad-stop-0").tap()
         expect(table.get_by_test_id("void-row-0")).to_contain_text("Jean-Luc")
@@ -69,8 +59,6 @@ def test_undo_says_whose_press_and_round_one_stays_in_round_one(
         assert [p["name"] for p in state["voided"]] == ["Jean-Luc"]  # the log keeps it
         expect(table.locator("body")).not_to_contain_text("µs")
         watch.check()
-    finally:
-        context.close()
 
 
 def counts_on(page: Page, prefix: str, counts: dict[int, int]) -> None:
@@ -90,22 +78,15 @@ class Scorekeepers:
 
 @contextmanager
 def scorekeepers(served: Served, browser: Browser, game: str) -> Iterator[Scorekeepers]:
-    watch = Watch(served.url)
-    first_phone, second_phone = phone(browser), phone(browser, "dark")
-    try:
+    with browsing(served, browser, "light", "dark") as (watch, (first_phone, second_phone)):
         a = table_page(watch, first_phone, served)
         new_game(a, game, ["Ann", "Ben", "Cara"])
         b = table_page(watch, second_phone, served)
-        pads = watch.page(first_phone)
-        pads.goto(f"{served.url}/pads")
-        start_round(a, pads)
-        wait_for_go(pads)
+        pads = watch.open(first_phone, "/pads")
+        play(a, pads)
         pads.get_by_test_id("pad-stop-0").tap()  # Ann calls
         yield Scorekeepers(a, b, pads)
         watch.check()
-    finally:
-        first_phone.close()
-        second_phone.close()
 
 
 def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
@@ -138,8 +119,7 @@ def test_two_scorekeepers_at_once_keep_what_they_typed_until_they_choose(
         expect(b.get_by_test_id("undo")).to_have_text("Undo: the correction of round 1")
 
         # round 2: both save at the same moment; whichever came second keeps its counts
-        start_round(a, pads)
-        wait_for_go(pads)
+        play(a, pads)
         pads.get_by_test_id("pad-stop-1").tap()  # Ben calls
         counts_on(a, "left", {0: 7, 2: 1})
         counts_on(b, "left", {0: 6, 2: 1})

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .axe_audit import audit
-from .browser_support import FITS, Served, Watch, fits, phone
+from .browser_support import FITS, Served, browsing, dark_tv, fits
 from .tv_steps import (
     FONT_PX,
     OFF_SCREEN,
@@ -79,10 +79,7 @@ def on_every_screen(tv: Page, check: Callable[[str], None]) -> None:
 
 
 def test_twelve_long_names_the_call_and_the_winners(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    hand = phone(browser)
-    screen = browser.new_context(viewport=SCREENS["1080p"], color_scheme="dark")
-    try:
+    with browsing(served, browser, "light", dark_tv) as (watch, (hand, screen)):
         keeper = Scorekeeper(hand, served)
         keeper.game("ligretto", TWELVE)
         pads = pads_page(watch, hand, served)
@@ -161,6 +158,3 @@ def test_twelve_long_names_the_call_and_the_winners(served: Served, browser: Bro
         tv.clock.resume()  # axe keeps time with timers
         assert audit(tv) == []
         watch.check()
-    finally:
-        hand.close()
-        screen.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .axe_audit import audit
-from .browser_support import FITS, Served, Watch, phone, wait_for_go
+from .browser_support import FITS, Served, browsing, tv_screen, wait_for_go
 from .tv_steps import FONT_PX, Scorekeeper, nothing_cut, pads_page, takes_the_screen, tv_page
 
 SIX = [
@@ -52,10 +52,7 @@ def slap(keeper: Scorekeeper, *seats: int) -> None:
 
 
 def test_steal_error_and_split_take_the_screen(served: Served, browser: Browser) -> None:
-    watch = Watch(served.url)
-    hand = phone(browser)
-    screen = browser.new_context(viewport=SCREENS[0])
-    try:
+    with browsing(served, browser, "light", tv_screen) as (watch, (hand, screen)):
         keeper = Scorekeeper(hand, served)
         keeper.game("twinit", SIX, first=0)
         pads = pads_page(watch, hand, served)
@@ -115,6 +112,3 @@ def test_steal_error_and_split_take_the_screen(served: Served, browser: Browser)
             nothing_cut(tv, ".tv-finale-name")
         assert audit(tv) == []
         watch.check()
-    finally:
-        hand.close()
-        screen.close()

@@ -6,40 +6,29 @@ Kids takes a 0 typed for a player who did not call, with the same notice.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from playwright.sync_api import Browser, expect
 
 from .browser_support import (
     Served,
-    Watch,
+    browsing,
     enter,
     fits,
-    phone,
-    serving,
-    start_round,
+    play,
+    served_with,
     table_and_pads,
-    wait_for_go,
 )
 
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serving(tmp_path_factory.mktemp("zero"), "countdown_s = 1.0\n")
+served = served_with("zero", "countdown_s = 1.0\n")
 
 
 def test_twist_takes_the_pads_zero_for_the_second_empty_hand(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    viewer = watch.page(phone(browser, "dark"))
-    try:
+    with browsing(served, browser, "light", "dark") as (watch, (context, viewer_phone)):
+        viewer = watch.page(viewer_phone)
         table, pads = table_and_pads(watch, context, served, "twist", ["Ann", "Ben", "Cara"])
         viewer.goto(f"{served.url}/")
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         # Ben lays all his 40 cards on pile 1 (key Q for the chosen seat), one by one
         pads.get_by_test_id("seat-card-1").locator("button.seat-name").click()
         for _ in range(40):
@@ -72,20 +61,14 @@ def test_twist_takes_the_pads_zero_for_the_second_empty_hand(
         expect(viewer.get_by_test_id("total-1")).to_have_text("0")
         expect(viewer.get_by_test_id("total-2")).to_have_text("−40")
         watch.check()
-    finally:
-        context.close()
-        viewer.context.close()
 
 
 def test_kids_takes_a_typed_zero_for_a_player_who_did_not_call(
     served: Served, browser: Browser
 ) -> None:
-    watch = Watch(served.url)
-    context = phone(browser)
-    try:
+    with browsing(served, browser) as (watch, (context,)):
         table, pads = table_and_pads(watch, context, served, "kids", ["Lea", "Tim"])
-        start_round(table, pads)
-        wait_for_go(pads)
+        play(table, pads)
         pads.get_by_test_id("pad-stop-1").tap()  # Tim calls
         expect(table.get_by_test_id("left-form")).to_contain_text("Tim called, so Tim has 0")
         table.get_by_test_id("left-0").fill("0")
@@ -109,5 +92,3 @@ def test_kids_takes_a_typed_zero_for_a_player_who_did_not_call(
         expect(table.get_by_test_id("amend-form")).to_have_count(0)
         expect(table.get_by_test_id("undo")).to_have_text("Undo: the correction of round 1")
         watch.check()
-    finally:
-        context.close()
