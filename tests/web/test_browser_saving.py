@@ -30,8 +30,11 @@ def test_saving_is_said_once_the_card_is_slow_and_gone_once_it_confirmed(
 ) -> None:
     with browsing(served, browser) as (watch, [context]):
         page = watch.page(context)
-        page.clock.install()  # the page's timers run when this test says
+        page.clock.install()
         page.goto(f"{served.url}/")
+        # from here on the page's timers run only when this test says (an installed
+        # clock flows with real time until paused)
+        page.clock.pause_at(page.evaluate("Date.now()") + 1000)
         note = page.get_by_test_id("save-note")
         expect(note).to_be_hidden()
 
