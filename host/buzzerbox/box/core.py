@@ -25,7 +25,7 @@ from buzzerbox.box.checks import (
     shown_rejected,
 )
 from buzzerbox.box.countdown import Countdown
-from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
+from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads, noted
 from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
@@ -237,7 +237,7 @@ class Box:
             try:
                 self._accept(obj)
             except BuzzerboxError as exc:
-                edge["note"] = f"refused: {exc}"
+                noted(edge, Words("refused: {reason}", {"reason": exc.words or str(exc)}))
                 self._changed()
                 raise
             return self.state()
@@ -259,13 +259,15 @@ class Box:
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
                     note = (
-                        "replaced: another pad plays its seat now"
+                        Words("replaced: another pad plays its seat now")
                         if self._seats.is_replaced(pad_id)
-                        else "not in the pad map"
+                        else Words("not in the pad map")
                     )
-                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = note
+                    noted(self._seats.edge(pad_id, None, pressed, t_us), note)
                     self._changed()
-                    raise InvalidEventError(f"pad {pad_id} is not in the pad map")
+                    said = {"pad": pad_id}
+                    words = Words("pad {pad} is not in the pad map", said)
+                    raise InvalidEventError(words, code="pad-not-mapped")
                 where = (pad.seat, pad.role, pad.pile, t_us)
                 self.press(*where, released=not pressed, pad_id=pad_id, clamp=False)
             except BuzzerboxError as exc:
