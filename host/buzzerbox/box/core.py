@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from buzzerbox.box.archive import GameArchive
+from buzzerbox.box.archive import GameArchive, lost_game
 from buzzerbox.box.checks import (
     check_import_size,
     check_mostly_accepted,
@@ -331,10 +331,7 @@ class Box:
     def _load(self, game_id: int) -> None:
         events = self.log.events(game_id)
         if not events:
-            raise StoreError(
-                f"the log {self.log.path} lists game {game_id} but holds none of its events: "
-                "run `buzzerbox doctor --log` on its folder"
-            )
+            raise StoreError(lost_game(self.log.path, game_id), code="game-lost")
         engine, _, rejected = replay_stored([(e.seq, e.body) for e in events])
         self._engine, self._game_id = engine, game_id
         self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
