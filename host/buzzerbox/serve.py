@@ -188,7 +188,7 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         say_unsaved(box, log_)
         if phones.problem:
-            print(f"buzzerbox serve: {phones.problem}", file=sys.stderr, flush=True)
+            print(f"buzzerbox serve: {phones.problem.english()}", file=sys.stderr, flush=True)
         if not float(cfg["phone_offline_s"]) > 0:
             raise ConfigError(
                 f"phone_offline_s {cfg['phone_offline_s']!r} is not allowed: it is seconds, above 0"

@@ -220,12 +220,21 @@ def test_the_pad_test_shows_the_last_edges_of_real_and_virtual_pads(
             "edge": "press",
             "t_us": clock.now,
             "note": "not in the pad map",
+            # the state is every phone's: the note in each of the box's other languages
+            "note_said": {
+                "de": "nicht in der Tasterbelegung",
+                "fr": "absent de la carte des boutons",
+                "da": "ikke i knapkortet",
+            },
         }
     ]
     hw.pad_edge("south", True, clock.now + 5)
     edge = hw.state()["box"]["pad_test"][-1]
     assert (edge["pad"], edge["role"], edge["seat"]) == ("south", "slap", 1)
     assert edge["note"].startswith("refused: no game has started")
+    # the rules' refusal in the note is said in the language too, not left in English
+    assert edge["note_said"]["fr"].startswith("refusé : ")
+    assert "no game has started" not in edge["note_said"]["fr"]
     for n in range(PAD_TEST_EDGES):
         hw.pad_edge("north", n % 2 == 0, clock.now + 10 + n)
     assert len(hw.state()["box"]["pad_test"]) == PAD_TEST_EDGES

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.box.phones import PhoneSeats
+from buzzerbox.i18n import say
 from buzzerbox.store.eventlog import EventLog, StoreError
 from buzzerbox.testing import ManualClock
 
@@ -84,9 +85,11 @@ def test_a_seat_file_that_cannot_be_read_starts_with_every_seat_free_and_says_wh
     path = tmp_path / "phones.json"
     path.write_bytes(text)
     phones = PhoneSeats(path)
-    assert phones.problem is not None and why in phones.problem, phones.problem
-    assert "every seat is free" in phones.problem
+    assert phones.problem is not None
+    said = phones.problem.english()
+    assert why in said and "every seat is free" in said, said
     assert phones.to_json() == {"on": False, "taken": []}
+    assert "every seat is free" not in say(phones.problem, "fr")  # said in French
     phones.switch(True)  # and the box goes on: the next change writes a good file
     phones.take(ANN, 1, 3)
     assert PhoneSeats(path).to_json() == {"on": True, "taken": [1]}
@@ -94,6 +97,8 @@ def test_a_seat_file_that_cannot_be_read_starts_with_every_seat_free_and_says_wh
 
 def test_a_seat_file_that_cannot_be_written_refuses_the_change(tmp_path: Path) -> None:
     phones = PhoneSeats(tmp_path / "gone" / "phones.json")
-    with pytest.raises(StoreError, match=r"cannot be written .*the seats stay as they were"):
+    with pytest.raises(StoreError, match=r"cannot be written .*the seats stay as they were") as no:
         phones.switch(True)
+    assert no.value.code == "seats-not-written" and no.value.words is not None
+    assert say(no.value.words, "de").endswith("die Plätze bleiben, wie sie waren")
     assert phones.to_json() == {"on": False, "taken": []}

@@ -80,6 +80,7 @@ def test_a_phone_press_is_timed_at_the_touch(
             "t_us": arrived - 12_500,
             "from": "arrival",
             "why": "the phone's clock is not matched to the box's yet",
+            "why_code": "not-matched",
         },
     }
     assert state["caller"] == "Cem"  # type: ignore[index]

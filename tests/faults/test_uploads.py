@@ -6,6 +6,7 @@ file; meanwhile the admin's game goes on and the log takes every entry."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -16,11 +17,11 @@ from .served import raw, read_status, start
 MIB = 1024 * 1024
 
 
-def upload_head(size: int, path: str = "/api/import", cookie: str = "") -> bytes:
+def upload_head(size: int, path: str = "/api/import", cookie: str = "", lang: str = "") -> bytes:
     """An upload's head; an import's large body needs the admin's `cookie` (limits.py)."""
     return (
         f"POST {path} HTTP/1.1\r\nHost: box\r\nContent-Type: application/x-ndjson\r\n"
-        f"Cookie: {cookie}\r\nContent-Length: {size}\r\n\r\n"
+        f"Cookie: {cookie}\r\nAccept-Language: {lang}\r\nContent-Length: {size}\r\n\r\n"
     ).encode()
 
 
@@ -79,14 +80,21 @@ def test_a_large_body_without_the_admin_is_refused_before_it_is_read(
     in words when the head arrives: the box does not wait for (or read) the body."""
     box = start(data, "--pin", "13572468")
     tidy.append(box)
-    for path, words in [
-        ("/api/phones/press", b"a press is at most 1 KiB: 4194304 bytes were sent"),
-        ("/api/import", b"an import without an admin login is at most 1 KiB"),
+    for path, lang, words in [
+        ("/api/phones/press", "", "a press is at most 1 KiB: 4194304 bytes were sent"),
+        ("/api/import", "", "an import without an admin login is at most 1 KiB"),
+        # said in the language of the request's head (issue 25), before the app sees it
+        (
+            "/api/phones/press",
+            "fr-CH, fr;q=0.9",
+            "un appui fait au plus 1 Kio : 4\u202f194\u202f304 octets ont été envoyés",
+        ),
     ]:
         sock = raw(box.port, "127.0.5.2")
         tidy.append(sock)
-        sock.sendall(upload_head(4 * MIB, path))  # the head only: no body follows
+        sock.sendall(upload_head(4 * MIB, path, lang=lang))  # the head only: no body follows
         sock.settimeout(5)
         answer = sock.recv(4096)
         assert answer.startswith(b"HTTP/1.1 413"), answer
-        assert words in answer, answer
+        refusal = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+        assert words in refusal["error"] and refusal["code"] == "too-large", refusal

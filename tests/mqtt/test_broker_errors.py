@@ -133,6 +133,14 @@ def test_no_broker_at_all() -> None:
     status = first_answer(broker_from(f"mqtt://127.0.0.1:{port}"))
     assert status.state == UNREACHABLE
     assert status.reason.startswith(f"nothing listens on 127.0.0.1:{port} (connection refused)")
+    # the box's state is every phone's: the line is said in each of its languages too
+    said = status.to_json()["said"]
+    assert said["de"] == (
+        f"Broker nicht erreichbar: auf 127.0.0.1:{port} lauscht nichts (Verbindung abgelehnt): "
+        "läuft der Broker, und ist das sein Port?"
+    )
+    assert said["fr"].startswith(f"broker injoignable : rien n'écoute sur 127.0.0.1:{port}")
+    assert said["da"].startswith(f"broker ikke tilgængelig: intet lytter på 127.0.0.1:{port}")
 
 
 def test_tls_files_are_checked_at_start(tmp_path: Path, pki: Pki) -> None:

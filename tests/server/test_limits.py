@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from buzzerbox.errors import Words
 from buzzerbox.server import bodies, limits
 from buzzerbox.server.errors import BadBody
 from flask.testing import FlaskClient
@@ -32,7 +33,10 @@ def test_a_big_press_is_a_413_in_words_and_never_parsed(
     body = b"[" + b"0," * (2 * MIB - 1) + b"0]"
     reply = client.post("/api/phones/press", data=body, headers=JSON)
     assert reply.status_code == 413
-    assert reply.json == {"error": f"a press is at most 1 KiB: {len(body)} bytes were sent"}
+    assert reply.json == {
+        "error": f"a press is at most 1 KiB: {len(body)} bytes were sent",
+        "code": "too-large",
+    }
     assert no_parse == []
     reply = client.post("/api/login", data=b'{"pin": "' + b"1" * 2000 + b'"}', headers=JSON)
     assert reply.status_code == 413 and no_parse == []
@@ -59,8 +63,8 @@ def test_the_parse_counts_values_and_depth_before_building() -> None:
 
 def test_the_guard_is_given_the_same_sizes(client: FlaskClient) -> None:
     guard = client.application.extensions["buzzerbox"]["guard"]
-    assert guard.body_limit("/api/phones/press", "") == ("a press", 1024)
+    assert guard.body_limit("/api/phones/press", "") == (Words("a press"), 1024)
     assert guard.body_limit("/api/import", "session=forged") == (
-        "an import without an admin login",
+        Words("an import without an admin login"),
         1024,
     )

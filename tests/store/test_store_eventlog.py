@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from buzzerbox.i18n import say
 from buzzerbox.store.eventlog import EventLog, Progress, StoreError
 
 GAME = {"type": "game", "game": "kids", "players": ["Ann", "Ben"]}
@@ -108,3 +109,13 @@ def test_enrolments_are_kept_per_game_apart_from_the_events(tmp_path: Path) -> N
     assert again.enrolments(first) == {}
     assert again.enrolments(second) == {"east": 1}
     again.close()
+
+
+def test_a_log_that_cannot_be_opened_says_so_in_the_readers_language(tmp_path: Path) -> None:
+    """The store's refusal carries its words: the web says them in the phone's language
+    (the reason in parentheses is SQLite's own, as it says it)."""
+    with pytest.raises(StoreError, match="cannot be opened") as failed:
+        EventLog(tmp_path)  # a folder is no database file
+    assert failed.value.words is not None
+    said = say(failed.value.words, "de")
+    assert said.startswith(f"Das Protokoll {tmp_path} kann nicht geöffnet werden: "), said

@@ -19,6 +19,7 @@ from .browser_support import (
     Served,
     browsing,
     new_game,
+    phone,
     serving,
     shoot,
     table_page,
@@ -126,6 +127,17 @@ def test_a_seat_is_enrolled_by_pressing_its_pad(
         expect(edges.nth(1)).to_contain_text("enrolled for Ann (replaces pad north)")
         targets_big_enough(pads)
         shoot(pads, "pads-pad-test")
+        # a German phone reads the same notes in German (the state says each: note_said)
+        german_phone = phone(browser)
+        try:
+            german_phone.add_cookies([{"name": "lang", "value": "de", "url": served.url}])
+            german = watch.open(german_phone, "/pads").get_by_test_id("pad-test-edges")
+            expect(german.locator("li").nth(1)).to_contain_text(
+                "angemeldet für Ann (ersetzt Taster north)"
+            )
+            expect(german.locator("li").first).to_contain_text("losgelassen nach der Anmeldung")
+        finally:
+            german_phone.close()
 
         # in play, the south pad calls stop for Ann
         viewer = watch.open(viewer_phone, "/")

@@ -110,11 +110,17 @@ def game_events(log: EventLog, game_id: int) -> list[StoredEvent]:
     """A listed game's events, its `game` line first; StoreError if the log lost them."""
     events = log.events(game_id)
     if not events:
-        raise StoreError(
-            f"the log {log.path} lists game {game_id} but holds none of its events: "
-            "run `buzzerbox doctor --log` on its folder"
-        )
+        raise StoreError(lost_game(log.path, game_id), code="game-lost")
     return events
+
+
+def lost_game(path: object, game_id: int) -> Words:
+    """Why a game the log lists cannot be shown: its events are gone."""
+    return Words(
+        "the log {path} lists game {game} but holds none of its events: "
+        "run `buzzerbox doctor --log` on its folder",
+        {"path": str(path), "game": game_id},
+    )
 
 
 def played_game(summary: GameSummary, events: list[StoredEvent]) -> PlayedGame:

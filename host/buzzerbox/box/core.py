@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from buzzerbox.box.archive import GameArchive
+from buzzerbox.box.archive import GameArchive, lost_game
 from buzzerbox.box.checks import (
     check_import_size,
     check_mostly_accepted,
@@ -25,7 +25,7 @@ from buzzerbox.box.checks import (
     shown_rejected,
 )
 from buzzerbox.box.countdown import Countdown
-from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads
+from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads, noted
 from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
@@ -237,7 +237,7 @@ class Box:
             try:
                 self._accept(obj)
             except BuzzerboxError as exc:
-                edge["note"] = f"refused: {exc}"
+                noted(edge, Words("refused: {reason}", {"reason": exc.words or str(exc)}))
                 self._changed()
                 raise
             return self.state()
@@ -259,13 +259,15 @@ class Box:
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
                     note = (
-                        "replaced: another pad plays its seat now"
+                        Words("replaced: another pad plays its seat now")
                         if self._seats.is_replaced(pad_id)
-                        else "not in the pad map"
+                        else Words("not in the pad map")
                     )
-                    self._seats.edge(pad_id, None, pressed, t_us)["note"] = note
+                    noted(self._seats.edge(pad_id, None, pressed, t_us), note)
                     self._changed()
-                    raise InvalidEventError(f"pad {pad_id} is not in the pad map")
+                    said = {"pad": pad_id}
+                    words = Words("pad {pad} is not in the pad map", said)
+                    raise InvalidEventError(words, code="pad-not-mapped")
                 where = (pad.seat, pad.role, pad.pile, t_us)
                 self.press(*where, released=not pressed, pad_id=pad_id, clamp=False)
             except BuzzerboxError as exc:
@@ -329,10 +331,7 @@ class Box:
     def _load(self, game_id: int) -> None:
         events = self.log.events(game_id)
         if not events:
-            raise StoreError(
-                f"the log {self.log.path} lists game {game_id} but holds none of its events: "
-                "run `buzzerbox doctor --log` on its folder"
-            )
+            raise StoreError(lost_game(self.log.path, game_id), code="game-lost")
         engine, _, rejected = replay_stored([(e.seq, e.body) for e in events])
         self._engine, self._game_id = engine, game_id
         self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)

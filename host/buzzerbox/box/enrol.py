@@ -28,7 +28,8 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from buzzerbox.box.errors import NoGameError
-from buzzerbox.errors import Words
+from buzzerbox.errors import Words, plural_words
+from buzzerbox.i18n import DEFAULT, LANGUAGES, say
 from buzzerbox.pads.pad import Pad, pad_label
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
@@ -47,6 +48,14 @@ PAD_TEST_EDGES = 16
 #: the phases in which pads can be enrolled: between rounds
 ENROL_PHASES = (Phase.LOBBY, Phase.SCORED)
 NO_GAME = Words("no game has started: pads are enrolled for a game")
+
+
+def noted(record: dict[str, Any], words: Words) -> str:
+    """A pad test edge's note, `note` in English and `note_said` in the other languages
+    (the state is every phone's, whatever its language: the pad test picks its own)."""
+    record["note"] = words.english()
+    record["note_said"] = {lang: say(words, lang) for lang in LANGUAGES if lang != DEFAULT}
+    return str(record["note"])
 
 
 def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
@@ -140,7 +149,7 @@ class PadSeats:
 
     def take(
         self, pad_id: str, pressed: bool, engine: Engine | None
-    ) -> tuple[str, int | None] | None:
+    ) -> tuple[Words, int | None] | None:
         """Whether an enrolment takes this edge: None if not (nothing pending, or the
         release of a pad whose press it did not take); else a note of what it does and
         the seat to enrol the pad for (None: a release, or a pad it cannot enrol).
@@ -148,7 +157,7 @@ class PadSeats:
         if not pressed:
             if pad_id in self._taken:
                 self._taken.discard(pad_id)
-                return "released after its enrolment", None
+                return Words("released after its enrolment"), None
             return None
         seat = self.enrolling
         if seat is None or engine is None:
@@ -157,11 +166,17 @@ class PadSeats:
         mapped = next((p for p in self.source.for_game(game) if p.id == pad_id), None)
         pile = mapped.pile if mapped is not None and "pile" in game.pads else None
         if pile is not None and pile >= game.piles:
-            return (
-                f"not enrolled: pad {pad_id} is pile {pile + 1} and "
-                f"{game.title} with {len(game.players)} players has {game.piles} piles"
-            ), None
-        return f"enrolled for {game.players[seat]}", seat
+            said = {"pad": pad_id, "pile": pile + 1, "game": game.title}
+            words = plural_words(
+                "not enrolled: pad {pad} is pile {pile} and {game} with {n} player has "
+                "{piles} piles",
+                "not enrolled: pad {pad} is pile {pile} and {game} with {n} players has "
+                "{piles} piles",
+                len(game.players),
+                {**said, "piles": game.piles},
+            )
+            return words, None
+        return Words("enrolled for {name}", {"name": game.players[seat]}), seat
 
     def command(
         self,
@@ -213,11 +228,11 @@ class PadSeats:
             log_.enrol(game_id, pad_id, seat)
             self.commit(pad_id, seat)
             if replaced:
-                note += f" (replaces pad {', '.join(replaced)})"
-            logger.info("pad %s %s", pad_id, note)
+                said = {"name": engine.game.players[seat], "pads": ", ".join(replaced)}
+                note = Words("enrolled for {name} (replaces pad {pads})", said)
+            logger.info("pad %s %s", pad_id, note.english())
         pad = next((p for p in self.pads(engine) if p.id == pad_id), None)
-        self.edge(pad_id, pad, pressed, t_us)["note"] = note
-        return note, seat
+        return noted(self.edge(pad_id, pad, pressed, t_us), note), seat
 
     def replaced_by(self, pad_id: str, seat: int, engine: Engine) -> list[str]:
         """The pads that play `seat`'s role now which `pad_id`, enrolled for it, replaces."""

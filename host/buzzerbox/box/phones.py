@@ -38,6 +38,14 @@ OFF = Words("phones are no pads now: the host switches them on at the table view
 MAX_KEPT = 64
 
 
+class NotSeatsFile(ValueError):
+    """The phone seats file is not one the box wrote: `words` say why."""
+
+    def __init__(self, words: Words) -> None:
+        super().__init__(words.english())
+        self.words = words
+
+
 class PhoneSeats:
     """The seats phones have taken: token -> seat, and whether phones may press; kept
     in `path` (JSON, written whole on every change) when given, else in memory only."""
@@ -51,14 +59,16 @@ class PhoneSeats:
         self._offline: set[int] = set()
         self.path = Path(path) if path is not None else None
         #: why the kept seats could not be read (None: read, or nothing kept yet)
-        self.problem: str | None = None
+        self.problem: Words | None = None
         if self.path is not None and self.path.exists():
             try:
                 self.is_on, self._game, self._seats = _read(self.path)
             except (OSError, ValueError, RecursionError) as exc:
-                self.problem = (
-                    f"the phone seats file {self.path} cannot be read ({exc}): "
-                    "every seat is free, the guests' phones pick theirs again"
+                why = exc.words if isinstance(exc, NotSeatsFile) else str(exc)
+                self.problem = Words(
+                    "the phone seats file {path} cannot be read ({why}): "
+                    "every seat is free, the guests' phones pick theirs again",
+                    {"path": str(self.path), "why": why},
                 )
 
     def resume(self, game_id: int | None, players: int) -> None:
@@ -159,10 +169,13 @@ class PhoneSeats:
             try:
                 write_private(self.path, text.encode())
             except OSError as exc:
-                raise StoreError(
-                    f"the phone seats file {self.path} cannot be written ({exc}): "
-                    "the seats stay as they were"
-                ) from exc
+                said = {"path": str(self.path), "why": str(exc)}
+                words = Words(
+                    "the phone seats file {path} cannot be written ({why}): "
+                    "the seats stay as they were",
+                    said,
+                )
+                raise StoreError(words, code="seats-not-written") from exc
         self.is_on, self._seats, self._game = on, dict(seats), game_id
 
 
@@ -170,21 +183,22 @@ def _read(path: Path) -> tuple[bool, int | None, dict[str, int]]:
     """(on, game id, token -> seat) from a file `_keep` wrote; ValueError if it is not one."""
     kept = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(kept, dict) or kept.get("version") != 1:
-        raise ValueError("not a phone seats file of version 1")
+        raise NotSeatsFile(Words("not a phone seats file of version 1"))
     on, game, seats = kept.get("on"), kept.get("game"), kept.get("seats")
     if type(on) is not bool or not (game is None or type(game) is int):
-        raise ValueError("its on or game is not a boolean and a game id")
+        raise NotSeatsFile(Words("its on or game is not a boolean and a game id"))
     if not isinstance(seats, dict) or len(seats) > MAX_KEPT:
-        raise ValueError(f"its seats are not an object of at most {MAX_KEPT} phones")
+        said = {"most": MAX_KEPT}
+        raise NotSeatsFile(Words("its seats are not an object of at most {most} phones", said))
     for token, seat in seats.items():
         try:
             check_token(token)
         except PhoneTokenError as exc:
-            raise ValueError(str(exc)) from None
+            raise NotSeatsFile(exc.words or Words(str(exc))) from None
         if type(seat) is not int or seat < 0:
-            raise ValueError(f"seat {seat!r} is not a seat number")
+            raise NotSeatsFile(Words("seat {seat!r:.24} is not a seat number", {"seat": seat}))
     if len(set(seats.values())) != len(seats):
-        raise ValueError("a seat is held by two phones")
+        raise NotSeatsFile(Words("a seat is held by two phones"))
     return on, game, dict(seats)
 
 

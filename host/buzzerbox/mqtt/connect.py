@@ -26,8 +26,10 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from buzzerbox.errors import Words
+from buzzerbox.i18n import DEFAULT, LANGUAGES, say
 from buzzerbox.mqtt.errors import TlsFileError
-from buzzerbox.mqtt.reasons import explain, refusal
+from buzzerbox.mqtt.reasons import closed_early, explain, refusal
 from buzzerbox.mqtt.topics import Broker
 
 log = logging.getLogger(__name__)
@@ -39,17 +41,26 @@ REFUSED = "refused"
 #: an accepted connection that ended sooner than this was thrown off (s)
 SHORT_LIVED_S = 2.0
 STOPPED = "stopped"
+#: the states in words, for the status line said in the reader's language
+STATE_WORDS = {
+    CONNECTING: Words("connecting"),
+    UNREACHABLE: Words("unreachable"),
+    REFUSED: Words("refused"),
+    STOPPED: Words("stopped"),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class LinkStatus:
     """Where a link stands: `state` (connecting, connected, unreachable, refused,
-    stopped), why in words, and since when (Unix s)."""
+    stopped), why in words (`reason` in English; `words` to say it in another language),
+    and since when (Unix s)."""
 
     state: str
     reason: str
     broker: str
     since: float
+    words: Words | None = None
 
     @property
     def is_connected(self) -> bool:
@@ -61,13 +72,25 @@ class LinkStatus:
             return f"connected to the broker {self.broker}"
         return f"broker {self.state}: {self.reason}"
 
+    def line_words(self) -> Words:
+        """`line()`, to be said in a language."""
+        if self.state == CONNECTED:
+            return Words("connected to the broker {broker}", {"broker": self.broker})
+        reason = self.words or self.reason
+        said = {"state": STATE_WORDS.get(self.state, self.state), "reason": reason}
+        return Words("broker {state}: {reason}", said)
+
     def to_json(self) -> dict[str, Any]:
+        """The status for the pages: `text` in English, `said` in the box's other
+        languages (the state is every phone's: each shows its own)."""
+        words = self.line_words()
         return {
             "state": self.state,
             "reason": self.reason,
             "broker": self.broker,
             "since": self.since,
             "text": self.line(),
+            "said": {lang: say(words, lang) for lang in LANGUAGES if lang != DEFAULT},
         }
 
 
@@ -221,11 +244,11 @@ class Link:
     def is_connected(self) -> bool:
         return self.status.is_connected
 
-    def hold(self, state: str, reason: str, retry_s: float | None = None) -> None:
+    def hold(self, state: str, reason: str | Words, retry_s: float | None = None) -> None:
         """Stop with this status (e.g. the box name is taken): a clean DISCONNECT, so
         the broker sends no last will; no more attempts, or (`retry_s`) none for that
         long: then the link connects again."""
-        self._held = reason
+        self._held = reason if isinstance(reason, str) else reason.english()
         self._set(state, reason)
         if retry_s is None:
             self._closing.set()
@@ -247,12 +270,15 @@ class Link:
 
     # -- the link's thread ----------------------------------------------------------------
 
-    def _set(self, state: str, reason: str) -> None:
+    def _set(self, state: str, reason: str | Words) -> None:
+        words = reason if isinstance(reason, Words) else None
+        english = reason.english() if isinstance(reason, Words) else reason
         with self._lock:
             old = self.status
-            if (old.state, old.reason) == (state, reason):
+            if (old.state, old.reason) == (state, english):
                 return
-            self.status = status = LinkStatus(state, reason, self.broker.url, self._wall())
+            status = LinkStatus(state, english, self.broker.url, self._wall(), words)
+            self.status = status
         for listener in list(self.when_status):  # first: the console says what they show
             try:
                 listener(status)
@@ -282,7 +308,8 @@ class Link:
             except Exception as exc:  # a bug, or something a broker sent: start again
                 self.crashes += 1
                 log.exception("mqtt: %s: the connection failed unexpectedly", self.label)
-                self._set(UNREACHABLE, f"the connection failed unexpectedly ({exc!r})")
+                said = {"why": repr(exc)}
+                self._set(UNREACHABLE, Words("the connection failed unexpectedly ({why})", said))
             if self._closing.wait(delay):
                 break
             delay = min(max(delay * 2, 1.0), self.reconnect_max_s)
@@ -307,7 +334,7 @@ class Link:
             client.on_message = self.on_message
         self._answered = False
         self._accepted = False
-        self._lost: str | None = None
+        self._lost: str | Words | None = None
         self.client = client
         try:
             if self._closing.is_set():
@@ -323,28 +350,11 @@ class Link:
         if self._closing.is_set() or self._pause_s is not None:
             return self._accepted
         if not self._answered:
-            self._set(UNREACHABLE, self._closed_early())
+            self._set(UNREACHABLE, closed_early(self.broker))
         elif self._accepted:
-            self._set(CONNECTING, f"lost the broker ({self._lost or 'connection closed'})")
+            why = self._lost or Words("connection closed")
+            self._set(CONNECTING, Words("lost the broker ({why})", {"why": why}))
         return self._accepted
-
-    def _closed_early(self) -> str:
-        where = f"{self.broker.host}:{self.broker.port}"
-        if self.broker.is_tls and self.broker.cert_file is None:
-            return (
-                f"{where} closed the connection before it answered: if the broker wants a "
-                "client certificate, give --mqtt-cert FILE and --mqtt-key FILE (mqtt_cert, "
-                "mqtt_key in the config); else see the broker's log"
-            )
-        if self.broker.is_tls:
-            return (
-                f"{where} closed the connection before it answered: does the broker accept "
-                f"the client certificate {self.broker.cert_file}? See the broker's log"
-            )
-        return (
-            f"{where} closed the connection before it answered: if this port takes TLS, "
-            "use mqtts:// (and --mqtt-ca for the venue's own CA)"
-        )
 
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
@@ -362,7 +372,7 @@ class Link:
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
     ) -> None:
         text = str(reason)
-        self._lost = "the connection closed" if text == "Unspecified error" else text
+        self._lost = Words("the connection closed") if text == "Unspecified error" else text
 
 
 def wait_until(link: Link, states: tuple[str, ...], timeout: float) -> LinkStatus:

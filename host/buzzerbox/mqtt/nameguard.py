@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
+from buzzerbox.errors import Words
 from buzzerbox.mqtt import claim as claims
 from buzzerbox.mqtt.connect import REFUSED, Link
 from buzzerbox.mqtt.sign import Signer, signed
@@ -100,7 +101,8 @@ class NameGuard:
             retry_s = min(self.lose_retry_s * 2**self._losses, LOSE_RETRY_MAX_S)
             self._losses += 1
             client.publish(self.status_topic, OFFLINE, qos=1, retain=True)
-            self.link.hold(REFUSED, f"{reason} (trying again in {retry_s:.0f} s)", retry_s)
+            said = {"reason": reason, "s": round(retry_s)}
+            self.link.hold(REFUSED, Words("{reason} (trying again in {s} s)", said), retry_s)
             return None
         if verdict == claims.REPUBLISH:
             who = self.claimant.other.host if self.claimant.other else "?"

@@ -19,7 +19,7 @@ from flask import request
 
 from buzzerbox.errors import Words
 from buzzerbox.server.errors import BadBody
-from buzzerbox.server.limits import check_parse
+from buzzerbox.server.limits import check_parse, deep_words
 
 #: how deep a body may nest (the deepest the API takes is 3: an object of lists)
 MAX_DEPTH = 32
@@ -31,7 +31,7 @@ def check_json(value: object) -> object:
     while pending:
         item, depth = pending.pop()
         if depth > MAX_DEPTH:
-            raise BadBody(f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat")
+            raise BadBody(deep_words(), code="too-deep")
         if isinstance(item, str):
             check_text(item)
         elif isinstance(item, dict):
@@ -61,9 +61,11 @@ def check_text(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise BadBody(
-            f"{text[:20]!r} is not Unicode text (it holds a lone surrogate such as \\ud800)"
-        ) from None
+        said = {"text": text[:20]}
+        words = Words(
+            "{text!r} is not Unicode text (it holds a lone surrogate such as \\ud800)", said
+        )
+        raise BadBody(words, code="not-unicode") from None
 
 
 def read_json() -> object:
@@ -75,9 +77,7 @@ def read_json() -> object:
     try:
         value = json.loads(raw)
     except RecursionError:
-        raise BadBody(
-            f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat"
-        ) from None
+        raise BadBody(deep_words(), code="too-deep") from None
     except ValueError:  # not JSON, not UTF-8
         return None
     return check_json(value)

@@ -42,6 +42,9 @@ from typing import Any
 
 from waitress.channel import HTTPChannel
 
+from buzzerbox.errors import Words
+from buzzerbox.i18n import say
+from buzzerbox.server.language import header_language
 from buzzerbox.server.limits import too_large
 
 log = logging.getLogger(__name__)
@@ -101,11 +104,11 @@ UNCAPPED = frozenset({"127.0.0.1", "::1"})
 STATUS = {503: b"503 Service Unavailable", 413: b"413 Content Too Large"}
 
 #: body_limit(path, cookie header) -> (what the endpoint takes, the most bytes)
-BodyLimit = Callable[[str, str], tuple[str, int]]
+BodyLimit = Callable[[str, str], tuple[Words, int]]
 
 
-def refusal(message: str, status: int = 503) -> bytes:
-    body = json.dumps({"error": message}).encode()
+def refusal(message: str, status: int = 503, code: str | None = None) -> bytes:
+    body = json.dumps({"error": message} | ({"code": code} if code else {})).encode()
     return REFUSAL % (STATUS[status], len(body), body)
 
 
@@ -188,6 +191,7 @@ class Guard:
             channel.counted = True
         if count > self.limits.per_address and channel.address not in UNCAPPED:
             self.dropped["address"] += 1
+            # no request yet, so no language but the API's English
             self.refuse(channel, "too many connections from one address: close some and retry")
             return
         if self.limit and self.open > self.limit:
@@ -210,11 +214,13 @@ class Guard:
                 self._connections.pop(channel.address, None)
         self.release_body(channel)
 
-    def refuse(self, channel: Any, message: str, status: int = 503) -> None:
+    def refuse(
+        self, channel: Any, message: str, status: int = 503, code: str | None = None
+    ) -> None:
         """Answer `status` with `message` and close, without serving a request."""
         channel.will_close = False
         try:
-            channel.write_soon(refusal(message, status))
+            channel.write_soon(refusal(message, status, code))
         except Exception:  # the client is gone already
             channel.will_close = True
             return
@@ -246,8 +252,10 @@ class Guard:
                     channel.body_held = size
             if not fits:
                 self.dropped["bodies"] += 1
+                words = Words("the box is receiving too many uploads now: retry soon")
+                said = say(words, header_language(request.headers))
                 channel.request = None
-                self.refuse(channel, "the box is receiving too many uploads now: retry soon")
+                self.refuse(channel, said, code="too-many-uploads")
 
     def over_size(self, channel: Any) -> bool:
         """Refuse (413) a request whose body is over its endpoint's size: its declared
@@ -263,9 +271,10 @@ class Guard:
         if sent <= most:
             return False
         self.dropped["size"] += 1
+        said = say(too_large(what, most, sent), header_language(request.headers))
         channel.request = None
         self.release_body(channel)
-        self.refuse(channel, too_large(what, most, sent), 413)
+        self.refuse(channel, said, 413, code="too-large")
         return True
 
     def release_body(self, channel: Any) -> None:

@@ -13,12 +13,15 @@ before a page draws).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
-from flask import Flask, abort, jsonify, request
+from flask import Flask, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
+from buzzerbox.errors import Words
 from buzzerbox.i18n import (
     DEFAULT,
     LANGUAGES,
@@ -26,6 +29,7 @@ from buzzerbox.i18n import (
     NAMES,
     known,
     pages_catalog,
+    say,
     translations,
 )
 
@@ -50,8 +54,30 @@ def chosen_language(
     return at_table or DEFAULT
 
 
+def header_language(headers: Mapping[str, object]) -> str:
+    """The language of a request known only by its head, as waitress's parser keeps it
+    ({"COOKIE": ..., "ACCEPT_LANGUAGE": ...}): the server's guard answers some before
+    the app sees them. The switch's cookie, then Accept-Language, then English (the
+    table's language is the app's to know)."""
+    own = known(parse_cookie(str(headers.get("COOKIE", ""))).get(COOKIE))
+    if own:
+        return own
+    accept = str(headers.get("ACCEPT_LANGUAGE", ""))
+    for value, _quality in parse_accept_header(accept, LanguageAccept):
+        browser = known(value)
+        if browser:
+            return browser
+    return DEFAULT
+
+
+#: set in a request's environ once its answer is said in a language (it then Varies)
+SAID = "buzzerbox.language_said"
+
+
 def language() -> str:
-    """The language this request is answered in."""
+    """The language this request is answered in; the answer then says it Varies by the
+    headers that choose the language (Accept-Language, and Cookie for the switch)."""
+    request.environ[SAID] = True
     return str(get_locale() or DEFAULT)
 
 
@@ -76,6 +102,15 @@ def install_language(
         newstyle=True,
     )
 
+    @app.after_request
+    def varies(response: Response) -> Response:
+        """A cache keeps an answer said in one language for that language only: a page,
+        a refusal, a score sheet, a result card, a press's why."""
+        if request.environ.get(SAID):
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
+        return response
+
     @app.context_processor
     def words() -> dict[str, object]:
         return {"lang": language(), "languages": NAMES}
@@ -83,7 +118,11 @@ def install_language(
     @app.get("/i18n/<lang>.json")
     def catalog(lang: str) -> ResponseReturnValue:
         if lang not in LANGUAGES:
-            abort(404, f"the box speaks {', '.join(LANGUAGES)}: not {lang!r}")
+            said = {"languages": ", ".join(LANGUAGES), "lang": lang[:24]}
+            words = Words("the box speaks {languages}: not {lang!r}", said)
+            refused = jsonify(error=say(words, language()), code="unknown-language")
+            refused.status_code = 404
+            return refused
         response = jsonify(pages_catalog(lang))
         response.headers["Cache-Control"] = "no-cache"  # kept, asked again with its ETag
         response.add_etag()

@@ -26,25 +26,26 @@ from flask import Flask, request
 from itsdangerous import BadSignature
 from werkzeug.http import parse_cookie
 
-from buzzerbox.errors import InputError
+from buzzerbox.errors import InputError, Words, plural_words
 
 KIB = 1024
 #: a press, a seat, a login, a switch: a few hundred bytes at most
-SMALL = ("a request", KIB)
+SMALL = (Words("a request"), KIB)
 #: path -> (what it is, the most bytes its body may have)
-BODIES: dict[str, tuple[str, int]] = {
-    "/api/phones/press": ("a press", KIB),
-    "/api/phones/release": ("a release", KIB),
-    "/api/pads/press": ("a press", KIB),
-    "/api/pads/release": ("a release", KIB),
-    "/api/login": ("a login", KIB),
-    "/api/phones/seat": ("a seat request", KIB),
-    "/api/game": ("a new game", 8 * KIB),
-    "/api/event": ("a table entry", 16 * KIB),
+BODIES: dict[str, tuple[Words, int]] = {
+    "/api/phones/press": (Words("a press"), KIB),
+    "/api/phones/release": (Words("a release"), KIB),
+    "/api/pads/press": (Words("a press"), KIB),
+    "/api/pads/release": (Words("a release"), KIB),
+    "/api/login": (Words("a login"), KIB),
+    "/api/phones/seat": (Words("a seat request"), KIB),
+    "/api/game": (Words("a new game"), 8 * KIB),
+    "/api/event": (Words("a table entry"), 16 * KIB),
 }
 #: the admin's import of a log: the only large body, and only after login
 IMPORT_PATH = "/api/import"
-IMPORT = ("an import", 4 * KIB * KIB)
+IMPORT = (Words("an import"), 4 * KIB * KIB)
+UNLOGGED_IMPORT = (Words("an import without an admin login"), KIB)
 #: a JSON body's values (commas, brackets) and nesting, at most
 MAX_ITEMS = 2000
 MAX_DEPTH = 32
@@ -54,25 +55,33 @@ class TooLarge(InputError):
     """A body over its endpoint's size: answered with 413."""
 
 
-def body_limit(path: str, is_admin: Callable[[], bool]) -> tuple[str, int]:
+def body_limit(path: str, is_admin: Callable[[], bool]) -> tuple[Words, int]:
     """(what, most bytes) for a body sent to `path`; `is_admin` is asked only for the
     import (the admin's session), never for a small body."""
     if path == IMPORT_PATH:
-        return IMPORT if is_admin() else ("an import without an admin login", KIB)
+        return IMPORT if is_admin() else UNLOGGED_IMPORT
     return BODIES.get(path, SMALL)
 
 
-def size_words(size: int) -> str:
+def size_words(size: int) -> Words:
     if size >= KIB * KIB and size % (KIB * KIB) == 0:
-        return f"{size // (KIB * KIB)} MiB"
+        return Words("{n} MiB", {"n": size // (KIB * KIB)})
     if size >= KIB and size % KIB == 0:
-        return f"{size // KIB} KiB"
-    return f"{size} bytes"
+        return Words("{n} KiB", {"n": size // KIB})
+    return plural_words("{n} byte", "{n} bytes", size)
 
 
-def too_large(what: str, most: int, sent: int | None) -> str:
-    told = "a body of unknown length was sent" if sent is None else f"{sent} bytes were sent"
-    return f"{what} is at most {size_words(most)}: {told}"
+def too_large(what: Words, most: int, sent: int | None) -> Words:
+    """The 413's words: what the endpoint takes, at most, and what was sent."""
+    said = {"what": what, "most": size_words(most)}
+    if sent is None:
+        return Words("{what} is at most {most}: a body of unknown length was sent", said)
+    return plural_words(
+        "{what} is at most {most}: {n} byte was sent",
+        "{what} is at most {most}: {n} bytes were sent",
+        sent,
+        said,
+    )
 
 
 def check_size(path: str, content_length: int | None, is_admin: Callable[[], bool]) -> None:
@@ -81,7 +90,7 @@ def check_size(path: str, content_length: int | None, is_admin: Callable[[], boo
         return
     what, most = body_limit(path, is_admin)
     if content_length > most:
-        raise TooLarge(too_large(what, most, content_length))
+        raise TooLarge(too_large(what, most, content_length), code="too-large")
 
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -96,10 +105,18 @@ def check_parse(raw: bytes, error: type[InputError]) -> None:
     for found in _BRACKET.finditer(bare):
         depth += 1 if found.group() in (b"[", b"{") else -1
         if depth > MAX_DEPTH:
-            raise error(f"the body nests deeper than {MAX_DEPTH} levels: the API's are flat")
+            raise error(deep_words(), code="too-deep")
     items = bare.count(b",") + bare.count(b":") + bare.count(b"[") + bare.count(b"{")
     if items > MAX_ITEMS:
-        raise error(f"the body holds over {MAX_ITEMS} values ({items}): the API's are small")
+        said = {"most": MAX_ITEMS, "n": items}
+        words = Words("the body holds over {most} values ({n}): the API's are small", said)
+        raise error(words, code="too-many-values")
+
+
+def deep_words() -> Words:
+    return Words(
+        "the body nests deeper than {most} levels: the API's are flat", {"most": MAX_DEPTH}
+    )
 
 
 def install(app: Flask, has_session: Callable[[object], bool], guard: Any) -> None:
@@ -120,7 +137,7 @@ def install(app: Flask, has_session: Callable[[object], bool], guard: Any) -> No
             return False
         return isinstance(data, dict) and has_session(data.get("sid"))
 
-    def for_guard(path: str, cookie: str) -> tuple[str, int]:
+    def for_guard(path: str, cookie: str) -> tuple[Words, int]:
         return body_limit(path, lambda: cookie_is_admin(cookie))
 
     @app.before_request

@@ -16,11 +16,11 @@ import logging
 import math
 from collections.abc import Callable
 
-from flask import Flask
+from flask import Flask, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from buzzerbox.errors import BuzzerboxError, StoreError
+from buzzerbox.errors import BuzzerboxError, StoreError, Words
 from buzzerbox.server.auth import refuse
 from buzzerbox.server.errors import BadBody
 
@@ -33,6 +33,29 @@ def _fields(exc: BuzzerboxError) -> dict[str, str]:
     if exc.code is not None:
         extra["code"] = exc.code
     return extra
+
+
+def http_words(exc: HTTPException) -> tuple[Words | str, str | None]:
+    """An HTTP error's reason in words, and its code: the misuses of the API a client
+    makes (a path or a method the box has not, a body of the wrong kind)."""
+    said = {"method": request.method, "path": request.path[:80]}
+    if exc.code == 404:
+        return Words("{path} is not a page or an API of the box", said), "not-found"
+    if exc.code == 405:
+        allowed = ", ".join(sorted(getattr(exc, "valid_methods", None) or ()))
+        said = {**said, "allowed": allowed or "-"}
+        return Words("{method} is not taken by {path}: it takes {allowed}", said), "wrong-method"
+    if exc.code == 415:
+        return Words("{path} takes a JSON body (Content-Type: application/json)", said), (
+            "wrong-content-type"
+        )
+    if exc.code == 429:
+        return Words("too many requests: wait a moment and retry"), "too-many-requests"
+    if exc.code == 400:
+        return Words("the request is not one the box understands: {method} {path}", said), (
+            "bad-request"
+        )
+    return exc.description or exc.name, None
 
 
 def default_status(exc: BuzzerboxError) -> int:
@@ -59,9 +82,13 @@ def register_refusals(
         # the exception's own headers (a 405's Allow, RFC 9110 15.5.6; a 429's
         # Retry-After), but for its Content-Type: the refusal is JSON
         kept = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
-        return refuse(exc.code or 500, exc.description or exc.name, headers=kept)
+        words, code = http_words(exc)
+        extra = {"code": code} if code else {}
+        return refuse(exc.code or 500, words, headers=kept, **extra)
 
     @app.errorhandler(Exception)
     def failed(exc: Exception) -> ResponseReturnValue:
         logger.exception("a request failed")
-        return refuse(500, f"the box failed ({type(exc).__name__}): this is a bug")
+        said = {"kind": type(exc).__name__}
+        words = Words("the box failed ({kind}): this is a bug", said)
+        return refuse(500, words, code="bug")

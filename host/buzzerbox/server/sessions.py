@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from buzzerbox.dbfile import open_db
-from buzzerbox.errors import StoreError
+from buzzerbox.errors import StoreError, Words
 
 MAX_SESSIONS = 64
 LIFETIME_S = 12 * 3600.0
@@ -75,7 +75,9 @@ class Sessions:
                     raise
                 self._db = db
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"the sessions file {path} cannot be read: {exc}") from exc
+                said = {"path": str(path), "why": str(exc)}
+                words = Words("the sessions file {path} cannot be read: {why}", said)
+                raise StoreError(words) from exc
             for key, csrf, pin_tag, ends in rows:
                 self._open[str(key)] = AdminSession(str(csrf), str(pin_tag), float(ends))
 
@@ -131,4 +133,6 @@ class Sessions:
         try:
             self._db.execute(sql, args)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"the sessions file {self.path} cannot be written: {exc}") from exc
+            said = {"path": str(self.path), "why": str(exc)}
+            words = Words("the sessions file {path} cannot be written: {why}", said)
+            raise StoreError(words, code="sessions-not-written") from exc

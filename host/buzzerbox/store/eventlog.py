@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 from buzzerbox.dbfile import open_db
 from buzzerbox.errors import StoreError as StoreError  # the store raises it; importable here
+from buzzerbox.errors import Words
 from buzzerbox.rules.phase import Phase
 from buzzerbox.store.behind import SyncBehind
 
@@ -135,7 +136,8 @@ class EventLog:
                 self.path, ["PRAGMA journal_mode=WAL", f"PRAGMA synchronous={mode}", SCHEMA]
             )
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"the log {self.path} cannot be opened: {exc}") from exc
+            said = {"path": str(self.path), "why": str(exc)}
+            raise StoreError(Words("the log {path} cannot be opened: {why}", said)) from exc
         self._wrote: int | None = None  # the seq the transaction under way wrote last
         self._last = self.last_seq()
         self.behind = (
@@ -303,7 +305,8 @@ class EventLog:
             try:
                 return list(self._db.execute(sql, args).fetchall())
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"the log {self.path} cannot be read: {exc}") from exc
+                said = {"path": str(self.path), "why": str(exc)}
+                raise StoreError(Words("the log {path} cannot be read: {why}", said)) from exc
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -326,7 +329,9 @@ class EventLog:
             except sqlite3.DatabaseError as exc:
                 self._wrote = None
                 self._rollback()
-                raise StoreError(f"the log {self.path} cannot be written: {exc}") from exc
+                said = {"path": str(self.path), "why": str(exc)}
+                words = Words("the log {path} cannot be written: {why}", said)
+                raise StoreError(words, code="log-not-written") from exc
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # none may be open any more

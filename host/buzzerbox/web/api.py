@@ -18,12 +18,14 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
 from buzzerbox.errors import BuzzerboxError, Words
+from buzzerbox.i18n import say
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
 from buzzerbox.server.errors import BadBody
 from buzzerbox.server.guard import address_key
+from buzzerbox.server.language import language
 from buzzerbox.web.fields import check_entry_fields
-from buzzerbox.web.phonetime import press_time
+from buzzerbox.web.phonetime import PressTime, press_time
 from buzzerbox.web.rates import PressRates, SeatOwners
 
 __all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
@@ -35,11 +37,12 @@ MAX_NAME = 40
 Public = Callable[[dict[str, Any], bool], dict[str, Any]]
 
 
-def body_object(what: str) -> dict[str, Any]:
+def body_object(what: Words) -> dict[str, Any]:
     """The request's JSON object, or a 400 (BadBody) saying what was expected."""
     body = read_json()
     if not isinstance(body, dict):
-        raise BadBody(f"{what} is a JSON object (Content-Type: application/json)")
+        words = Words("{what} is a JSON object (Content-Type: application/json)", {"what": what})
+        raise BadBody(words, code="not-a-json-object")
     return body
 
 
@@ -47,6 +50,12 @@ def state_response(state: dict[str, Any]) -> Response:
     response = Response(json.dumps(state, ensure_ascii=False), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def said_time(timed: PressTime) -> dict[str, object]:
+    """A press's time for its answer, its `why` in the request's language (the phone
+    shows it: "Timed when it reached the box: ...")."""
+    return timed.to_json(lambda words: say(words, language()))
 
 
 def edge_taken(state: dict[str, Any], **extra: object) -> Response:
@@ -106,7 +115,7 @@ def api_blueprint(
     @bp.post("/game")
     @auth.admin_only
     def new_game() -> ResponseReturnValue:
-        body = body_object("a new game")
+        body = body_object(Words("a new game"))
         names = body.get("players")
         if isinstance(names, list) and any(isinstance(n, str) and len(n) > MAX_NAME for n in names):
             words = Words("a name is too long: at most {most} characters", {"most": MAX_NAME})
@@ -123,7 +132,7 @@ def api_blueprint(
     @bp.post("/event")
     @auth.admin_only
     def event() -> ResponseReturnValue:
-        entry = body_object("a table entry")
+        entry = body_object(Words("a table entry"))
         check_entry_fields(entry)
         box.submit(entry)
         return reply()
@@ -140,7 +149,7 @@ def api_blueprint(
         if not box.is_simulated:
             words = Words("this box reads real pads: virtual pads are for a simulated box")
             return refuse(409, words, code="real-pads")
-        body = body_object("a pad press")
+        body = body_object(Words("a pad press"))
         if open_pads:
             rates.check(body.get("seat") if isinstance(body.get("seat"), int) else None, client())
         pile = body.get("pile")
@@ -155,7 +164,7 @@ def api_blueprint(
         )
         state = box.press(body.get("seat"), body.get("pad"), pile, timed.t_us, released=released)  # type: ignore[arg-type]
         if "ago_ms" in body or "touch_us" in body:
-            return edge_taken(state, press_time=timed.to_json())
+            return edge_taken(state, press_time=said_time(timed))
         return edge_taken(state)
 
     @bp.post("/pads/press")
@@ -171,21 +180,21 @@ def api_blueprint(
     @bp.post("/phones")
     @auth.admin_only
     def phones() -> ResponseReturnValue:
-        body = body_object('phones as pads: {"on": true} or {"on": false}')
+        body = body_object(Words('phones as pads: {{"on": true}} or {{"on": false}}'))
         box.change_phones(lambda phones, _: phones.switch(body.get("on")))
         return reply()
 
     @bp.post("/phones/free")
     @auth.admin_only
     def free_seat() -> ResponseReturnValue:
-        body = body_object('the seat to free: {"seat": 0}')
+        body = body_object(Words('the seat to free: {{"seat": 0}}'))
         seat = whole(body, "seat", Words("the seat to free is a whole number from 0"))
         box.change_phones(lambda phones, _: phones.free(seat))
         return reply()
 
     @bp.post("/phones/seat")
     def take_seat() -> ResponseReturnValue:
-        body = body_object('a seat for this phone: {"seat": 0, "token": "..."}')
+        body = body_object(Words('a seat for this phone: {{"seat": 0, "token": "..."}}'))
         owners.check(client(), body.get("token"), holds_seat)
         box.change_phones(lambda phones, n: phones.take(body.get("token"), body.get("seat"), n))
         return reply()
@@ -195,7 +204,7 @@ def api_blueprint(
         """A seat's phone is there (every few seconds): its seat is not offline. The answer
         names its seat in the current game (a rematch keeps it: the phone learns it here)."""
         now = box.now_us()
-        body = body_object('a phone that is there: {"token": "..."}')
+        body = body_object(Words('a phone that is there: {{"token": "..."}}'))
         rates.check_here(client())
         state = box.change_phones(lambda phones, _: phones.heard(body.get("token"), now))
         seat = box.phone_seat(body.get("token"))
@@ -213,8 +222,10 @@ def api_blueprint(
         is the state, and under "press_time" how the time was taken."""
         arrived = box.now_us()
         body = body_object(
-            'a phone press: {"token": "...", "pad": "stop", "ago_ms": 12, '
-            '"touch_us": 123456789, "error_us": 800}'
+            Words(
+                'a phone press: {{"token": "...", "pad": "stop", "ago_ms": 12, '
+                '"touch_us": 123456789, "error_us": 800}}'
+            )
         )
         seat = box.phone_seat(body.get("token"))
         rates.check(seat, client())
@@ -224,7 +235,7 @@ def api_blueprint(
         )
         pad, pile = body.get("pad"), body.get("pile")
         state = box.press(seat, pad, pile, timed.t_us, released=released)  # type: ignore[arg-type]
-        return edge_taken(state, press_time=timed.to_json())
+        return edge_taken(state, press_time=said_time(timed))
 
     @bp.post("/phones/press")
     def phone_press() -> ResponseReturnValue:
@@ -237,14 +248,19 @@ def api_blueprint(
     @bp.post("/enrol")
     @auth.admin_only
     def enrol() -> ResponseReturnValue:
-        body = body_object('an enrolment: {"seat": 0}, {"seat": null} or {"reset": true}')
+        body = body_object(
+            Words('an enrolment: {{"seat": 0}}, {{"seat": null}} or {{"reset": true}}')
+        )
         reset = body.get("reset", False)
         if type(reset) is not bool:
-            raise BadBody(f"reset {json.dumps(reset)[:24]} is not allowed: true or false")
+            said = {"value": json.dumps(reset)[:24]}
+            words = Words("reset {value} is not allowed: true or false", said)
+            raise BadBody(words, subject="reset", code="field-not-allowed")
         if reset:
             box.enrol(None, reset=True)
         elif "seat" not in body:
-            raise BadBody('an enrolment names the seat: {"seat": 0} ({"seat": null} cancels)')
+            words = Words('an enrolment names the seat: {{"seat": 0}} ({{"seat": null}} cancels)')
+            raise BadBody(words, subject="seat", code="field-missing")
         elif body["seat"] is None:
             box.enrol(None)
         else:

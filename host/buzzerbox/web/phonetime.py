@@ -28,6 +28,7 @@ age (network transit not taken off) and says why.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -44,7 +45,7 @@ MAX_ERROR_US = 50_000
 TRANSIT_SLACK_US = 100_000
 
 
-UNMATCHED = "the phone's clock is not matched to the box's yet"
+UNMATCHED = Words("the phone's clock is not matched to the box's yet")
 UNCERTAINTY = Words("the clock map's uncertainty: µs, 0 or more")
 
 
@@ -52,20 +53,24 @@ UNCERTAINTY = Words("the clock map's uncertainty: µs, 0 or more")
 class PressTime:
     """A phone edge's time on the box timeline and how it was taken: "touch" (the
     phone's mapped touch, give or take `error_us`) or "arrival" (arrival minus the
-    touch's age: later than the touch by the network's transit; `why` says why)."""
+    touch's age: later than the touch by the network's transit; `why` says why, in words
+    said at the edge in the phone's language, `why_code` for machines)."""
 
     t_us: int
     source: Literal["touch", "arrival"]
     error_us: int | None = None
-    why: str = ""
+    why: Words | None = None
+    why_code: str = ""
     clamped_us: int = 0  # how much earlier the phone claimed than its round trips allow
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, speak: Callable[[Words], str] = Words.english) -> dict[str, object]:
+        """The answer's press_time; `speak` says `why` in the reader's language."""
         out: dict[str, object] = {"t_us": self.t_us, "from": self.source}
         if self.error_us is not None:
             out["error_us"] = self.error_us
-        if self.why:
-            out["why"] = self.why
+        if self.why is not None:
+            out["why"] = speak(self.why)
+            out["why_code"] = self.why_code
         if self.clamped_us:
             out["clamped_us"] = self.clamped_us
         return out
@@ -102,33 +107,44 @@ def press_time(
     ago_words = Words("the ms from the touch to the request: 0-{most}", {"most": MAX_AGO_MS})
     ago = _number(ago_ms, "ago_ms", ago_words)
     if not 0 <= ago <= MAX_AGO_MS:
-        said = Words("{name} is {allowed}", {"name": "ago_ms", "allowed": ago_words})
-        raise PhoneTimeError(said, code="bad-time")
+        out_of = Words("{name} is {allowed}", {"name": "ago_ms", "allowed": ago_words})
+        raise PhoneTimeError(out_of, code="bad-time")
     sent_us = arrived_us - round(ago * 1000)  # the touch, if the network took no time
     if touch_us is None:
-        return PressTime(sent_us, "arrival", why=UNMATCHED)
+        return PressTime(sent_us, "arrival", why=UNMATCHED, why_code="not-matched")
     touch = round(_number(touch_us, "touch_us", Words("the touch on the box's clock, in µs")))
     error = _number(error_us, "error_us", UNCERTAINTY)
     if error < 0:
         raise _refused("error_us", UNCERTAINTY, error_us)
     err = round(error)
     if err > MAX_ERROR_US:
-        most = MAX_ERROR_US // 1000
-        why = f"the phone's clock map is too rough (±{err / 1000:g} ms; at most ±{most} ms)"
-        return PressTime(sent_us, "arrival", why=why)
+        said = {"error": err / 1000, "most": MAX_ERROR_US // 1000}
+        why = Words("the phone's clock map is too rough (±{error:g} ms; at most ±{most} ms)", said)
+        return PressTime(sent_us, "arrival", why=why, why_code="map-too-rough")
     if touch > sent_us + err:
-        late = (touch - sent_us) / 1000
-        why = f"the phone's clock map put the touch {late:g} ms after the request left: it is off"
-        return PressTime(sent_us, "arrival", why=why)
+        said = {"ms": (touch - sent_us) / 1000}
+        why = Words(
+            "the phone's clock map put the touch {ms:g} ms after the request left: it is off",
+            said,
+        )
+        return PressTime(sent_us, "arrival", why=why, why_code="touch-after-request")
     if touch < sent_us - MAX_TRANSIT_US - err:
-        early = (sent_us - touch) / 1000
-        why = f"the phone's clock map put the touch {early:g} ms before the request left: it is off"
-        return PressTime(sent_us, "arrival", why=why)
+        said = {"ms": (sent_us - touch) / 1000}
+        why = Words(
+            "the phone's clock map put the touch {ms:g} ms before the request left: it is off",
+            said,
+        )
+        return PressTime(sent_us, "arrival", why=why, why_code="touch-before-request")
     earliest = sent_us - (2 * err + TRANSIT_SLACK_US)
     if touch < earliest and bound_transit:
-        why = (
-            f"the touch was claimed {(sent_us - touch) / 1000:g} ms before the request left: "
-            f"the phone's round trips allow {(sent_us - earliest) / 1000:g} ms"
+        said = {"ms": (sent_us - touch) / 1000, "most": (sent_us - earliest) / 1000}
+        why = Words(
+            "the touch was claimed {ms:g} ms before the request left: "
+            "the phone's round trips allow {most:g} ms",
+            said,
         )
-        return PressTime(earliest, "touch", error_us=err, why=why, clamped_us=earliest - touch)
+        clamped = earliest - touch
+        return PressTime(
+            earliest, "touch", error_us=err, why=why, why_code="touch-clamped", clamped_us=clamped
+        )
     return PressTime(min(touch, sent_us), "touch", error_us=err)

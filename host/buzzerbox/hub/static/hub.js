@@ -215,7 +215,7 @@ function drawStatus() {
   let reason = "";
   if (hearing && broker && broker.state !== "connected") {
     status = "down";
-    reason = broker.text || t("broker {state}", { state: broker.state });
+    reason = (broker.said && broker.said[lang]) || broker.text || t("broker {state}", { state: broker.state });
   }
   dot.dataset.status = status;
   dot.title = hearing ? reason || t("live") : Object.hasOwn(LINK_TEXT, status) ? LINK_TEXT[status] : status;

@@ -8,7 +8,7 @@
 // (or a box started with --open-pads) the page asks for the PIN before it shows them.
 import { post, session, whenAuthLost } from "./api.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, lead, ownName, seatClass } from "./dom.js";
+import { $, decimal, dot, fill, h, lead, ownName, seatClass } from "./dom.js";
 import { foulNews } from "./game.js";
 import { t } from "./i18n.js";
 import { pinForm } from "./login.js";
@@ -37,7 +37,7 @@ function timed(answer) {
   el.textContent =
     pt.from === "touch"
       ? t("Timed at the key or the tap, to the ms (±{ms} ms; a wired pad: the µs).", {
-          ms: (pt.error_us / 1000).toFixed(1),
+          ms: decimal(pt.error_us / 1000, 1),
         })
       : t("Timed when it reached the box: {why}.", { why: pt.why });
 }

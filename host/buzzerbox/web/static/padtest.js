@@ -3,7 +3,7 @@
 // a tile per pad lights while the pad is held. The box keeps the last edges in the
 // state (box.pad_test, oldest first), real and virtual alike.
 import { dot, fill, h, ownName, seatClass, span } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const ROLES = { stop: t("stop"), slap: t("slap"), pile: t("pile") };
 
@@ -36,6 +36,9 @@ function heldPads(edges) {
 /** µs with thin spaces between thousands: 12 345 678 µs. */
 const micros = (us) => `${String(us).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009")} µs`;
 
+/** An edge's note in the page's language: the box says it in each (note_said), in English as `note`. */
+const noteText = (e) => (e.note_said && e.note_said[lang]) || e.note;
+
 function edgeRow(state, e, before) {
   const kind = NOTE_KIND.find(([re]) => re.test(e.note || ""));
   const seat = e.seat ?? null;
@@ -60,7 +63,7 @@ function edgeRow(state, e, before) {
       h("span", {}, micros(e.t_us)),
       before ? h("span", { class: "muted small" }, `+${span(e.t_us - before.t_us)}`) : null,
     ),
-    e.note ? h("span", { class: `edge-note badge ${kind ? kind[1] : ""}`, "data-testid": `pad-edge-note-${e.n}` }, e.note) : null,
+    e.note ? h("span", { class: `edge-note badge ${kind ? kind[1] : ""}`, "data-testid": `pad-edge-note-${e.n}` }, noteText(e)) : null,
   );
 }
 

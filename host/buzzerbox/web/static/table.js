@@ -7,7 +7,7 @@ import { $, confirmButton, dot, fill, h, keyed, num, ownName, plural, seatClass,
 import { conflictKey, conflictPanel, conflictWarning, noteReplaced, whenChosen } from "./conflict.js";
 import { busy } from "./forms.js";
 import { course, crown, lastPoints, leftCounts, phaseLine, ranking, winnersTitle } from "./game.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 import { pinForm } from "./login.js";
 import { newGameForm } from "./newgame.js";
 import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
@@ -48,7 +48,8 @@ whenAuthLost((err) => {
 function brokerLine(st) {
   const mqtt = st.box && st.box.mqtt;
   if (!mqtt || mqtt.state === "connected") return null;
-  return h("p", { class: "muted", "data-testid": "broker" }, t("MQTT: {text}", { text: mqtt.text }));
+  const text = (mqtt.said && mqtt.said[lang]) || mqtt.text; // said in each language by the box
+  return h("p", { class: "muted", "data-testid": "broker" }, t("MQTT: {text}", { text }));
 }
 
 function renderStatus(st) {
