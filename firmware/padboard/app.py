@@ -58,6 +58,13 @@ _GPIO_OUT_XOR = 0xD000001C  # the RP2040's SIO: a 1 written here toggles that ou
 # before the look that heard it, never before the look before: a stamp is early
 # by this at most, and late only when a step takes longer.
 _EARLY_US = 30
+# HostLink's `hs` stays indexed by number (fast.py names its words _H_*). Seven
+# `_H_X = const(n)` here made the emulated Pico's EDGEs at 2,000/s later (bench
+# firmware.py --syncs 3 --presses 3 --rates 2000, interleaved: p50 522-535 us, min
+# 376-379; main 494-502, 371-374), as late when defined but unused with the indices
+# bare, or put first in the module. Not the indexing (mpy-cross -march=armv6m: the
+# same bytes but line numbers), nor the lines (the same lines as comments: 494-497);
+# cause not found. `from micropython import const` alone: p50 510 (a global more).
 
 
 class Pins:

@@ -17,7 +17,8 @@ _FAST_SEQ = 1 << 29  # the fast path numbers frames below this (small ints)
 # (with `const` from native.py), the emulated Pico sent EDGEs at 2,000/s later
 # (tests/bench/firmware.py: p50 589-655 us, max 1,056-1,251; 494 and 952 with these,
 # 478 and 882 with the bare 10 and 11), for no reason found: on that Pico a const()
-# index costs what a bare one does (2,000 of them in a native loop: 13.09 ms both).
+# index costs what a bare one does (2,000 of them in a native loop: 13.09 ms both),
+# and in app.py const()s merely defined cost as much (see there).
 
 
 class Outbox:

@@ -246,8 +246,8 @@ def test_the_offsets_fastedge_uses_are_state_py_s() -> None:
 NAMED = {
     "fastedge": {"feed_pairs": {"s"}, "write_records": {"s"}},
     "fast": {"look": {"h"}, "probe": {"p"}},
-    # not yet app.py's `hs` (hs[6]): named by const() there, the emulated Pico's
-    # EDGEs at 2,000/s came later (test_fw_pico.py's 1 ms failed); see outbox.py
+    # not yet app.py's `hs` (hs[6]): const()s defined there, used or not, make the
+    # emulated Pico's EDGEs at 2,000/s later (test_fw_pico.py's 1 ms failed); see app.py
     "outbox": {"next_frames_into": {"state"}, "next_frame_into": {"state"}},
 }
 
