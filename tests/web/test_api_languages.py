@@ -12,7 +12,7 @@ import pytest
 from buzzerbox.box import Box
 from flask.testing import FlaskClient
 
-from .web_fakes import ManualClock, new_game, play
+from .web_fakes import ManualClock, new_game, one_round_of_kids, play
 
 TOO_MANY = {"type": "stacks", "counts": {"Ann": 11, "Ben": 3, "Cem": 4}}
 
@@ -115,10 +115,7 @@ def test_a_phones_refusal_and_a_login_refusal_are_in_the_phones_language(
 def test_the_score_sheet_and_the_result_card_are_in_the_readers_language(
     client: FlaskClient, admin: FlaskClient, box: Box, clock: ManualClock
 ) -> None:
-    new_game(admin, "kids", players=["Ann", "Ben"], rounds=1)
-    play(admin, {"type": "round"})
-    clock.advance(box.countdown_us)
-    play(admin, {"type": "stall"}, {"type": "left", "counts": {"Ann": 2, "Ben": 5}})
+    one_round_of_kids(admin, clock, box.countdown_us)
     german = client.get("/api/export/csv", headers={"Accept-Language": "de"})
     rows = list(csv.reader(io.StringIO(german.get_data(as_text=True))))
     assert [rows[0][:2], rows[-2][0], rows[-1][0]] == [["Runde", "Rufer"], "Summe", "Platz"]

@@ -11,7 +11,7 @@ from buzzerbox.box import Box
 from buzzerbox.server.language import header_language
 from flask.testing import FlaskClient
 
-from .web_fakes import ManualClock, new_game, play
+from .web_fakes import ManualClock, new_game, one_round_of_kids, play
 
 TOKEN = "p" * 24
 
@@ -133,10 +133,7 @@ def test_a_clamped_touch_says_why_in_french_with_french_numbers(
 def test_answers_said_in_a_language_vary_by_it(
     client: FlaskClient, admin: FlaskClient, box: Box, clock: ManualClock
 ) -> None:
-    new_game(admin, "kids", players=["Ann", "Ben"], rounds=1)
-    play(admin, {"type": "round"})
-    clock.advance(box.countdown_us)
-    play(admin, {"type": "stall"}, {"type": "left", "counts": {"Ann": 2, "Ben": 5}})
+    one_round_of_kids(admin, clock, box.countdown_us)
     for path in ("/api/export/csv", "/api/export/card.svg", "/", "/api/nothing"):
         reply = client.get(path, headers={"Accept-Language": "da"})
         assert reply.status_code in (200, 404), path

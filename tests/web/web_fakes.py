@@ -41,6 +41,14 @@ def new_game(admin: FlaskClient, game: str = "ligretto", **fields: Any) -> dict[
     return reply.json  # type: ignore[return-value]
 
 
+def one_round_of_kids(admin: FlaskClient, clock: ManualClock, countdown_us: int) -> None:
+    """A game of Ligretto Kids, Ann and Ben, one round: stalled, Ann 2 and Ben 5 left."""
+    new_game(admin, "kids", players=["Ann", "Ben"], rounds=1)
+    play(admin, {"type": "round"})
+    clock.advance(countdown_us)
+    play(admin, {"type": "stall"}, {"type": "left", "counts": {"Ann": 2, "Ben": 5}})
+
+
 class Admin:
     """The admin's phone against a real `buzzerbox serve`: logged in, one connection."""
 
