@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from buzzerbox.box.errors import NoGameError
 from buzzerbox.errors import Words, plural_words
-from buzzerbox.i18n import DEFAULT, LANGUAGES, say
+from buzzerbox.i18n import said_elsewhere
 from buzzerbox.pads.pad import Pad, pad_label
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
@@ -54,7 +54,7 @@ def noted(record: dict[str, Any], words: Words) -> str:
     """A pad test edge's note, `note` in English and `note_said` in the other languages
     (the state is every phone's, whatever its language: the pad test picks its own)."""
     record["note"] = words.english()
-    record["note_said"] = {lang: say(words, lang) for lang in LANGUAGES if lang != DEFAULT}
+    record["note_said"] = said_elsewhere(words)
     return str(record["note"])
 
 

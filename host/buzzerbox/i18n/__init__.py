@@ -110,6 +110,12 @@ def say(words: Words | str, lang: str) -> str:
         return words.english()
 
 
+def said_elsewhere(words: Words) -> dict[str, str]:
+    """`words` in each language but English, for a state every phone shares (each shows
+    its own; the English stands beside it)."""
+    return {lang: say(words, lang) for lang in LANGUAGES if lang != DEFAULT}
+
+
 def pages_catalog(lang: str) -> dict[str, Any]:
     """The pages' catalog in `lang` for web/static/i18n.js: {msgid: text} and, for a
     plural, {msgid: [one, other]} (the pages pick the form with Intl.PluralRules)."""
@@ -127,4 +133,12 @@ def pages_catalog(lang: str) -> dict[str, Any]:
     return {"lang": known(lang) or DEFAULT, "messages": messages}
 
 
-__all__ = ["LANGUAGES", "NAMES", "known", "pages_catalog", "say", "translations"]
+__all__ = [
+    "LANGUAGES",
+    "NAMES",
+    "known",
+    "pages_catalog",
+    "said_elsewhere",
+    "say",
+    "translations",
+]

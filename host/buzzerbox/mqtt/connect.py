@@ -27,7 +27,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from buzzerbox.errors import Words
-from buzzerbox.i18n import DEFAULT, LANGUAGES, say
+from buzzerbox.i18n import said_elsewhere
 from buzzerbox.mqtt.errors import TlsFileError
 from buzzerbox.mqtt.reasons import closed_early, explain, refusal
 from buzzerbox.mqtt.topics import Broker
@@ -90,7 +90,7 @@ class LinkStatus:
             "broker": self.broker,
             "since": self.since,
             "text": self.line(),
-            "said": {lang: say(words, lang) for lang in LANGUAGES if lang != DEFAULT},
+            "said": said_elsewhere(words),
         }
 
 

@@ -13,7 +13,7 @@ before a page draws).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from flask import Flask, Response, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -37,37 +37,43 @@ from buzzerbox.i18n import (
 COOKIE = "lang"
 
 
-def chosen_language(
-    table: Callable[[], str | None] = lambda: None, follows_table: Collection[str] = ()
+def pick_language(
+    cookie: str | None,
+    accepted: Iterable[tuple[str, float]],
+    table: Callable[[], str | None] = lambda: None,
+    follows_table: bool = False,
 ) -> str:
-    """The language of the request being served (see the module's docstring)."""
-    own = known(request.cookies.get(COOKIE))
+    """The switch's `cookie`, then the table's language where the page follows it, then
+    Accept-Language in its order of preference (`accepted`), then the table's, then
+    English (the module's docstring says why)."""
+    own = known(cookie)
     if own:
         return own
     at_table = known(table())
-    if at_table and request.endpoint in follows_table:
+    if at_table and follows_table:
         return at_table
-    for value, _quality in request.accept_languages:
+    for value, _quality in accepted:
         browser = known(value)
         if browser:
             return browser
     return at_table or DEFAULT
 
 
+def chosen_language(
+    table: Callable[[], str | None] = lambda: None, follows_table: Collection[str] = ()
+) -> str:
+    """The language of the request being served (see the module's docstring)."""
+    follows = request.endpoint in follows_table
+    return pick_language(request.cookies.get(COOKIE), request.accept_languages, table, follows)
+
+
 def header_language(headers: Mapping[str, object]) -> str:
     """The language of a request known only by its head, as waitress's parser keeps it
     ({"COOKIE": ..., "ACCEPT_LANGUAGE": ...}): the server's guard answers some before
-    the app sees them. The switch's cookie, then Accept-Language, then English (the
-    table's language is the app's to know)."""
-    own = known(parse_cookie(str(headers.get("COOKIE", ""))).get(COOKIE))
-    if own:
-        return own
+    the app sees them (the table's language is the app's to know)."""
+    cookie = parse_cookie(str(headers.get("COOKIE", ""))).get(COOKIE)
     accept = str(headers.get("ACCEPT_LANGUAGE", ""))
-    for value, _quality in parse_accept_header(accept, LanguageAccept):
-        browser = known(value)
-        if browser:
-            return browser
-    return DEFAULT
+    return pick_language(cookie, parse_accept_header(accept, LanguageAccept))
 
 
 #: set in a request's environ once its answer is said in a language (it then Varies)
