@@ -33,8 +33,8 @@ def test_twist_takes_the_pads_zero_for_the_second_empty_hand(
         pads.get_by_test_id("seat-card-1").locator("button.seat-name").click()
         for _ in range(40):
             pads.keyboard.press("q")
-        # 40 presses of one seat: 20 at once, then 10 a second (web/rates.py), each its own
-        # request; on a busy machine that is more than the default wait
+        # 40 presses and releases, each its own request, one after the other (pads.js
+        # queues them): on a busy machine that is more than the default wait
         expect(table.get_by_test_id("live-left")).to_contain_text("Ben0 left", timeout=30_000)
         # Ann calls first, Ben a moment later: Ben's press is late, his 0 stands
         pads.keyboard.press("1")
