@@ -100,19 +100,19 @@ def instrument(ask: bool) -> None:
             marks[key]["diffed"] = monotonic_us()
             by_version[self.version] = key
 
-    def fanout_send_all(self: Fanout, c: Any, p: Any, before: int, latest: int) -> None:
+    def fanout_send_all(self: Fanout, shard: Any, before: int, latest: int) -> None:
         now = monotonic_us()
         for v in range(before + 1, latest + 1):
             if v in by_version:
                 marks[by_version[v]].setdefault("sent", now)
-        send_all(self, c, p, before, latest)
+        send_all(self, shard, before, latest)
 
     PadSources.__init__ = sources_init  # type: ignore[method-assign]
     Arbiter.edge = arb_edge  # type: ignore[method-assign,assignment]
     Box.pad_edge = box_pad_edge  # type: ignore[method-assign]
     EventLog.append = log_append  # type: ignore[method-assign]
     LiveState.publish = hub_publish  # type: ignore[method-assign]
-    Fanout.send_all = fanout_send_all  # type: ignore[method-assign,assignment]
+    Fanout.send_all = fanout_send_all  # type: ignore[method-assign]
 
 
 def drive(args: argparse.Namespace, folder: Path, boards: BoardProcess, out: list[Any]) -> None:

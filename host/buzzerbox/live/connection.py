@@ -3,8 +3,8 @@ and socket, its framing, its backlog, the version it has; and `Payloads`, what t
 streams at each version need, worked out once per round.
 
 The fanout's common case is one non-blocking send() of bytes framed once for every
-phone (fanout.py, `send_all`); what it needs of a stream is kept on the stream once, as
-plain attributes (`__slots__`) and the socket's bound `send`, so the loop over a
+phone (fanout.py, `send_steady`); what it needs of a stream is kept on the stream once,
+as plain attributes (`__slots__`) and the socket's bound `send`, so the loop over a
 thousand phones does no look-up it can avoid: it reads waitress's channel only while
 something of this stream may be queued there (`queued`), and it takes no lock per
 phone (a stream's `lock` is its sender's, held for a whole round; see fanout.py).
@@ -26,6 +26,7 @@ class Connection:
     __slots__ = (
         "channel",
         "closed",
+        "fd",
         "is_admin",
         "is_chunked",
         "is_open",
@@ -41,6 +42,8 @@ class Connection:
         self.channel = channel
         self.socket = channel.socket
         self.sock_send: Callable[[bytes], int] = self.socket.send  # bound once
+        #: its socket's number when its sender took it (fanout.py, `Shard.join`), else -1
+        self.fd = -1
         self.is_chunked = chunked
         self.is_admin = is_admin
         self.version = version
@@ -99,13 +102,9 @@ class Connection:
         self.is_open = False
         self.closed.set()
 
-    def close(self) -> None:
-        with self.lock:
-            self.is_open = False
-        self.closed.set()
-
     def is_hung_up(self) -> bool:
-        """The phone closed its end (waitress reads nothing while the stream runs)."""
+        """The phone closed its end (waitress reads nothing while the stream runs): asked
+        only of a socket the fanout's poll found readable (fanout.py, `Shard`)."""
         sock = getattr(self.channel, "socket", None)
         if sock is None or not self.channel.connected:
             return True

@@ -9,7 +9,11 @@ message to its share of the connections (a shard: each phone stays in one, so it
 messages stay in order) and their keepalives, while the stream threads sleep until
 their phone is gone or their time is up. Each change is one delta, framed once for
 all (livestate.py): for every phone that had the one before, a sender's whole work
-is one non-blocking send() of the same bytes (`send_all`), a few µs of CPU. A
+is one non-blocking send() of the same bytes, a few µs of CPU, nearly all of it the
+kernel's. A sender keeps those phones in step apart (`Shard.steady`), so its loop over
+them checks nothing per phone but what the send answers (`send_steady`); the others
+catch up one by one (`send_others`). Phones that hang up are found by one poll() of all
+their sockets every `HANGUP_CHECK_S`, not a syscall per phone. A
 connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
 is skipped, never waited for; the next change or keepalive brings it up to date (the
 deltas it missed, or the full state). A sender starts with the first phone of its
@@ -31,10 +35,12 @@ any other server (or without the fanout) sse.py's one-thread-per-stream path run
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from buzzerbox.live.connection import Connection, Payloads, chunk
@@ -66,6 +72,128 @@ def check_threads(threads: int) -> None:
         raise ValueError(f"fanout_threads {threads} is not allowed: it is 1 to {MAX_THREADS}")
 
 
+class Poller:
+    """The phones' sockets a sender watches for hang-ups: an epoll set where there is
+    one (Linux: the box's), else a poll set.
+
+    A socket is watched by its number, and waitress may close a phone's socket at any
+    time, so the number can be another phone's by the time it is watched: `watch` of a
+    number watched already hands it to the newest (the sender then asks that phone), a
+    number that is no socket now (closed: EBADF; a file: EPERM) is not watched (waitress
+    closed it, so its channel says so), and `unwatch` of a number not watched is no
+    error."""
+
+    def __init__(self) -> None:
+        epoll = getattr(select, "epoll", None)
+        if epoll is not None:
+            self._set: Any = epoll()
+            self._events = select.EPOLLIN | select.EPOLLRDHUP
+        else:
+            self._set = select.poll()
+            self._events = select.POLLIN
+        self.poll = self._set.poll
+
+    def watch(self, fd: int) -> bool:
+        """Watch `fd`; False when it is no socket now."""
+        try:
+            self._set.register(fd, self._events)
+        except FileExistsError:  # a number a phone gone had: the newest phone's now
+            self._set.modify(fd, self._events)
+        except OSError:
+            return False
+        return True
+
+    def unwatch(self, fd: int) -> None:
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            self._set.unregister(fd)
+
+
+class Shard:
+    """One sender's connections. Those in step (at the sender's version, open, nothing of
+    theirs queued in waitress) are kept apart, by framing, as their sockets' bound send()s,
+    so a round's common case is a loop of one send() each that reads nothing of the
+    stream (`Fanout.send_steady`); their versions are the shard's (`at`) until `sync`
+    writes them back. The rest catch up one by one. A poll set of their sockets tells
+    which phones may have hung up."""
+
+    def __init__(self) -> None:
+        self.members: set[Connection] = set()
+        #: held for a round, and to add, end or leave a connection: its connections' `lock`
+        self.lock = threading.Lock()
+        #: in step at version `at`: [not chunked, chunked] (Connection.is_chunked), the
+        #: connections and their sockets' bound send()s (`owner`: whose send it is)
+        self.steady: tuple[list[Connection], list[Connection]] = ([], [])
+        self.sends: tuple[list[Callable[[bytes], int]], list[Callable[[bytes], int]]] = ([], [])
+        self.owner: dict[int, Connection] = {}
+        self.at = -1
+        self.others: list[Connection] = []
+        #: the lists above need sorting again (a phone came, went or fell out of step)
+        self.dirty = True
+        self.poller = Poller()
+        self.by_fd: dict[int, Connection] = {}
+        self.thread: threading.Thread | None = None
+
+    def join(self, connection: Connection) -> None:
+        """The caller holds the lock. Its socket's number is taken now, not when the
+        stream began: waitress may have closed it since (left at once: -1, or another
+        socket's number by now; see `Poller`)."""
+        self.members.add(connection)
+        fd = connection.fd = connection.socket.fileno()
+        if fd >= 0 and self.poller.watch(fd):
+            self.by_fd[fd] = connection
+        self.dirty = True
+
+    def leave(self, connection: Connection) -> None:
+        """The caller holds the lock (before waitress may close or reuse the socket)."""
+        self.members.discard(connection)
+        if self.by_fd.get(connection.fd) is connection:
+            del self.by_fd[connection.fd]
+            self.poller.unwatch(connection.fd)
+        self.dirty = True
+
+    def sync(self) -> None:
+        """Write the version of the connections in step back to each of them (never
+        back: one may have caught up further on its own since)."""
+        at = self.at
+        for steady in self.steady:
+            for c in steady:
+                if c.version < at:
+                    c.version = at
+
+    def sort(self, version: int) -> None:
+        """Put each connection in step at `version` with the others of its framing."""
+        self.sync()
+        self.steady, self.sends, self.owner, self.others = ([], []), ([], []), {}, []
+        for c in self.members:
+            if c.version == version and c.is_open and not c.queued:
+                self.step(c)
+            else:
+                self.others.append(c)
+        self.at = version
+        self.dirty = False
+
+    def step(self, c: Connection) -> None:
+        """Count `c` (at the shard's version) among those in step."""
+        send = c.socket.send  # bound now: the shard's sends lie together in memory
+        self.steady[c.is_chunked].append(c)
+        self.sends[c.is_chunked].append(send)
+        self.owner[id(send)] = c
+
+    def look_for_hangups(self) -> None:
+        """End the streams of phones that hung up: one epoll_wait() for them all (it
+        answers with the ready ones only), a look at a socket only when it is readable (a
+        phone sends nothing more on its stream), no syscall for those waitress closed."""
+        for c in self.members:
+            if c.is_open and not c.channel.connected:
+                c.gone()
+                self.dirty = True
+        for fd, _ in self.poller.poll(0):
+            held = self.by_fd.get(fd)
+            if held is not None and held.is_open and held.is_hung_up():
+                held.gone()
+                self.dirty = True
+
+
 class Fanout:
     """The threads that write every change of the hub to every connection."""
 
@@ -81,11 +209,8 @@ class Fanout:
         self.keepalive_s = keepalive_s
         self.keepalive = keepalive_frame(keepalive_s)
         self.backlog_limit = backlog_limit
-        self._shards: list[set[Connection]] = [set() for _ in range(threads)]
-        #: each sender's lock, held for a round: its connections' `lock`
-        self._shard_locks = [threading.Lock() for _ in range(threads)]
-        self._lock = threading.Lock()
-        self._threads: list[threading.Thread | None] = [None] * threads
+        self._shards = [Shard() for _ in range(threads)]
+        self._lock = threading.Lock()  # to choose a shard and start its thread
         rounds = os.environ.get(ROUNDS_ENV)
         self._rounds = os.open(rounds, os.O_WRONLY | os.O_APPEND | os.O_CREAT) if rounds else -1
 
@@ -96,103 +221,150 @@ class Fanout:
     @property
     def loads(self) -> list[int]:
         """How many phones each sender thread has."""
-        with self._lock:
-            return [len(shard) for shard in self._shards]
+        return [len(shard.members) for shard in self._shards]
 
     def connections(self) -> list[Connection]:
         """The streams the fanout writes now."""
-        with self._lock:
-            return [connection for shard in self._shards for connection in shard]
+        out: list[Connection] = []
+        for shard in self._shards:
+            with shard.lock:
+                out.extend(shard.members)
+        return out
 
     def add(self, connection: Connection) -> None:
         """Give the connection to the sender with the fewest (started with its first)."""
         with self._lock:
-            shard = min(range(len(self._shards)), key=lambda n: len(self._shards[n]))
-            connection.shard = shard
-            connection.lock = self._shard_locks[shard]
-            self._shards[shard].add(connection)
-            if self._threads[shard] is None:  # started by a phone, not at start-up
-                thread = threading.Thread(
-                    target=self._run, args=(shard,), name=f"sse-fanout-{shard + 1}", daemon=True
-                )
-                self._threads[shard] = thread
-                thread.start()
+            number = min(range(len(self._shards)), key=lambda n: len(self._shards[n].members))
+            shard = self._shards[number]
+            connection.shard = number
+            connection.lock = shard.lock
+            with shard.lock:
+                shard.join(connection)
+            if shard.thread is None:  # started by a phone, not at start-up
+                shard.thread = threading.Thread(
+                    target=self._run, args=(shard, number), name=f"sse-fanout-{number + 1}",
+                    daemon=True,
+                )  # fmt: skip
+                shard.thread.start()
 
     def remove(self, connection: Connection) -> None:
-        connection.close()
-        with self._lock:
-            self._shards[connection.shard].discard(connection)
+        shard = self._shards[connection.shard]
+        with shard.lock:  # not in the middle of a round: nothing more is sent to it
+            connection.is_open = False
+            shard.leave(connection)
+        connection.closed.set()
 
-    def _run(self, shard: int) -> None:
-        name_thread(f"{THREAD_NAME}-{shard + 1}")
-        mine, lock = self._shards[shard], self._shard_locks[shard]
+    def _run(self, shard: Shard, number: int) -> None:
+        name_thread(f"{THREAD_NAME}-{number + 1}")
         version = self.hub.version
         keepalive_at = time.monotonic() + self.keepalive_s
         check_at = time.monotonic() + HANGUP_CHECK_S
         while True:  # a daemon thread, for the life of the server
             latest = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
-            with self._lock:
-                connections = list(mine)
-            with lock:  # its connections' lock: no stream thread writes or ends them now
-                if time.monotonic() >= check_at:  # not on every change: a syscall per phone
+            with shard.lock:  # no stream thread adds, writes or ends a connection now
+                if time.monotonic() >= check_at:  # not on every change
                     check_at = time.monotonic() + HANGUP_CHECK_S
-                    for connection in connections:  # a phone that hung up gives its place
-                        if connection.is_hung_up():
-                            connection.gone()
-                payloads = Payloads(self.hub)
+                    shard.look_for_hangups()
                 if latest == version:
                     if time.monotonic() < keepalive_at:
                         continue
                     keepalive_at = time.monotonic() + self.keepalive_s
-                    for connection in connections:
+                    payloads = Payloads(self.hub)
+                    shard.sync()
+                    for connection in shard.members:
                         connection.keepalive(payloads, self.backlog_limit, self.keepalive)
+                    shard.dirty = True  # some may have caught up, some be queued now
                     continue
                 started = time.monotonic()
-                self.send_all(connections, payloads, version, latest)
+                self.send_all(shard, version, latest)
+                phones = len(shard.members)
             if self._rounds >= 0:
                 ended = time.monotonic()
-                line = f"{latest} {shard + 1} {started:.6f} {ended:.6f} {len(connections)}\n"
+                line = f"{latest} {number + 1} {started:.6f} {ended:.6f} {phones}\n"
                 os.write(self._rounds, line.encode())
             version = latest
 
-    def send_all(
-        self, connections: list[Connection], payloads: Payloads, before: int, latest: int
-    ) -> None:
-        """Bring every connection to `latest`: those at `before` (nearly all of them)
-        get the deltas since, framed once, by one non-blocking send() each; the others
-        catch up. The caller holds the connections' lock. The loop is kept tight (it
-        runs a thousand times per change): a stream's own attributes, and waitress's
-        channel only while it may hold some of the stream's bytes."""
-        limit = self.backlog_limit
+    def send_all(self, shard: Shard, before: int, latest: int) -> None:
+        """Bring the shard's connections to `latest`: those in step at `before` (nearly
+        all of them) get the deltas since, framed once, by one non-blocking send() each;
+        the others catch up. The caller holds the shard's lock."""
+        if shard.dirty:
+            shard.sort(before)
         data = self.hub.deltas(before, latest)
-        framings = (b"", b"") if data is None else (data, chunk(data))  # [is_chunked]
-        for c in connections:
-            if c.version != before or not c.is_open or data is None:
-                if c.version < latest:
-                    c.catch_up(payloads, limit)
+        payloads = Payloads(self.hub)
+        if data is None:  # the ring lost them (a sender far behind): each catches up
+            shard.sync()
+            for c in shard.members:
+                c.catch_up(payloads, self.backlog_limit)
+            shard.dirty = True
+            return
+        framings = (data, chunk(data))  # [is_chunked]
+        for framing, sends in zip(framings, shard.sends, strict=True):
+            fell = self.send_steady(sends, framing) if sends else []
+            for send, sent in fell:  # out of step: sorted again next round
+                c = shard.owner[id(send)]
+                c.version = latest
+                if sent < 0:  # reset, or closed by waitress: the phone is gone
+                    c.gone()
+                else:  # the rest queued in waitress, sent when the phone reads
+                    c.write(framing[sent:])
+                shard.dirty = True
+        shard.at = latest
+        if shard.others:
+            self.send_others(shard.others, payloads, framings, before, latest)
+            caught = [c for c in shard.others if c.version == latest and c.is_open and not c.queued]
+            for c in caught:  # in step from now on
+                shard.others.remove(c)
+                shard.step(c)
+
+    @staticmethod
+    def send_steady(sends: list[Callable[[bytes], int]], payload: bytes) -> list[tuple[Any, int]]:
+        """One non-blocking send() of `payload` by each of `sends`; those that did not
+        take it all, with what they took (-1: an error). The loop is kept tight: it runs
+        a thousand times per change and touches nothing but the sockets (nothing else
+        writes them while the fanout has them; `remove` takes the lock before the
+        stream's thread ends the response)."""
+        n = len(payload)
+        fell = []
+        for send in sends:
+            try:
+                sent = send(payload)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                sent = -1
+            if sent != n:
+                fell.append((send, sent))
+        return fell
+
+    def send_others(
+        self,
+        others: list[Connection],
+        payloads: Payloads,
+        framings: tuple[bytes, bytes],
+        before: int,
+        latest: int,
+    ) -> None:
+        """The connections not in step: after what waitress still holds of theirs, or
+        skipped while they do not read (more than `backlog_limit` unsent), or caught up
+        from where they are."""
+        limit = self.backlog_limit
+        for c in others:
+            if not c.is_open or c.version >= latest:
                 continue
-            payload = framings[c.is_chunked]
+            if c.version != before:
+                c.catch_up(payloads, limit)
+                continue
             if c.queued:  # waitress may still hold some: after them, or skipped
                 channel = c.channel
                 if channel.total_outbufs_len or not channel.connected:
                     if channel.total_outbufs_len <= limit:  # else not reading: left behind
                         c.version = latest
-                        c.write(payload)
+                        c.write(framings[c.is_chunked])
                     continue
                 c.queued = False
-            # nothing queued in waitress: straight to the socket (nothing else writes
-            # it while the fanout has it; `remove` takes the lock before the stream's
-            # thread ends the response)
-            try:
-                sent = c.sock_send(payload)
-            except BlockingIOError:
-                sent = 0
-            except OSError:  # reset, or closed by waitress: the phone is gone
-                c.gone()
-                continue
             c.version = latest
-            if sent != len(payload):
-                c.write(payload[sent:])
+            c.write(framings[c.is_chunked])
 
 
 def waitress_channel(environ: dict[str, Any]) -> Any | None:
