@@ -271,6 +271,24 @@ def fanout_cpu_s(pid: int) -> tuple[float, float]:
     return user / tick, system / tick
 
 
+def sender_cpu(pid: int, limit: bool) -> tuple[float, int]:
+    """(on-CPU seconds, context switches) so far of the threads that write the phones'
+    sockets, summed: the box's fanout threads (bb-fanout-1, ...), or every thread of the
+    limit server (it has one). From /proc/<pid>/task/<tid>/schedstat, the scheduler's own
+    count in ns (not /proc's stat, sampled in 10 ms ticks, whose split into user and
+    system time follows where the tick fell)."""
+    ns = switches = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            if not limit and not (task / "comm").read_text().startswith(FANOUT):
+                continue
+            on_cpu, _, slices = (task / "schedstat").read_text().split()
+        except (OSError, ValueError):
+            continue
+        ns, switches = ns + int(on_cpu), switches + int(slices)
+    return ns / 1e9, switches
+
+
 def round_walls(rounds: Path, since: float, until: float) -> list[float]:
     """The wall time of each fanout round between `since` and `until` (monotonic): from
     its first send to its last, over all the fanout's threads (live/fanout.py writes
@@ -363,9 +381,10 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 admin.until("playing")
             events = int(args.rate * args.seconds)
             quiet_s = min(3.0, args.seconds)
+            limit = args.mode == "limit"
             c0, f0 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             time.sleep(quiet_s)  # the same box, phones and boards, no events
-            c1, f1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
+            c1, f1, s1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), sender_cpu(proc.pid, limit)
             b0, w0 = phones.bytes, time.monotonic()
             if args.mode == "limit":
                 sent = limit_events(proc, events, args.rate)
@@ -380,6 +399,7 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
                 time.sleep(0.01)
             c2, f2, w1, b1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), time.monotonic(), phones.bytes
+            s2 = sender_cpu(proc.pid, limit)
             rounds = Path(tmp) / "rounds.txt"
             walls = (round_walls(rounds, w0, w1) if n and rounds.exists() else []) or [float("nan")]
             time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
@@ -392,6 +412,10 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 f2[k] - f1[k] - (f1[k] - f0[k] + f3[k] - f2[k]) / (2 * quiet_s) * (w1 - w0)
                 for k in (0, 1)
             ]
+            # (on-CPU s, switches) of the sending threads over the events, nothing taken
+            # off: the box sends no keepalive while changes come, so the quiet's (a
+            # round to every phone every 2 s) would be taken off what the events did not do
+            sender = [s2[k] - s1[k] for k in (0, 1)]
             latencies: list[float] = []
             missed = 0
             for seq, t0 in sent:
@@ -431,6 +455,10 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "fanout_us_per_phone_event": round(sum(fanout) * 1e6 / len(sent) / n, 2) if n else None,
         "fanout_user_us": round(fanout[0] * 1e6 / len(sent) / n, 2) if n else None,
         "fanout_system_us": round(fanout[1] * 1e6 / len(sent) / n, 2) if n else None,
+        # the same from the scheduler's ns count, the box's fanout threads or the whole
+        # limit server (one thread): the figure to hold them side by side (issue 29)
+        "sender_us_per_phone_event": round(sender[0] * 1e6 / len(sent) / n, 2) if n else None,
+        "sender_switches_per_event": round(sender[1] / len(sent), 1),
         "bytes_per_event_per_phone": round((b1 - b0) / len(sent) / n) if n else None,
         "fanout_threads": args.threads,
         # one fanout round (a change to every phone), first send to last: median, p95
