@@ -236,7 +236,8 @@ def run_serve(args: argparse.Namespace) -> int:
         },
     )
     presence.start()
-    raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + 256)  # server/listen.py: accepted
+    # server/listen.py: the connections accepted, and the fanout's copy of each phone's
+    raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + max_phones + 256)
     server = make_server(app, sock, max_phones, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (

@@ -1,30 +1,31 @@
-"""How a sender finds the phones that hung up (live/fanout.py, `Shard`, `Poller`): one
-poll of the sockets it watches by number, while waitress may close a phone's socket
-at any time and the kernel hands its number to the next phone. A number reused is the
-newest phone's, a socket closed before its phone joined is not watched, and neither
-ends the stream of a phone still there (a thousand phones coming and going did so
-once: tests/faults/test_phone_party.py)."""
+"""How a sender writes and watches the phones' sockets while waitress may close one at
+any time and the kernel hands its number to the next socket or file (live/fanout.py,
+`own_copy`, `Shard`): the sender works on numbers of its own, copied only while they
+are still the phone's, so a phone gone never costs a phone still there its stream (a
+thousand phones coming and going did so once: tests/faults/test_phone_party.py)."""
 
 from __future__ import annotations
 
 import os
 import socket
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from buzzerbox.live.connection import Connection
-from buzzerbox.live.fanout import Poller, Shard
+from buzzerbox.live.fanout import Fanout, Shard, own_copy
 
 
 @dataclass
 class Channel:
-    """What a sender reads of waitress's channel to find a hang-up: its socket, and
+    """What a sender reads of waitress's channel: its socket, the peer it accepted, and
     whether waitress still has it open (waitress says False before it closes it)."""
 
-    socket: socket.socket
+    socket: Any  # a socket.socket, or a number as read (`Read`)
+    addr: Any
     connected: bool = True
+    total_outbufs_len: int = 0
 
     def close(self) -> None:
         self.connected = False
@@ -33,26 +34,52 @@ class Channel:
 
 @dataclass
 class Phones:
-    """Phones on socket pairs: the box's end in a Channel, the phone's end kept here."""
+    """Phones on real TCP connections: the box's end in a Channel, the phone's kept here."""
 
+    listener: socket.socket = field(default_factory=socket.socket)
     ends: list[socket.socket] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+
     def open(self) -> tuple[Channel, socket.socket]:
-        box_end, phone_end = socket.socketpair()
-        self.ends += [box_end, phone_end]
-        return Channel(box_end), phone_end
+        phone = socket.create_connection(self.listener.getsockname())
+        box_end, addr = self.listener.accept()
+        box_end.setblocking(False)
+        self.ends += [box_end, phone]
+        return Channel(box_end, addr), phone
+
+    def close(self) -> None:
+        for end in [*self.ends, self.listener]:
+            end.close()
 
 
 @pytest.fixture
 def phones() -> Iterator[Phones]:
     made = Phones()
     yield made
-    for end in made.ends:
-        end.close()
+    made.close()
 
 
 def stream(channel: Channel) -> Connection:
-    return Connection(channel, chunked=True, is_admin=False, version=0)
+    connection = Connection(channel, chunked=False, is_admin=False, version=0)
+    connection.queued = False
+    return connection
+
+
+def open_fds() -> set[int]:
+    """The process's open file numbers (not the one the listing itself had open)."""
+    listed = {int(name) for name in os.listdir("/proc/self/fd")}
+    return {fd for fd in listed if is_open(fd)}
+
+
+def is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 def test_a_phone_that_hangs_up_is_found_and_one_still_there_is_not(phones: Phones) -> None:
@@ -69,7 +96,7 @@ def test_a_phone_that_hangs_up_is_found_and_one_still_there_is_not(phones: Phone
     assert second.is_open
 
 
-def test_a_socket_closed_before_its_phone_joined_is_not_watched_and_ends_its_stream(
+def test_a_socket_closed_before_its_phone_joined_is_not_copied_and_ends_its_stream(
     phones: Phones,
 ) -> None:
     shard = Shard()
@@ -77,46 +104,67 @@ def test_a_socket_closed_before_its_phone_joined_is_not_watched_and_ends_its_str
     left = stream(a)
     a.close()  # waitress closed it (the phone left at once) before the sender took it
     shard.join(left)  # no error: the sender's thread and the stream's go on
-    assert left.fd == -1 and left.fd not in shard.by_fd
+    assert left.fd == -1
     shard.look_for_hangups()
     assert not left.is_open
 
 
-def test_a_number_reused_by_the_next_phone_is_the_next_phones(phones: Phones) -> None:
+@dataclass
+class Read:
+    """A socket as the sender read it before waitress closed it: its number, which the
+    kernel has given to something else by now."""
+
+    number: int
+
+    def fileno(self) -> int:
+        return self.number
+
+
+def test_a_number_given_to_the_next_phone_or_a_file_is_not_copied_for_the_phone_gone(
+    phones: Phones, tmp_path: Any
+) -> None:
+    (a, _), (b, _) = phones.open(), phones.open()
+    before = open_fds()
+    assert own_copy(Channel(Read(b.socket.fileno()), a.addr)) == -1  # b's peer, not a's
+    with open(tmp_path / "log", "wb") as file:
+        assert own_copy(Channel(Read(file.fileno()), a.addr)) == -1  # a file: no peer
+    assert own_copy(Channel(Read(os.sysconf("SC_OPEN_MAX") - 1), a.addr)) == -1  # closed
+    assert open_fds() == before  # no copy left open
+    copy = own_copy(b)
+    assert copy >= 0
+    os.close(copy)
+
+
+def test_the_senders_copy_is_closed_when_its_phone_leaves(phones: Phones) -> None:
     shard = Shard()
+    before = open_fds()
     a, _ = phones.open()
-    gone = stream(a)
-    number = a.socket.fileno()
-    a.close()  # waitress closes it; the kernel gives its number to the next socket
-    b, b_phone = phones.open()
-    if b.socket.fileno() != number:  # the pair took it the other way round: swap roles
-        b = Channel(phones.ends[-1])
-        b_phone = phones.ends[-2]
-    assert b.socket.fileno() == number
-    there = stream(b)
-    shard.join(gone)  # the stream of the phone gone reaches its sender late
-    shard.join(there)
-    assert shard.by_fd[number] is there
-    shard.look_for_hangups()
-    assert not gone.is_open  # its channel says waitress closed it
-    assert there.is_open
-    shard.leave(gone)  # the stream of the phone gone ends late: the new phone stays watched
-    assert shard.by_fd[number] is there
-    b_phone.close()
-    shard.look_for_hangups()
-    assert not there.is_open
+    phone = stream(a)
+    shard.join(phone)
+    assert phone.fd >= 0 and phone.fd not in before and phone.fd != a.socket.fileno()
+    shard.leave(phone)
+    assert phone.fd == -1
+    assert open_fds() == before | {a.socket.fileno(), phones.ends[-1].fileno()}
 
 
-def test_a_number_that_is_no_socket_now_is_not_watched() -> None:
-    poller = Poller()
-    here, _ = socket.socketpair()
-    assert poller.watch(here.fileno())
-    assert poller.watch(here.fileno())  # watched already: handed to the newest, no error
-    here.close()
-    _.close()
-    with tempfile.TemporaryFile() as file:
-        assert not poller.watch(file.fileno())  # a socket's number taken by a file
-    unused = os.sysconf("SC_OPEN_MAX") - 1  # closed: no file has this number
-    assert not poller.watch(unused)
-    poller.unwatch(unused)  # not watched: no error
-    poller.unwatch(-1)
+def test_a_round_reaches_every_phone_in_step_and_lets_a_reset_one_go(phones: Phones) -> None:
+    shard = Shard()
+    pairs = [phones.open() for _ in range(5)]
+    connections = [stream(channel) for channel, _ in pairs]
+    for connection in connections:
+        shard.join(connection)
+    shard.sort(0)
+    reset = pairs[2][1]
+    reset.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    reset.close()  # a reset, not a goodbye: the box's next write fails
+    fell = Fanout.send_steady(shard.fds[0], b"data: one\n\n")
+    assert fell == [(shard.steady[0].index(connections[2]), -1)]
+    there = [c.fd for c in connections if c is not connections[2]]
+    assert Fanout.send_steady(there, b"data: two\n\n") == []  # every one took it all
+    for i, (_, phone) in enumerate(pairs):
+        if i != 2:
+            phone.settimeout(5)
+            got = b""
+            while len(got) < 11:
+                got += phone.recv(100)
+            assert got.startswith(b"data: one\n\n")

@@ -9,20 +9,21 @@ message to its share of the connections (a shard: each phone stays in one, so it
 messages stay in order) and their keepalives, while the stream threads sleep until
 their phone is gone or their time is up. Each change is one delta, framed once for
 all (livestate.py): for every phone that had the one before, a sender's whole work
-is one non-blocking send() of the same bytes, a few µs of CPU, nearly all of it the
-kernel's. A sender keeps those phones in step apart (`Shard.steady`), so its loop over
-them checks nothing per phone but what the send answers (`send_steady`); the others
-catch up one by one (`send_others`). Phones that hang up are found by one poll() of all
-their sockets every `HANGUP_CHECK_S`, not a syscall per phone. A
+is one non-blocking write of the same bytes, a few µs of CPU, nearly all of it the
+kernel's. A sender keeps those phones in step apart (`Shard.steady`), as numbers of
+its own for their sockets (`own_copy`), and writes them all by one map() in C, no
+Python code per phone while each takes the bytes (`send_steady`); the others catch up
+one by one (`send_others`). Phones that hang up are found by one epoll of all their
+sockets every `HANGUP_CHECK_S`, a look at the readable ones only. A
 connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
 is skipped, never waited for; the next change or keepalive brings it up to date (the
 deltas it missed, or the full state). A sender starts with the first phone of its
 shard, not at start-up.
 
-One sender is the default: socket.send() lets go of the GIL, so more senders could
-run the kernel's part of their sends on other cores, but on the 2 shared cores
-measured (tests/bench/README.md, "Which Pi") two gave no gain that stands out of the noise, for a
-little more CPU; on a Pi's 4 cores it is not measured yet (`fanout_threads`).
+One sender is the default: each write lets go of the GIL, so more senders could run
+the kernel's part of their writes on other cores, but on the 2 shared cores measured
+(tests/bench/README.md) two were slower, for more CPU; on a Pi's 4 cores it is not
+measured yet (`fanout_threads`).
 
 With BUZZERBOX_FANOUT_ROUNDS naming a file, each sender appends a line per round
 for tests/bench/phones.py: the version, the sender, the monotonic times of its first
@@ -38,9 +39,11 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from itertools import islice, repeat
 from typing import Any
 
 from buzzerbox.live.connection import Connection, Payloads, chunk
@@ -73,15 +76,9 @@ def check_threads(threads: int) -> None:
 
 
 class Poller:
-    """The phones' sockets a sender watches for hang-ups: an epoll set where there is
-    one (Linux: the box's), else a poll set.
-
-    A socket is watched by its number, and waitress may close a phone's socket at any
-    time, so the number can be another phone's by the time it is watched: `watch` of a
-    number watched already hands it to the newest (the sender then asks that phone), a
-    number that is no socket now (closed: EBADF; a file: EPERM) is not watched (waitress
-    closed it, so its channel says so), and `unwatch` of a number not watched is no
-    error."""
+    """The sockets a sender watches for hang-ups, by the numbers of its own copies of
+    them (`own_copy`): an epoll set where there is one (Linux: the box's), else a poll
+    set. `unwatch` of a number not watched is no error."""
 
     def __init__(self) -> None:
         epoll = getattr(select, "epoll", None)
@@ -93,38 +90,65 @@ class Poller:
             self._events = select.POLLIN
         self.poll = self._set.poll
 
-    def watch(self, fd: int) -> bool:
-        """Watch `fd`; False when it is no socket now."""
-        try:
-            self._set.register(fd, self._events)
-        except FileExistsError:  # a number a phone gone had: the newest phone's now
-            self._set.modify(fd, self._events)
-        except OSError:
-            return False
-        return True
+    def watch(self, fd: int) -> None:
+        self._set.register(fd, self._events)
 
     def unwatch(self, fd: int) -> None:
         with contextlib.suppress(OSError, KeyError, ValueError):
             self._set.unregister(fd)
 
 
+def own_copy(channel: Any) -> int:
+    """A number of the sender's own for the phone's socket (os.dup), or -1.
+
+    waitress may close the socket at any time (its thread, not the sender's) and the
+    kernel then gives its number to the next socket or file: the socket's own number,
+    kept, could be a stranger's by the time it is written or watched (a thousand phones
+    coming and going ended phones' streams so once: tests/live/test_hangups.py). A copy
+    keeps its number (and the socket) until the sender closes it (`Shard.leave`). The
+    number is copied only if it is still this phone's: the copy's peer is the one
+    waitress accepted (`channel.addr`); a socket closed by then, no file left, or another
+    peer give -1, and the phone is written through waitress."""
+    number = channel.socket.fileno()
+    if number < 0:
+        return -1
+    try:
+        copy = os.dup(number)
+    except OSError:
+        return -1
+    try:
+        probe = socket.socket(fileno=copy)
+        try:
+            peer = probe.getpeername()
+        finally:
+            probe.detach()
+    except OSError:
+        peer = None
+    if peer is None or peer != channel.addr:
+        os.close(copy)
+        return -1
+    return copy
+
+
 class Shard:
     """One sender's connections. Those in step (at the sender's version, open, nothing of
-    theirs queued in waitress) are kept apart, by framing, as their sockets' bound send()s,
-    so a round's common case is a loop of one send() each that reads nothing of the
-    stream (`Fanout.send_steady`); their versions are the shard's (`at`) until `sync`
-    writes them back. The rest catch up one by one. A poll set of their sockets tells
-    which phones may have hung up."""
+    theirs queued in waitress, a copy of their socket's number of the sender's own) are
+    kept apart, by framing, as those numbers, so a round's common case is one
+    os.write() each run by map() in C (`Fanout.send_steady`), reading nothing of the
+    stream; their versions are the shard's (`at`) until `sync` writes them back. The rest
+    catch up one by one. An epoll set of the copies tells which phones may have hung up.
+
+    A copy is closed when its connection leaves, and its number may then be the next
+    file's: the lists are sorted again (`dirty`) before any round writes them."""
 
     def __init__(self) -> None:
         self.members: set[Connection] = set()
         #: held for a round, and to add, end or leave a connection: its connections' `lock`
         self.lock = threading.Lock()
         #: in step at version `at`: [not chunked, chunked] (Connection.is_chunked), the
-        #: connections and their sockets' bound send()s (`owner`: whose send it is)
+        #: connections and the numbers of their copies, in the same order
         self.steady: tuple[list[Connection], list[Connection]] = ([], [])
-        self.sends: tuple[list[Callable[[bytes], int]], list[Callable[[bytes], int]]] = ([], [])
-        self.owner: dict[int, Connection] = {}
+        self.fds: tuple[list[int], list[int]] = ([], [])
         self.at = -1
         self.others: list[Connection] = []
         #: the lists above need sorting again (a phone came, went or fell out of step)
@@ -134,21 +158,22 @@ class Shard:
         self.thread: threading.Thread | None = None
 
     def join(self, connection: Connection) -> None:
-        """The caller holds the lock. Its socket's number is taken now, not when the
-        stream began: waitress may have closed it since (left at once: -1, or another
-        socket's number by now; see `Poller`)."""
+        """The caller holds the lock."""
         self.members.add(connection)
-        fd = connection.fd = connection.socket.fileno()
-        if fd >= 0 and self.poller.watch(fd):
+        fd = connection.fd = own_copy(connection.channel)
+        if fd >= 0:
+            self.poller.watch(fd)
             self.by_fd[fd] = connection
         self.dirty = True
 
     def leave(self, connection: Connection) -> None:
-        """The caller holds the lock (before waitress may close or reuse the socket)."""
+        """The caller holds the lock: no round is writing the copy it closes."""
         self.members.discard(connection)
-        if self.by_fd.get(connection.fd) is connection:
-            del self.by_fd[connection.fd]
-            self.poller.unwatch(connection.fd)
+        fd, connection.fd = connection.fd, -1
+        if fd >= 0:
+            self.poller.unwatch(fd)
+            del self.by_fd[fd]
+            os.close(fd)
         self.dirty = True
 
     def sync(self) -> None:
@@ -163,9 +188,9 @@ class Shard:
     def sort(self, version: int) -> None:
         """Put each connection in step at `version` with the others of its framing."""
         self.sync()
-        self.steady, self.sends, self.owner, self.others = ([], []), ([], []), {}, []
+        self.steady, self.fds, self.others = ([], []), ([], []), []
         for c in self.members:
-            if c.version == version and c.is_open and not c.queued:
+            if c.version == version and c.is_open and not c.queued and c.fd >= 0:
                 self.step(c)
             else:
                 self.others.append(c)
@@ -174,10 +199,8 @@ class Shard:
 
     def step(self, c: Connection) -> None:
         """Count `c` (at the shard's version) among those in step."""
-        send = c.socket.send  # bound now: the shard's sends lie together in memory
         self.steady[c.is_chunked].append(c)
-        self.sends[c.is_chunked].append(send)
-        self.owner[id(send)] = c
+        self.fds[c.is_chunked].append(c.fd)
 
     def look_for_hangups(self) -> None:
         """End the streams of phones that hung up: one epoll_wait() for them all (it
@@ -299,12 +322,11 @@ class Fanout:
             shard.dirty = True
             return
         framings = (data, chunk(data))  # [is_chunked]
-        for framing, sends in zip(framings, shard.sends, strict=True):
-            fell = self.send_steady(sends, framing) if sends else []
-            for send, sent in fell:  # out of step: sorted again next round
-                c = shard.owner[id(send)]
+        for framing, fds, steady in zip(framings, shard.fds, shard.steady, strict=True):
+            for i, sent in self.send_steady(fds, framing) if fds else ():
+                c = steady[i]  # out of step: sorted again next round
                 c.version = latest
-                if sent < 0:  # reset, or closed by waitress: the phone is gone
+                if sent < 0:  # reset, or closed by the phone: it is gone
                     c.gone()
                 else:  # the rest queued in waitress, sent when the phone reads
                     c.write(framing[sent:])
@@ -312,30 +334,34 @@ class Fanout:
         shard.at = latest
         if shard.others:
             self.send_others(shard.others, payloads, framings, before, latest)
-            caught = [c for c in shard.others if c.version == latest and c.is_open and not c.queued]
+            caught = [
+                c for c in shard.others
+                if c.version == latest and c.is_open and not c.queued and c.fd >= 0
+            ]  # fmt: skip
             for c in caught:  # in step from now on
                 shard.others.remove(c)
                 shard.step(c)
 
     @staticmethod
-    def send_steady(sends: list[Callable[[bytes], int]], payload: bytes) -> list[tuple[Any, int]]:
-        """One non-blocking send() of `payload` by each of `sends`; those that did not
-        take it all, with what they took (-1: an error). The loop is kept tight: it runs
-        a thousand times per change and touches nothing but the sockets (nothing else
-        writes them while the fanout has them; `remove` takes the lock before the
+    def send_steady(fds: list[int], payload: bytes) -> list[tuple[int, int]]:
+        """One non-blocking write of `payload` to each of `fds`: which of them (by place)
+        did not take it all, with what they took (-1: an error). The loop over a thousand
+        phones is map()'s, in C: no Python code runs per phone while every phone takes the
+        bytes (a socket that cannot raises, and the loop goes on after it). Nothing else
+        writes these sockets while the fanout has them (`remove` takes the lock before the
         stream's thread ends the response)."""
         n = len(payload)
-        fell = []
-        for send in sends:
+        sent: list[int] = []
+        while len(sent) < len(fds):
             try:
-                sent = send(payload)
-            except BlockingIOError:
-                sent = 0
+                sent.extend(map(os.write, islice(fds, len(sent), None), repeat(payload)))
+            except BlockingIOError:  # its buffer is full: nothing taken
+                sent.append(0)
             except OSError:
-                sent = -1
-            if sent != n:
-                fell.append((send, sent))
-        return fell
+                sent.append(-1)
+        if sent.count(n) == len(sent):
+            return []
+        return [(i, took) for i, took in enumerate(sent) if took != n]
 
     def send_others(
         self,
