@@ -1,5 +1,5 @@
 """How a sender writes and watches the phones' sockets while waitress may close one at
-any time and the kernel hands its number to the next socket or file (live/fanout.py,
+any time and the kernel hands its number to the next socket or file (live/shard.py,
 `own_copy`, `Shard`): the sender works on numbers of its own, copied only while they
 are still the phone's, so a phone gone never costs a phone still there its stream (a
 thousand phones coming and going did so once: tests/faults/test_phone_party.py)."""
@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 from buzzerbox.live.connection import Connection
-from buzzerbox.live.fanout import Fanout, Shard, own_copy
+from buzzerbox.live.fanout import Fanout
+from buzzerbox.live.shard import Shard, own_copy
 
 
 @dataclass
@@ -27,9 +28,10 @@ class Channel:
     connected: bool = True
     total_outbufs_len: int = 0
 
-    def close(self) -> None:
+    def close(self) -> None:  # as waitress's: its socket is dropped once closed
         self.connected = False
         self.socket.close()
+        self.socket = None
 
 
 @dataclass
@@ -109,6 +111,20 @@ def test_a_socket_closed_before_its_phone_joined_is_not_copied_and_ends_its_stre
     assert not left.is_open
 
 
+def test_a_phone_reset_before_it_joined_is_not_copied_and_is_found_gone(
+    phones: Phones,
+) -> None:
+    shard = Shard()
+    a, a_phone = phones.open()
+    reset = stream(a)
+    a_phone.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    a_phone.close()  # a reset: its peer is gone, waitress (not reading) does not know
+    shard.join(reset)
+    assert reset.fd == -1 and a.connected
+    shard.look_for_hangups()
+    assert not reset.is_open and reset.closed.is_set()
+
+
 @dataclass
 class Read:
     """A socket as the sender read it before waitress closed it: its number, which the
@@ -125,12 +141,12 @@ def test_a_number_given_to_the_next_phone_or_a_file_is_not_copied_for_the_phone_
 ) -> None:
     (a, _), (b, _) = phones.open(), phones.open()
     before = open_fds()
-    assert own_copy(Channel(Read(b.socket.fileno()), a.addr)) == -1  # b's peer, not a's
+    assert own_copy(Read(b.socket.fileno()), a.addr) == -1  # b's peer, not a's
     with open(tmp_path / "log", "wb") as file:
-        assert own_copy(Channel(Read(file.fileno()), a.addr)) == -1  # a file: no peer
-    assert own_copy(Channel(Read(os.sysconf("SC_OPEN_MAX") - 1), a.addr)) == -1  # closed
+        assert own_copy(Read(file.fileno()), a.addr) == -1  # a file: no peer
+    assert own_copy(Read(os.sysconf("SC_OPEN_MAX") - 1), a.addr) == -1  # closed
     assert open_fds() == before  # no copy left open
-    copy = own_copy(b)
+    copy = own_copy(b.socket, b.addr)
     assert copy >= 0
     os.close(copy)
 

@@ -4,6 +4,7 @@
 - delta.py       the patch between two states
 - sse.py         SSE frames, the clients' ring of messages, Live (the hub's stream)
 - fanout.py      a few threads write the stream to a thousand phones under waitress
+- shard.py       one sender's share of the phones: those in step, the rest, hang-ups
 - connection.py  one phone's socket, as the fanout writes it
 
 It knows nothing of the box, the rules, the pads or the store: the box's app

@@ -3,8 +3,8 @@ and socket, its framing, its backlog, the version it has; and `Payloads`, what t
 streams at each version need, worked out once per round.
 
 The fanout's common case is one non-blocking write of bytes framed once for every
-phone, to the sender's own copy of its socket's number (fanout.py, `send_steady`,
-`own_copy`); the rest goes through here: what it needs of a stream is kept on the
+phone, to the sender's own copy of its socket's number (fanout.py, `send_steady`;
+shard.py, `own_copy`); the rest goes through here: what it needs of a stream is kept on the
 stream once, as plain attributes (`__slots__`) and the socket's bound `send`; it reads
 waitress's channel only while something of this stream may be queued there (`queued`),
 and it takes no lock per phone (a stream's `lock` is its sender's, held for a whole
@@ -43,7 +43,7 @@ class Connection:
         self.channel = channel
         self.socket = channel.socket
         self.sock_send: Callable[[bytes], int] = self.socket.send  # bound once
-        #: its sender's own copy of the socket's number (fanout.py, `own_copy`), else -1
+        #: its sender's own copy of the socket's number (shard.py, `own_copy`), else -1
         self.fd = -1
         self.is_chunked = chunked
         self.is_admin = is_admin

@@ -10,12 +10,12 @@ messages stay in order) and their keepalives, while the stream threads sleep unt
 their phone is gone or their time is up. Each change is one delta, framed once for
 all (livestate.py): for every phone that had the one before, a sender's whole work
 is one non-blocking write of the same bytes, a few µs of CPU, nearly all of it the
-kernel's. A sender keeps those phones in step apart (`Shard.steady`), as numbers of
-its own for their sockets (`own_copy`), and writes them all by one map() in C, no
-Python code per phone while each takes the bytes (`send_steady`); the others catch up
-one by one (`send_others`). Phones that hang up are found by one epoll of all their
-sockets every `HANGUP_CHECK_S`, a look at the readable ones only. A
-connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
+kernel's. A sender keeps those phones in step apart (shard.py, `Shard.steady`), as
+numbers of its own for their sockets (`own_copy`), and writes them all by one map()
+in C, no Python code per phone while each takes the bytes (`send_steady`); the
+others catch up one by one (`send_others`). Phones that hang up are found by one
+epoll of all their sockets every `HANGUP_CHECK_S`, a look at the readable ones only.
+A connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
 is skipped, never waited for; the next change or keepalive brings it up to date (the
 deltas it missed, or the full state). A sender starts with the first phone of its
 shard, not at start-up.
@@ -36,10 +36,7 @@ any other server (or without the fanout) sse.py's one-thread-per-stream path run
 
 from __future__ import annotations
 
-import contextlib
 import os
-import select
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -48,6 +45,7 @@ from typing import Any
 
 from buzzerbox.live.connection import Connection, Payloads, chunk
 from buzzerbox.live.livestate import LiveState
+from buzzerbox.live.shard import Shard
 from buzzerbox.live.sse import keepalive_frame
 
 #: how often a sender looks for phones that hung up (s)
@@ -73,148 +71,6 @@ def check_threads(threads: int) -> None:
     """Refuse a count of sender threads out of range (ValueError, saying what is allowed)."""
     if not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"fanout_threads {threads} is not allowed: it is 1 to {MAX_THREADS}")
-
-
-class Poller:
-    """The sockets a sender watches for hang-ups, by the numbers of its own copies of
-    them (`own_copy`): an epoll set where there is one (Linux: the box's), else a poll
-    set. `unwatch` of a number not watched is no error."""
-
-    def __init__(self) -> None:
-        epoll = getattr(select, "epoll", None)
-        if epoll is not None:
-            self._set: Any = epoll()
-            self._events = select.EPOLLIN | select.EPOLLRDHUP
-        else:
-            self._set = select.poll()
-            self._events = select.POLLIN
-        self.poll = self._set.poll
-
-    def watch(self, fd: int) -> None:
-        self._set.register(fd, self._events)
-
-    def unwatch(self, fd: int) -> None:
-        with contextlib.suppress(OSError, KeyError, ValueError):
-            self._set.unregister(fd)
-
-
-def own_copy(channel: Any) -> int:
-    """A number of the sender's own for the phone's socket (os.dup), or -1.
-
-    waitress may close the socket at any time (its thread, not the sender's) and the
-    kernel then gives its number to the next socket or file: the socket's own number,
-    kept, could be a stranger's by the time it is written or watched (a thousand phones
-    coming and going ended phones' streams so once: tests/live/test_hangups.py). A copy
-    keeps its number (and the socket) until the sender closes it (`Shard.leave`). The
-    number is copied only if it is still this phone's: the copy's peer is the one
-    waitress accepted (`channel.addr`); a socket closed by then, no file left, or another
-    peer give -1, and the phone is written through waitress."""
-    number = channel.socket.fileno()
-    if number < 0:
-        return -1
-    try:
-        copy = os.dup(number)
-    except OSError:
-        return -1
-    try:
-        probe = socket.socket(fileno=copy)
-        try:
-            peer = probe.getpeername()
-        finally:
-            probe.detach()
-    except OSError:
-        peer = None
-    if peer is None or peer != channel.addr:
-        os.close(copy)
-        return -1
-    return copy
-
-
-class Shard:
-    """One sender's connections. Those in step (at the sender's version, open, nothing of
-    theirs queued in waitress, a copy of their socket's number of the sender's own) are
-    kept apart, by framing, as those numbers, so a round's common case is one
-    os.write() each run by map() in C (`Fanout.send_steady`), reading nothing of the
-    stream; their versions are the shard's (`at`) until `sync` writes them back. The rest
-    catch up one by one. An epoll set of the copies tells which phones may have hung up.
-
-    A copy is closed when its connection leaves, and its number may then be the next
-    file's: the lists are sorted again (`dirty`) before any round writes them."""
-
-    def __init__(self) -> None:
-        self.members: set[Connection] = set()
-        #: held for a round, and to add, end or leave a connection: its connections' `lock`
-        self.lock = threading.Lock()
-        #: in step at version `at`: [not chunked, chunked] (Connection.is_chunked), the
-        #: connections and the numbers of their copies, in the same order
-        self.steady: tuple[list[Connection], list[Connection]] = ([], [])
-        self.fds: tuple[list[int], list[int]] = ([], [])
-        self.at = -1
-        self.others: list[Connection] = []
-        #: the lists above need sorting again (a phone came, went or fell out of step)
-        self.dirty = True
-        self.poller = Poller()
-        self.by_fd: dict[int, Connection] = {}
-        self.thread: threading.Thread | None = None
-
-    def join(self, connection: Connection) -> None:
-        """The caller holds the lock."""
-        self.members.add(connection)
-        fd = connection.fd = own_copy(connection.channel)
-        if fd >= 0:
-            self.poller.watch(fd)
-            self.by_fd[fd] = connection
-        self.dirty = True
-
-    def leave(self, connection: Connection) -> None:
-        """The caller holds the lock: no round is writing the copy it closes."""
-        self.members.discard(connection)
-        fd, connection.fd = connection.fd, -1
-        if fd >= 0:
-            self.poller.unwatch(fd)
-            del self.by_fd[fd]
-            os.close(fd)
-        self.dirty = True
-
-    def sync(self) -> None:
-        """Write the version of the connections in step back to each of them (never
-        back: one may have caught up further on its own since)."""
-        at = self.at
-        for steady in self.steady:
-            for c in steady:
-                if c.version < at:
-                    c.version = at
-
-    def sort(self, version: int) -> None:
-        """Put each connection in step at `version` with the others of its framing."""
-        self.sync()
-        self.steady, self.fds, self.others = ([], []), ([], []), []
-        for c in self.members:
-            if c.version == version and c.is_open and not c.queued and c.fd >= 0:
-                self.step(c)
-            else:
-                self.others.append(c)
-        self.at = version
-        self.dirty = False
-
-    def step(self, c: Connection) -> None:
-        """Count `c` (at the shard's version) among those in step."""
-        self.steady[c.is_chunked].append(c)
-        self.fds[c.is_chunked].append(c.fd)
-
-    def look_for_hangups(self) -> None:
-        """End the streams of phones that hung up: one epoll_wait() for them all (it
-        answers with the ready ones only), a look at a socket only when it is readable (a
-        phone sends nothing more on its stream), no syscall for those waitress closed."""
-        for c in self.members:
-            if c.is_open and not c.channel.connected:
-                c.gone()
-                self.dirty = True
-        for fd, _ in self.poller.poll(0):
-            held = self.by_fd.get(fd)
-            if held is not None and held.is_open and held.is_hung_up():
-                held.gone()
-                self.dirty = True
 
 
 class Fanout:
@@ -416,8 +272,8 @@ def handed_over(
     yield head  # waitress writes the response head and this first chunk
     chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
     connection = Connection(channel, chunked, is_admin, version)
-    fanout.add(connection)
-    try:
+    try:  # remove() too if add() fails half-way: the fanout keeps no stream gone
+        fanout.add(connection)
         with connection.lock:  # its sender's: not in the middle of a round
             connection.catch_up(Payloads(fanout.hub), 1 << 62)  # what came since the head
         connection.closed.wait(max_stream_s)

@@ -48,7 +48,7 @@ def connection_limit(max_phones: int, reserve: int = RESERVE_THREADS) -> int:
 def accept_limit(max_phones: int, lane: int, reserve: int = RESERVE_THREADS) -> int:
     """waitress's connection_limit: ACCEPT_LIMIT, as the file limit allows (never below
     the guard's limit and lane): the box's own files and the fanout's copy of every
-    phone's socket (live/fanout.py, `own_copy`) come off it."""
+    phone's socket (live/shard.py, `own_copy`) come off it."""
     least = connection_limit(max_phones, reserve) + lane
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     room = ACCEPT_LIMIT if soft == resource.RLIM_INFINITY else soft - SPARE_FDS - max_phones

@@ -1,0 +1,160 @@
+"""One fanout sender's share of the phones (fanout.py): the phones in step, kept as
+numbers of the sender's own for their sockets (`own_copy`), the rest, and the epoll
+set that tells which of them hung up (`Poller`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import socket
+import threading
+from typing import Any
+
+from buzzerbox.live.connection import Connection
+
+
+class Poller:
+    """The sockets a sender watches for hang-ups, by the numbers of its own copies of
+    them (`own_copy`): an epoll set where there is one (Linux: the box's), else a poll
+    set. `unwatch` of a number not watched is no error."""
+
+    def __init__(self) -> None:
+        epoll = getattr(select, "epoll", None)
+        if epoll is not None:
+            self._set: Any = epoll()
+            self._events = select.EPOLLIN | select.EPOLLRDHUP
+        else:
+            self._set = select.poll()
+            self._events = select.POLLIN
+        self.poll = self._set.poll
+
+    def watch(self, fd: int) -> None:
+        self._set.register(fd, self._events)
+
+    def unwatch(self, fd: int) -> None:
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            self._set.unregister(fd)
+
+
+def own_copy(sock: Any, peer: Any) -> int:
+    """A number of the sender's own for the phone's socket (os.dup), or -1.
+
+    waitress may close the socket at any time (its thread, not the sender's) and the
+    kernel then gives its number to the next socket or file: the socket's own number,
+    kept, could be a stranger's by the time it is written or watched (a thousand phones
+    coming and going ended phones' streams so once: tests/live/test_hangups.py). A copy
+    keeps its number (and the socket) until the sender closes it (`Shard.leave`). The
+    number is copied only if it is still this phone's: the copy's peer is `peer`, the
+    one waitress accepted (its channel's `addr`); a socket closed by then, no file left,
+    or another peer give -1, and the phone is written through waitress. `sock` is the
+    socket object the stream began with (waitress's channel drops its own once closed)."""
+    number = sock.fileno()
+    if number < 0:
+        return -1
+    try:
+        copy = os.dup(number)
+    except OSError:
+        return -1
+    try:
+        probe = socket.socket(fileno=copy)
+        try:
+            held = probe.getpeername()
+        finally:
+            probe.detach()
+    except OSError:
+        held = None
+    if held is None or held != peer:
+        os.close(copy)
+        return -1
+    return copy
+
+
+class Shard:
+    """One sender's connections. Those in step (at the sender's version, open, nothing of
+    theirs queued in waitress, a copy of their socket's number of the sender's own) are
+    kept apart, by framing, as those numbers, so a round's common case is one
+    os.write() each run by map() in C (`Fanout.send_steady`), reading nothing of the
+    stream; their versions are the shard's (`at`) until `sync` writes them back. The rest
+    catch up one by one. An epoll set of the copies tells which phones may have hung up.
+
+    A copy is closed when its connection leaves, and its number may then be the next
+    file's: the lists are sorted again (`dirty`) before any round writes them."""
+
+    def __init__(self) -> None:
+        self.members: set[Connection] = set()
+        #: held for a round, and to add, end or leave a connection: its connections' `lock`
+        self.lock = threading.Lock()
+        #: in step at version `at`: [not chunked, chunked] (Connection.is_chunked), the
+        #: connections and the numbers of their copies, in the same order
+        self.steady: tuple[list[Connection], list[Connection]] = ([], [])
+        self.fds: tuple[list[int], list[int]] = ([], [])
+        self.at = -1
+        self.others: list[Connection] = []
+        #: the lists above need sorting again (a phone came, went or fell out of step)
+        self.dirty = True
+        self.poller = Poller()
+        self.by_fd: dict[int, Connection] = {}
+        self.thread: threading.Thread | None = None
+
+    def join(self, connection: Connection) -> None:
+        """The caller holds the lock."""
+        self.members.add(connection)
+        fd = connection.fd = own_copy(connection.socket, connection.channel.addr)
+        if fd >= 0:
+            self.poller.watch(fd)
+            self.by_fd[fd] = connection
+        self.dirty = True
+
+    def leave(self, connection: Connection) -> None:
+        """The caller holds the lock: no round is writing the copy it closes."""
+        self.members.discard(connection)
+        fd, connection.fd = connection.fd, -1
+        if fd >= 0:
+            self.poller.unwatch(fd)
+            del self.by_fd[fd]
+            os.close(fd)
+        self.dirty = True
+
+    def sync(self) -> None:
+        """Write the version of the connections in step back to each of them (never
+        back: one may have caught up further on its own since)."""
+        at = self.at
+        for steady in self.steady:
+            for c in steady:
+                if c.version < at:
+                    c.version = at
+
+    def sort(self, version: int) -> None:
+        """Put each connection in step at `version` with the others of its framing."""
+        self.sync()
+        self.steady, self.fds, self.others = ([], []), ([], []), []
+        for c in self.members:
+            if c.version == version and c.is_open and not c.queued and c.fd >= 0:
+                self.step(c)
+            else:
+                self.others.append(c)
+        self.at = version
+        self.dirty = False
+
+    def step(self, c: Connection) -> None:
+        """Count `c` (at the shard's version) among those in step."""
+        self.steady[c.is_chunked].append(c)
+        self.fds[c.is_chunked].append(c.fd)
+
+    def look_for_hangups(self) -> None:
+        """End the streams of phones that hung up: one epoll_wait() for them all (it
+        answers with the ready ones only), a look at a socket only when it is readable (a
+        phone sends nothing more on its stream), no syscall for those waitress closed. A
+        phone with no copy (its peer was gone before its sender took it: a reset, say) is
+        peeked at every time: waitress does not read a stream's socket, and while the
+        head is queued in waitress nothing else would find it gone."""
+        for c in self.members:  # the few with no copy to watch: a peek at each
+            if c.is_open and (not c.channel.connected or (c.fd < 0 and c.is_hung_up())):
+                c.gone()
+                self.dirty = True
+        for fd, _ in self.poller.poll(0):
+            held = self.by_fd.get(fd)
+            if held is not None and held.is_open and held.is_hung_up():
+                held.gone()
+                self.dirty = True
