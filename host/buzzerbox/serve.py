@@ -147,7 +147,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.box.phones import PhoneSeats
     from buzzerbox.box.presence import PresenceWatch
     from buzzerbox.datadir import DataLock, admin_pin, data_dir, secret_key, spill_dir
-    from buzzerbox.live.fanout import check_threads
+    from buzzerbox.live.fanout import FAST, SLOW_LOOP, check_threads
     from buzzerbox.mqtt.settings import attach_serve  # paho only once a broker is named
     from buzzerbox.pads.virtual import VirtualPads
     from buzzerbox.server.auth import new_pin, pin_warning
@@ -252,6 +252,8 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"buzzerbox: admin PIN {pin}", flush=True)
         if warning := pin_warning(pin):
             print(f"buzzerbox serve: note: {warning}", file=sys.stderr, flush=True)
+        if not FAST:
+            print(f"buzzerbox serve: note: {SLOW_LOOP}", file=sys.stderr, flush=True)
         server.run()
     except KeyboardInterrupt:
         pass

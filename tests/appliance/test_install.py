@@ -54,7 +54,7 @@ def test_dry_run_lists_every_step_in_order() -> None:
     expected = [
         "apt-get update -qq",
         "env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "
-        "python3-venv python3-pip python3-lgpio",
+        "python3-venv python3-pip python3-lgpio gcc libc6-dev python3-dev",
         "getent group gpio >/dev/null || groupadd --system gpio",
         "getent group dialout >/dev/null || groupadd --system dialout",
         "getent passwd buzzerbox >/dev/null || useradd --system --user-group "
@@ -131,7 +131,7 @@ def test_the_default_source_is_the_checkout_the_script_is_in() -> None:
         pytest.skip("the package is not installed from this checkout")
     cmds = commands(dry_run().stdout)
     copy = "/tmp/buzzerbox-source.XXXXXX"
-    assert f"copy {root} to {copy} (not .git, build, dist, *.egg-info, caches)" in cmds
+    assert f"copy {root} to {copy} (not .git, build, dist, *.egg-info, *.so, caches)" in cmds
     assert any(c.endswith(f"--upgrade {copy} mpremote") for c in cmds)  # never built in the clone
     assert "write /opt/buzzerbox/source (mode 0644, group root)" in cmds  # for updates
 

@@ -195,11 +195,12 @@ if [ -r /proc/device-tree/model ]; then
     echo "board: $(tr -d '\0' </proc/device-tree/model)"
 fi
 
-echo "== Debian packages: Python venv, lgpio (the GPIO pin factory for Pi 4, Pi 5, Zero 2 W)"
+echo "== Debian packages: Python venv, lgpio (the GPIO pin factory for Pi 4, Pi 5, Zero 2 W)," \
+    "a C compiler and Python's headers (the phones' send loop, live/_sendall.c)"
 if [ "$APT" -eq 1 ]; then
     run apt-get update -qq
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        python3-venv python3-pip python3-lgpio
+        python3-venv python3-pip python3-lgpio gcc libc6-dev python3-dev
 fi
 
 if [ "$STAGED" -eq 0 ]; then
@@ -224,10 +225,10 @@ if [ -d "$SOURCE" ]; then
         COPY="$(mktemp -d /tmp/buzzerbox-source.XXXXXX)"
         trap 'rm -rf "$COPY"' EXIT
     fi
-    printf '+ copy %s to %s (not .git, build, dist, *.egg-info, caches)\n' "$SOURCE" "$COPY"
+    printf '+ copy %s to %s (not .git, build, dist, *.egg-info, *.so, caches)\n' "$SOURCE" "$COPY"
     if [ "$DRY_RUN" -eq 0 ]; then
         tar -C "$SOURCE" --exclude=./.git --exclude=./build --exclude=./dist \
-            --exclude='*.egg-info' --exclude=node_modules --exclude=__pycache__ \
+            --exclude='*.egg-info' --exclude='*.so' --exclude=node_modules --exclude=__pycache__ \
             --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.pytest_cache -cf - . \
             | tar -C "$COPY" -xf -
     fi

@@ -11,19 +11,24 @@ their phone is gone or their time is up. Each change is one delta, framed once f
 all (livestate.py): for every phone that had the one before, a sender's whole work
 is one non-blocking write of the same bytes, a few µs of CPU, nearly all of it the
 kernel's. A sender keeps those phones in step apart (shard.py, `Shard.steady`), as
-numbers of its own for their sockets (`own_copy`), and writes them all by one map()
-in C, no Python code per phone while each takes the bytes (`send_steady`); the
-others catch up one by one (`send_others`). Phones that hang up are found by one
+numbers of its own for their sockets (`own_copy`), and writes them all in one call
+(`send_steady`): live/_sendall.c's loop of send()s with the GIL let go once, as the
+one-send limit server does, or where that was not built, the Python reference beside
+it, a map() of os.write in C (`send_steady_python`); the others catch up one by one
+(`send_others`). Phones that hang up are found by one
 epoll of all their sockets every `HANGUP_CHECK_S`, a look at the readable ones only.
 A connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
 is skipped, never waited for; the next change or keepalive brings it up to date (the
 deltas it missed, or the full state). A sender starts with the first phone of its
 shard, not at start-up.
 
-One sender is the default: each write lets go of the GIL, so more senders could run
-the kernel's part of their writes on other cores, but on the 2 shared cores measured
-(tests/bench/README.md) two were slower, for more CPU; on a Pi's 4 cores it is not
-measured yet (`fanout_threads`).
+One sender is the default: its loop lets go of the GIL (the C loop once a round, the
+Python one at each write), so more senders could run the kernel's part of their
+writes on other cores, but on the 2 shared cores measured (tests/bench/README.md) two
+were slower, for more CPU (with the Python loop); on a Pi's 4 cores it is not
+measured yet (`fanout_threads`). With the GIL let go for the whole round, the box's
+other threads (the pad boards' readers, the rules, the log) run beside it rather than
+in its gaps, and a round no longer waits for the GIL between two phones.
 
 With BUZZERBOX_FANOUT_ROUNDS naming a file, each sender appends a line per round
 for tests/bench/phones.py: the version, the sender, the monotonic times of its first
@@ -39,7 +44,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice, repeat
 from typing import Any
 
@@ -47,6 +52,31 @@ from buzzerbox.live.connection import Connection, Payloads, chunk
 from buzzerbox.live.livestate import LiveState
 from buzzerbox.live.shard import Shard
 from buzzerbox.live.sse import keepalive_frame
+
+#: one non-blocking send of the bytes to each of the numbers: the places that did not take it all
+SendAll = Callable[[list[int], bytes], list[tuple[int, int]]]
+
+
+def c_loop() -> SendAll | None:
+    """live/_sendall.c's loop (pyproject: an optional extension), or None where it could
+    not be built (no C compiler or Python headers): the box runs the Python one then."""
+    try:
+        from buzzerbox.live._sendall import send_all
+    except ImportError:
+        return None
+    return send_all
+
+
+#: the loop the fanout writes the phones in step with: C where it was built
+SEND_ALL = c_loop()
+#: the fanout writes with live/_sendall.c's loop (else in Python)
+FAST = SEND_ALL is not None
+#: what `buzzerbox serve` says where it is not
+SLOW_LOOP = (
+    "the phones are written by the Python loop, about 1 µs more per phone and event: "
+    "live/_sendall.c was not built (pip install needs a C compiler and Python's headers, "
+    "on Debian: apt install gcc python3-dev, then the install again)"
+)
 
 #: how often a sender looks for phones that hung up (s)
 HANGUP_CHECK_S = 0.5
@@ -201,11 +231,21 @@ class Fanout:
     @staticmethod
     def send_steady(fds: list[int], payload: bytes) -> list[tuple[int, int]]:
         """One non-blocking write of `payload` to each of `fds`: which of them (by place)
-        did not take it all, with what they took (-1: an error). The loop over a thousand
-        phones is map()'s, in C: no Python code runs per phone while every phone takes the
-        bytes (a socket that cannot raises, and the loop goes on after it). Nothing else
-        writes these sockets while the fanout has them (`remove` takes the lock before the
-        stream's thread ends the response)."""
+        did not take it all, with what they took (0: its buffer was full, -1: an error).
+        live/_sendall.c's loop where it was built (`FAST`), else `send_steady_python`.
+        Nothing else writes these sockets while the fanout has them (`remove` takes the
+        lock before the stream's thread ends the response)."""
+        if SEND_ALL is not None:
+            return SEND_ALL(fds, payload)
+        return Fanout.send_steady_python(fds, payload)
+
+    @staticmethod
+    def send_steady_python(fds: list[int], payload: bytes) -> list[tuple[int, int]]:
+        """`send_steady` in Python, its reference: the loop over a thousand phones is
+        map()'s, in C, no Python code per phone while every phone takes the bytes (a
+        socket that cannot raises, and the loop goes on after it); each write lets go of
+        the GIL and takes it back, and another thread may take it in between (measured:
+        tests/bench/README.md)."""
         n = len(payload)
         sent: list[int] = []
         while len(sent) < len(fds):

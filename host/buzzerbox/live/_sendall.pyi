@@ -1,0 +1,3 @@
+"""live/_sendall.c: the fanout's one-send loop in C (fanout.py, Fanout.send_steady)."""
+
+def send_all(fds: list[int], data: bytes, /) -> list[tuple[int, int]]: ...
