@@ -24,9 +24,10 @@ Modes:
 For each phone count it prints one JSON line: latency p50/p95/p99/max over every
 (event, phone) pair, events missed, the server's CPU per event (its /proc utime +
 stime over the events, minus the same span of quiet, measured just before and just
-after: keepalives and the boards' ticks are not counted) and the bytes each phone
-got per event. With 0 phones the CPU is the fixed cost of an event; the growth per
-phone is printed at the end. The server's own CPU per phone per event (P in
+after: keepalives and the boards' ticks are not counted; that quiet's own CPU, ms a
+second, is `idle_cpu_ms_per_s`) and the bytes each phone got per event. With 0
+phones the CPU is the fixed cost of an event; the growth per phone is printed at the
+end. The server's own CPU per phone per event (P in
 tests/bench/README.md's "Which Pi") is its fanout threads' (those that write the phones' sockets,
 found by their names, bb-fanout-1 ..., in /proc/<pid>/task: their sum), user and
 system time apart; the phones are read in this process, so none of their Python is
@@ -397,6 +398,8 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "max_ms": round(max(lat), 1),
         "missed": missed,
         "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
+        # the server's CPU with no event (ms per s): the boards' ticks, keepalives, timers
+        "idle_cpu_ms_per_s": round((c1 - c0 + c3 - c2) / (2 * quiet_s) * 1000, 1),
         # the whole server's CPU per phone per event (the box: its fixed cost too)
         "cpu_us_per_phone_event": round((c2 - c1 - quiet_cpu) * 1e6 / len(sent) / n, 2)
         if n
