@@ -42,13 +42,23 @@ class Served:
             self.process.stdout.close()
 
 
-def serve(data: Path) -> Served:
+#: `python -c` as `python -m buzzerbox`, on a machine where live/_sendall.c was not built
+WITHOUT_C_LOOP = (
+    "import sys; sys.modules['buzzerbox.live._sendall'] = None; "
+    "from buzzerbox.cli import main; sys.exit(main())"
+)
+
+
+def serve(data: Path, without_c_loop: bool = False) -> Served:
+    """`buzzerbox serve` (its stderr too in `lines` if `without_c_loop`)."""
     config = data / "box.toml"
     config.write_text("countdown_s = 0.05\n")
-    command = [sys.executable, "-m", "buzzerbox", "serve", "--config", str(config),
+    run = ["-c", WITHOUT_C_LOOP] if without_c_loop else ["-m", "buzzerbox"]
+    command = [sys.executable, *run, "serve", "--config", str(config),
                "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--pin", PIN,
                "--max-phones", "20"]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    stderr = subprocess.STDOUT if without_c_loop else None
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
     served = Served(process)
 
     def read() -> None:
@@ -194,3 +204,26 @@ def test_the_live_stream_of_a_real_box_follows_and_resumes(data: Path, tidy: lis
     resumed = live(served.port, last_id=seq - 1)  # a phone back from sleep
     tidy.append(resumed)
     assert next(resumed)["box"]["seq"] == seq
+
+
+def test_a_box_without_its_c_loop_says_so_and_its_phones_follow(
+    data: Path, tidy: list[Any]
+) -> None:
+    """A machine with no C compiler installs the box without live/_sendall.c: it says
+    so when it starts, and the Python loop writes every phone instead."""
+    served = serve(data, without_c_loop=True)
+    admin = Admin(served.port, PIN)
+    phones = [live(served.port) for _ in range(3)]
+    tidy += [served, admin, *phones]
+    notes = [served.lines.get(timeout=START_TIMEOUT_S) for _ in range(2)]  # the PIN's first
+    note = next((n for n in notes if "Python loop" in n), f"no such note: {notes}")
+    assert "buzzerbox serve: note: the phones are written by the Python loop" in note
+    assert "apt install gcc python3-dev" in note
+    for phone in phones:
+        assert next(phone)["phase"] == "idle"
+    admin.post("/api/game", {"game": "kids", "players": ["Ann", "Ben"]})
+    admin.post("/api/event", {"type": "round"})
+    for phone in phones:
+        until(phone, "playing")
+    admin.post("/api/pads/press", {"seat": 0, "pad": "stop"})
+    assert [next(phone)["caller"] for phone in phones] == ["Ann"] * 3
