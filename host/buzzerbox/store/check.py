@@ -11,8 +11,11 @@ be rebuilt. The check reads every event and says, naming the file and the row:
 - the list of games (the `games` table) missing, short, or not what the events say
   (its kind, players, phase, winners): rebuilt from the events.
 
-What it cannot repair (a file that is no SQLite database, a damaged page, no
-`events` table) it reports, and `serve` refuses to start on it.
+A database with no table at all is what a power cut leaves of a box's very first start
+(its tables were committed, not yet on the disk): it holds no event, so it is started
+as a new log, and said. What it cannot repair (a file that is no SQLite database, a
+damaged page, tables but no `events` table) it reports, and `serve` refuses to start
+on it.
 """
 
 from __future__ import annotations
@@ -85,6 +88,18 @@ def _check(db: sqlite3.Connection, health: Health, repair: bool) -> None:
         health.fatal = f"SQLite finds it damaged ({verdict})"
         return
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
+        # what a power cut leaves of a first start whose schema never reached the disk: an
+        # SQLite file (in WAL mode, say) with no table, so no event either: nothing to lose
+        name = Path(health.path).name
+        health.problems.append(
+            f"{name}: it holds no table at all (the box's first start was cut before its"
+            " tables reached the disk): it holds no event"
+        )
+        if repair:
+            db.executescript(SCHEMA)
+            health.repaired.append(f"{name}: started as a new, empty log")
+        return
     if "events" not in tables:
         health.fatal = "it has no events table: it is not a buzzerbox log"
         return

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from buzzerbox.dbfile import open_db
+from buzzerbox.durable import fsync_dir
 from buzzerbox.errors import StoreError as StoreError  # the store raises it; importable here
 from buzzerbox.errors import Words
 from buzzerbox.rules.phase import Phase
@@ -131,11 +132,24 @@ class EventLog:
         self._wall = wall_clock
         self._lock = threading.Lock()
         mode = "FULL" if sync == "commit" else "NORMAL"
+        is_new = not os.path.exists(self.path)
         try:
+            # the tables reach the disk before the log is used, whatever `sync` says: one
+            # transaction, synced, then copied into the database file itself (a cut that
+            # drops the WAL cannot leave a log with no table: check.py)
             self._db = open_db(
-                self.path, ["PRAGMA journal_mode=WAL", f"PRAGMA synchronous={mode}", SCHEMA]
+                self.path,
+                [
+                    "PRAGMA journal_mode=WAL",
+                    "PRAGMA synchronous=FULL",
+                    f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;",
+                    "PRAGMA wal_checkpoint(FULL)",
+                    f"PRAGMA synchronous={mode}",
+                ],
             )
-        except sqlite3.DatabaseError as exc:
+            if is_new:
+                fsync_dir(Path(self.path).parent)  # the new file's name, on the disk too
+        except (sqlite3.DatabaseError, OSError) as exc:
             said = {"path": str(self.path), "why": str(exc)}
             raise StoreError(Words("the log {path} cannot be opened: {why}", said)) from exc
         self._wrote: int | None = None  # the seq the transaction under way wrote last
