@@ -76,6 +76,7 @@ def test_a_phone_press_is_timed_at_the_touch(
     state = client.get("/api/state").json
     assert answer.json == {  # the edge's seq (the state comes on the live stream)
         "seq": state["box"]["seq"],  # type: ignore[index]
+        "saved": True,  # the test log syncs every commit
         "press_time": {
             "t_us": arrived - 12_500,
             "from": "arrival",

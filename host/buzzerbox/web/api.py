@@ -46,7 +46,17 @@ def body_object(what: Words) -> dict[str, Any]:
     return body
 
 
-def state_response(state: dict[str, Any]) -> Response:
+#: how long an answer to what the table types waits for its event to reach the disk
+#: (an SD card's fsync takes a few ms; a stall longer than this is answered unsaved)
+SAVE_WAIT_S = 10.0
+
+
+def state_response(state: dict[str, Any], durable_seq: int | None = None) -> Response:
+    """The state as an answer; with `durable_seq` (the log's), its `box.saved` says whether
+    everything it shows is on the disk (false: a power cut now could take it back)."""
+    if durable_seq is not None:
+        box = state["box"]
+        state = {**state, "box": {**box, "saved": durable_seq >= box["seq"]}}
     response = Response(json.dumps(state, ensure_ascii=False), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -58,14 +68,19 @@ def said_time(timed: PressTime) -> dict[str, object]:
     return timed.to_json(lambda words: say(words, language()))
 
 
-def edge_taken(state: dict[str, Any], **extra: object) -> Response:
-    """The answer to a pad edge: its seq only. A press is the hot path (ten a second in
-    a Twist round): the state it made reaches every phone, this one too, on the live
-    stream, so the answer does not carry it again (GET /api/state has it)."""
+def edge_taken(state: dict[str, Any], durable_seq: int, **extra: object) -> Response:
+    """The answer to a pad edge: its seq, and whether it is on the disk yet (`saved`;
+    false: it was answered after the log's short wait for its fsync, and a power cut
+    could still take it back). A press is the hot path (ten a second in a Twist round):
+    the state it made reaches every phone, this one too, on the live stream, so the
+    answer does not carry it again (GET /api/state has it)."""
+    seq = state["box"]["seq"]
+    saved = durable_seq >= seq
     if extra:
-        response = jsonify(seq=state["box"]["seq"], **extra)
+        response = jsonify(seq=seq, saved=saved, **extra)
     else:
-        response = Response(b'{"seq":%d}' % state["box"]["seq"], mimetype="application/json")
+        body = b'{"seq":%d,"saved":%s}' % (seq, b"true" if saved else b"false")
+        response = Response(body, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -88,7 +103,13 @@ def api_blueprint(
         return True
 
     def reply() -> Response:
-        return state_response(public(box.state(), auth.is_admin()))
+        return state_response(public(box.state(), auth.is_admin()), box.log.durable_seq)
+
+    def reply_saved() -> Response:
+        """The answer to what the table types (a game, counts, undo, void, amend, an
+        import): given once it is on the disk (`box.saved`), or after SAVE_WAIT_S."""
+        box.log.wait_durable(box.state()["box"]["seq"], SAVE_WAIT_S)
+        return reply()
 
     @bp.get("/state")
     def state() -> ResponseReturnValue:
@@ -121,13 +142,13 @@ def api_blueprint(
             words = Words("a name is too long: at most {most} characters", {"most": MAX_NAME})
             return refuse(400, words, field="players", code="name-too-long")
         box.new_game({k: body[k] for k in GAME_FIELDS if k in body})
-        return reply()
+        return reply_saved()
 
     @bp.post("/rematch")
     @auth.admin_only
     def rematch() -> ResponseReturnValue:
         box.rematch()
-        return reply()
+        return reply_saved()
 
     @bp.post("/event")
     @auth.admin_only
@@ -135,7 +156,7 @@ def api_blueprint(
         entry = body_object(Words("a table entry"))
         check_entry_fields(entry)
         box.submit(entry)
-        return reply()
+        return reply_saved()
 
     def pad_edge(released: bool) -> ResponseReturnValue:
         """A virtual pad's edge: timed at the key or the tap when the page says when
@@ -164,8 +185,8 @@ def api_blueprint(
         )
         state = box.press(body.get("seat"), body.get("pad"), pile, timed.t_us, released=released)  # type: ignore[arg-type]
         if "ago_ms" in body or "touch_us" in body:
-            return edge_taken(state, press_time=said_time(timed))
-        return edge_taken(state)
+            return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
+        return edge_taken(state, box.log.durable_seq)
 
     @bp.post("/pads/press")
     def press() -> ResponseReturnValue:
@@ -208,7 +229,7 @@ def api_blueprint(
         rates.check_here(client())
         state = box.change_phones(lambda phones, _: phones.heard(body.get("token"), now))
         seat = box.phone_seat(body.get("token"))
-        return edge_taken(state, seat=seat, game_id=state["box"]["game_id"])
+        return edge_taken(state, box.log.durable_seq, seat=seat, game_id=state["box"]["game_id"])
 
     @bp.get("/clock")
     def clock() -> ResponseReturnValue:
@@ -235,7 +256,7 @@ def api_blueprint(
         )
         pad, pile = body.get("pad"), body.get("pile")
         state = box.press(seat, pad, pile, timed.t_us, released=released)  # type: ignore[arg-type]
-        return edge_taken(state, press_time=said_time(timed))
+        return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
 
     @bp.post("/phones/press")
     def phone_press() -> ResponseReturnValue:
@@ -272,6 +293,6 @@ def api_blueprint(
     def import_log() -> ResponseReturnValue:
         text = request.get_data(cache=False, as_text=True)
         box.import_log(text)
-        return reply()
+        return reply_saved()
 
     return bp

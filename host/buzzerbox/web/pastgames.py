@@ -16,7 +16,7 @@ from buzzerbox.box import Box, GameNotFoundError
 from buzzerbox.box.stats import player_stats
 from buzzerbox.errors import Words
 from buzzerbox.server.auth import Auth
-from buzzerbox.web.api import Public, state_response
+from buzzerbox.web.api import SAVE_WAIT_S, Public, state_response
 from buzzerbox.web.rates import Cached
 
 #: a game id is a seq of the log: SQLite's integers are 64-bit
@@ -49,7 +49,8 @@ def past_games_blueprint(box: Box, auth: Auth, public: Public) -> Blueprint:
             box.rematch()
         else:
             box.new_game(box.archive.rematch_fields(game_id))
-        return state_response(public(box.state(), auth.is_admin()))
+        box.log.wait_durable(box.state()["box"]["seq"], SAVE_WAIT_S)  # typed: answered saved
+        return state_response(public(box.state(), auth.is_admin()), box.log.durable_seq)
 
     @bp.get("/stats")
     def stats() -> ResponseReturnValue:
