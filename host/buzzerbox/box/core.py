@@ -88,7 +88,8 @@ class Box:
         if last is not None:
             self._load(last)
         players = len(self._engine.game.players) if self._engine else 0
-        self.phones.resume(self._game_id, players)  # the seats phones held before a restart
+        # the seats phones held before a restart, if they were this very game's
+        self.phones.resume(self._game_id, players, self._started())
         if last is not None:
             self._settle()
 
@@ -158,7 +159,7 @@ class Box:
             self._engine, self._game_line = engine, body
             self._rejected, self._rejected_count = [], 0
             self._seats.load({})
-            self.phones.reset(self._game_id, keep=keep_phones)
+            self.phones.reset(self._game_id, started=self._started(), keep=keep_phones)
             self._settle()
             return self.state()
 
@@ -201,9 +202,14 @@ class Box:
             self._rejected, self._rejected_count = shown_rejected(rejected), len(rejected)
             self._offset_us = max(self._offset_us, last_t(engine) + 1 - self.clock.ticks())
             self._seats.load({})
-            self.phones.reset(self._game_id)
+            self.phones.reset(self._game_id, started=self._started())
             self._settle()
             return self.state()
+
+    def _started(self) -> float | None:
+        """When the log started the current game (with its id, the game's identity)."""
+        summary = self.log.game(self._game_id) if self._game_id is not None else None
+        return summary.started if summary is not None else None
 
     # -- the pads and the phones ---------------------------------------------------------
 

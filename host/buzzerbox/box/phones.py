@@ -11,6 +11,11 @@ host's table view (presence.py sweeps). With a file
 phone still holds its seat and the host can still free it. A file that cannot be read
 is no reason to stop: the box starts with every seat free and says why (`problem`).
 
+The seats follow the log: the file names its game by id and by the moment the log
+started it (`started`), because a power cut can take back the end of the log and with
+it a game whose seats the file already holds; the next game may then get the same id.
+Seats kept for any other game than the log's current one are never resumed.
+
 Not thread-safe on its own: the box calls it under its lock.
 """
 
@@ -54,6 +59,9 @@ class PhoneSeats:
         self.is_on = False
         self._seats: dict[str, int] = {}
         self._game: int | None = None
+        #: when the log started that game (its games table's `started`): with the id, the
+        #: game itself, not another that reused its id after a cut took it back
+        self._started: float | None = None
         #: seat -> when its phone was last heard (box µs); the seats not heard for too long
         self._heard: dict[int, int] = {}
         self._offline: set[int] = set()
@@ -62,7 +70,7 @@ class PhoneSeats:
         self.problem: Words | None = None
         if self.path is not None and self.path.exists():
             try:
-                self.is_on, self._game, self._seats = _read(self.path)
+                self.is_on, self._game, self._started, self._seats = _read(self.path)
             except (OSError, ValueError, RecursionError) as exc:
                 why = exc.words if isinstance(exc, NotSeatsFile) else str(exc)
                 self.problem = Words(
@@ -71,28 +79,45 @@ class PhoneSeats:
                     {"path": str(self.path), "why": why},
                 )
 
-    def resume(self, game_id: int | None, players: int) -> None:
-        """The box resumed game `game_id`: the seats kept for it stay, others are free."""
-        if game_id != self._game:
-            self._seats = {}
-        self._seats = {t: s for t, s in self._seats.items() if s < players}
-        self._game = game_id
+    def resume(self, game_id: int | None, players: int, started: float | None = None) -> None:
+        """The box resumed game `game_id`, which the log started at `started`: the seats
+        kept for it stay, those kept for another game (or one the log no longer has, whose
+        id came back) are freed, and the file says so."""
+        is_other = game_id != self._game or (
+            started is not None and self._started is not None and started != self._started
+        )
+        seats = {} if is_other else {t: s for t, s in self._seats.items() if s < players}
+        if seats == self._seats:
+            self._game, self._started = game_id, started
+            return
+        if is_other and self._seats:
+            log.info("the phones' seats kept for another game than the log's are freed")
+        self.reset(game_id, started=started, seats=seats)
 
-    def reset(self, game_id: int | None = None, *, keep: bool = False) -> None:
-        """A new game: every seat is free again (phones as pads stays as the host set it),
-        unless `keep` (a rematch: the same players in the same seats keep their phones).
-        Never refused: seats kept for another game are not resumed for this one."""
+    def reset(
+        self,
+        game_id: int | None = None,
+        *,
+        started: float | None = None,
+        keep: bool = False,
+        seats: dict[str, int] | None = None,
+    ) -> None:
+        """A new game, which the log started at `started`: every seat is free again
+        (phones as pads stays as the host set it), unless `keep` (a rematch: the same
+        players in the same seats keep their phones) or `seats` names those kept. Never
+        refused: seats kept for another game are not resumed for this one."""
+        kept = seats if seats is not None else self._seats if keep else {}
         try:
-            self._keep(self.is_on, self._seats if keep else {}, game_id)
+            self._keep(self.is_on, kept, game_id, started)
         except StoreError as exc:
             log.warning("%s", exc)
-            self._seats, self._game = {}, game_id
+            self._seats, self._game, self._started = {}, game_id, started
 
     def switch(self, on: object) -> None:
         if type(on) is not bool:
             said = Words("phones as pads is on or off: true or false, not {on!r}", {"on": on})
             raise PhoneSeatInvalidError(said, code="not-a-boolean")
-        self._keep(on, self._seats if on else {}, self._game)
+        self._keep(on, self._seats if on else {}, self._game, self._started)
 
     def take(self, token: object, seat: object, players: int) -> None:
         """The phone holding `token` becomes `seat`'s buzzer (its former seat is freed)."""
@@ -110,13 +135,14 @@ class PhoneSeats:
                 ),
                 code="seat-taken",
             )
-        self._keep(self.is_on, {**self._seats, token: seat}, self._game)
+        self._keep(self.is_on, {**self._seats, token: seat}, self._game, self._started)
         self._heard.pop(seat, None)  # a new phone: heard from the next sweep
         self._offline.discard(seat)
 
     def free(self, seat: object) -> None:
         """The host frees `seat`: the phone holding it presses no more."""
-        self._keep(self.is_on, {t: s for t, s in self._seats.items() if s != seat}, self._game)
+        seats = {t: s for t, s in self._seats.items() if s != seat}
+        self._keep(self.is_on, seats, self._game, self._started)
 
     def seat_of(self, token: object) -> int:
         """The seat of the phone holding `token`; refused if phones are off or it has none."""
@@ -161,11 +187,16 @@ class PhoneSeats:
             out["offline"] = offline
         return out
 
-    def _keep(self, on: bool, seats: dict[str, int], game_id: int | None) -> None:
+    def _keep(
+        self, on: bool, seats: dict[str, int], game_id: int | None, started: float | None
+    ) -> None:
         """The new seats, written to the file first: a file that cannot be written
         refuses the change (StoreError) and changes nothing."""
         if self.path is not None:
-            text = json.dumps({"version": 1, "game": game_id, "on": on, "seats": seats})
+            kept: dict[str, object] = {"version": 1, "game": game_id, "on": on, "seats": seats}
+            if started is not None:
+                kept["started"] = started
+            text = json.dumps(kept)
             try:
                 write_private(self.path, text.encode())
             except OSError as exc:
@@ -176,17 +207,22 @@ class PhoneSeats:
                     said,
                 )
                 raise StoreError(words, code="seats-not-written") from exc
-        self.is_on, self._seats, self._game = on, dict(seats), game_id
+        self.is_on, self._seats, self._game, self._started = on, dict(seats), game_id, started
 
 
-def _read(path: Path) -> tuple[bool, int | None, dict[str, int]]:
-    """(on, game id, token -> seat) from a file `_keep` wrote; ValueError if it is not one."""
+def _read(path: Path) -> tuple[bool, int | None, float | None, dict[str, int]]:
+    """(on, game id, when the log started it, token -> seat) from a file `_keep` wrote
+    (`started` None: a file of an earlier box, which named the game by id only);
+    ValueError if it is not one."""
     kept = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(kept, dict) or kept.get("version") != 1:
         raise NotSeatsFile(Words("not a phone seats file of version 1"))
     on, game, seats = kept.get("on"), kept.get("game"), kept.get("seats")
     if type(on) is not bool or not (game is None or type(game) is int):
         raise NotSeatsFile(Words("its on or game is not a boolean and a game id"))
+    started = kept.get("started")
+    if not (started is None or type(started) is float):
+        raise NotSeatsFile(Words("its started is not the moment the log started the game"))
     if not isinstance(seats, dict) or len(seats) > MAX_KEPT:
         said = {"most": MAX_KEPT}
         raise NotSeatsFile(Words("its seats are not an object of at most {most} phones", said))
@@ -199,7 +235,7 @@ def _read(path: Path) -> tuple[bool, int | None, dict[str, int]]:
             raise NotSeatsFile(Words("seat {seat!r:.24} is not a seat number", {"seat": seat}))
     if len(set(seats.values())) != len(seats):
         raise NotSeatsFile(Words("a seat is held by two phones"))
-    return on, game, dict(seats)
+    return on, game, started, dict(seats)
 
 
 def check_token(token: object) -> str:
