@@ -6,6 +6,7 @@
                                       chips' own pull-ups, no 4.7 kΩ)
     buzzerbox hardware table MAP      the Markdown wiring table of the build's README
     buzzerbox hardware check MAP      does it fit: pins per controller, pins to avoid
+    buzzerbox hardware zone ZONE_TOML the force that closes a pile zone (hardware/zone.toml)
     buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg, schematic.svg, the wiring
                                       table in its README.md and the counted quantities
                                       of its parts.csv from its pads.toml (--check: only
@@ -52,6 +53,13 @@ def add_hardware_command(sub: argparse._SubParsersAction[Any]) -> None:
         help="the build uses the chips' own pull-ups (no 4.7 kΩ to 3V3)",
     )
     p.set_defaults(func=run_hardware)
+    p = what.add_parser(
+        "zone",
+        help="the force that closes a pile pad's seat zone, from its numbers (hardware/zone.toml)",
+        description="The force model of a pile pad's seat zone (hardware/pads.md).",
+    )
+    p.add_argument("zone", metavar="ZONE_TOML", help="the zone's numbers: hardware/zone.toml")
+    p.set_defaults(func=run_zone)
     docs = what.add_parser(
         "docs",
         help="rewrite the wiring diagram and table of build folders from their pads.toml",
@@ -88,6 +96,21 @@ def build_docs(folder: Path) -> dict[Path, str]:
     if parts_csv.exists():
         out[parts_csv] = parts.rewrite(parts_csv.read_text(encoding="utf-8"), pad_map)
     return out
+
+
+def run_zone(args: argparse.Namespace) -> int:
+    import tomllib
+
+    from buzzerbox.appliance import zone
+
+    try:
+        design = zone.load_zone(args.zone)
+    except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError) as exc:
+        print(f"buzzerbox hardware zone: {args.zone}: {exc!r}", file=sys.stderr)
+        return 2
+    for line in zone.report(design):
+        print(line)
+    return 0
 
 
 def run_docs(args: argparse.Namespace) -> int:
