@@ -165,7 +165,7 @@ def draw(pad_map: PadMap, *, title: str | None = None) -> str:
         (
             {},
             "contact: pad in → the pin; the pad's other side → GND "
-            "(4.7 kΩ pull-up to 3V3, 1 kΩ in series, at the controller)",
+            "(470 Ω in, ESD and 4.7 kΩ to 3V3, 1 kΩ to the pin, at the controller)",
         ),
         (
             {"stroke_dasharray": "6 4"},
