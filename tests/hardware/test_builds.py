@@ -205,11 +205,12 @@ def test_the_counted_parts_follow_the_map(
     counted = parts.quantities(twist)
     assert counted["jack"] == 16  # 4 pile cables per board, a jack at each end
     assert counted["pullup"] == 2 * 19 and counted["series"] == 36  # the sync inputs' pull-ups
+    assert counted["entry"] == 36 and counted["test-r"] == 0
     assert counted["fuse"] == counted["cable-pad"] == 4 and counted["sync-cable"] == 2
     # one fuse, one MOSFET and its two gate resistors per lamp, not per cable
     twinit = parts.quantities(load_pad_map(HARDWARE / "builds" / "twinit-gpio" / "pads.toml"))
     assert twinit["cable-pad"] == 4
-    for item in ("fuse", "mosfet", "gate-r", "gate-pulldown", "lamp-r"):
+    for item in ("fuse", "mosfet", "gate-r", "gate-pulldown", "feed-r"):
         assert twinit[item] == 8, item
     assert twinit["sot-adapter"] == 8 + twinit["esd"] == 10
     folder = tmp_path / "mine"
@@ -222,3 +223,31 @@ def test_the_counted_parts_follow_the_map(
     assert (folder / "parts.csv").read_text(encoding="utf-8") == text
     with pytest.raises(ValueError, match="starts with the header"):
         parts.rewrite("what,how\n", twist)
+
+
+def test_the_test_line_is_counted_drawn_and_listed() -> None:
+    from buzzerbox.appliance import circuit, parts, schematic
+
+    text = (HARDWARE / "builds" / "twist-picos" / "pads.toml").read_text(encoding="utf-8")
+    line = '[gpio]\npull = "up"\n[test_line]\ngpio = 16\ngpio_in = 20\nboards = { pico-a = 22 }\n'
+    twist = parse_pad_map(text.replace("[[board]]", line + "[[board]]", 1), name="t.toml")
+    budget = "\n".join(wiring.budget(twist))
+    assert "the test line (2 pins) = 3 of the 22 GPIOs free for pads (19 spare)" in budget
+    assert "pico-a (pads24): 18 of 24 inputs + sync on ch 23 + the test line on ch 22" in budget
+    assert "4 inputs spare" in budget and "5 inputs spare" in budget  # pico-b has no test input
+    table = wiring.table(twist)
+    assert "| pico-a | Pi pin 36 (GPIO16), through 330 Ω | pico-a pin 29 (GP22), ch 22 |" in table
+    assert "| Pi (direct input) | Pi pin 36 (GPIO16), through 330 Ω | Pi pin 38 (GPIO20) |" in table
+    svg = diagram.draw(twist)
+    assert "test line out" in svg and "test line in · ch 22" in svg and "test line: " in svg
+    sheet = circuit.plan(twist)
+    assert sheet.test_from is not None and sheet.test_from.gpio == 16
+    assert [(s.wire.controller, s.pullup is not None) for s in sheet.tests] == [
+        ("pi", False),
+        ("pico-a", True),
+    ]
+    counted = parts.quantities(twist)
+    assert counted["test-r"] == 2 and counted["pullup"] == 2 * 19 + 1
+    assert "test line: Pi pin 36 (GPIO16)" in schematic.draw(twist)
+    listed = parts.rewrite((HARDWARE / "builds/twist-picos/parts.csv").read_text("utf-8"), twist)
+    assert "\ntest-r,2,resistor 330 Ω 0.25 W," in listed

@@ -3,8 +3,9 @@
 Left: each controller (the Pi's header, each Pico board) with the pins the map
 uses, by physical pin number. Right: the pads, grouped by seat. A solid line is
 a pad's contact (its other side goes to GND), a dashed line its light, the black
-line on the far left the sync wire. Made with xml.etree only; the same map always
-gives the same bytes (no dates, no ids), so a test can compare the committed SVG.
+line on the far left the sync wire, the dotted one beside it the self-test line.
+Made with xml.etree only; the same map always gives the same bytes (no dates, no
+ids), so a test can compare the committed SVG.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ ROW = 22
 HEAD = 30
 GAP = 22
 SYNC_X = 22
+TEST_X = 10
 LEFT_X, LEFT_W = 40, 320
 RIGHT_X, RIGHT_W = 680, 380
 WIDTH = RIGHT_X + RIGHT_W + 20
@@ -78,8 +80,11 @@ def _ground(c: str) -> str:
 
 
 def _pin_role(w: Wire) -> str:
-    if w.kind == "sync":
-        return "sync out" if w.controller == PI else f"sync in · ch {w.ch}"
+    if w.kind in ("sync", "test"):
+        name = w.kind if w.kind == "sync" else "test line"
+        if w.controller == PI:
+            return f"{name} {'out' if w.is_out else 'in'}"
+        return f"{name} in · ch {w.ch}"
     what = "light out" if w.kind == "light" else "pad in"
     if w.ch is not None:
         what += f" · {'LED' if w.kind == 'light' else 'ch'} {w.ch}"
@@ -117,7 +122,7 @@ def draw(pad_map: PadMap, *, title: str | None = None) -> str:
             role = _pin_role(w)
             _el(svg, "text", role, x=LEFT_X + LEFT_W - 14, y=ry + 4, font_size=11,
                 text_anchor="end", fill="#555555")  # fmt: skip
-            edge = LEFT_X if w.kind == "sync" else LEFT_X + LEFT_W
+            edge = LEFT_X if w.kind in ("sync", "test") else LEFT_X + LEFT_W
             _el(svg, "circle", cx=edge, cy=ry, r=3.5, fill="#333333")
             pin_y[(c, w.kind, w.gpio)] = ry
             ry += ROW
@@ -150,7 +155,9 @@ def draw(pad_map: PadMap, *, title: str | None = None) -> str:
     for w in all_wires:
         if w.pad is not None and w.gpio is not None:
             _pad_wire(group, w, pin_y[(w.controller, w.kind, w.gpio)], pad_y[w.pad.id])
-    _sync_wire(group, [w for w in all_wires if w.kind == "sync"], pin_y)
+    _bus(group, [w for w in all_wires if w.kind == "sync"], pin_y, SYNC_X, "sync wire", {})
+    dotted = {"stroke_dasharray": "2 3"}
+    _bus(group, [w for w in all_wires if w.kind == "test"], pin_y, TEST_X, "test line", dotted)
 
     # Legend -----------------------------------------------------------------------------
     ly = max(left_end, right_end) + 6
@@ -158,17 +165,24 @@ def draw(pad_map: PadMap, *, title: str | None = None) -> str:
         (
             {},
             "contact: pad in → the pin; the pad's other side → GND "
-            "(4.7 kΩ pull-up to 3V3, 1 kΩ in series, at the controller)",
+            "(470 Ω in, ESD and 4.7 kΩ to 3V3, 1 kΩ to the pin, at the controller)",
         ),
         (
             {"stroke_dasharray": "6 4"},
-            "light: the pin drives a ULN2803 input; the lamp sits "
-            "between 5 V and that ULN2803 output",
+            "light: the pin drives the gate of the lamp's AO3400A (100 Ω, 100 kΩ to GND); "
+            "the lamp sits between its fused, 82 Ω-fed 5 V and that MOSFET's drain",
         ),
     ]
     if any(w.kind == "sync" for w in all_wires):
         legend.append(
             ({"stroke_width": "2.5"}, "sync wire: one 330 Ω per board; see hardware/sync-wire.md")
+        )
+    if any(w.kind == "test" for w in all_wires):
+        legend.append(
+            (
+                {"stroke_width": "2.5", "stroke_dasharray": "2 3"},
+                "test line: one 330 Ω per branch at the Pi; see hardware/self-test.md",
+            )
         )
     for i, (attrs, text) in enumerate(legend):
         yy = ly + 20 * i
@@ -244,21 +258,27 @@ def _pad_wire(parent: ET.Element, w: Wire, y1: int, pad_row: int) -> None:
     _el(path, "title", f"{w.label} → {w.pad.id} ({w.kind})")
 
 
-def _sync_wire(
-    parent: ET.Element, sync: list[Wire], pin_y: dict[tuple[str, str, int], int]
+def _bus(
+    parent: ET.Element,
+    bus: list[Wire],
+    pin_y: dict[tuple[str, str, int], int],
+    x: int,
+    name: str,
+    attrs: dict[str, str],
 ) -> None:
-    """A bus on the left: from the Pi's sync pin down to each board's sync input."""
-    ends = [(w, pin_y[(w.controller, "sync", w.gpio)]) for w in sync if w.gpio is not None]
+    """A bus on the left: from the Pi's pin down to each board's input (and the Pi's)."""
+    ends = [(w, pin_y[(w.controller, w.kind, w.gpio)]) for w in bus if w.gpio is not None]
     if len(ends) < 2:
         return
     ys = [y for _, y in ends]
-    points = " ".join(f"M {LEFT_X} {y} H {SYNC_X}" for y in ys)
+    points = " ".join(f"M {LEFT_X} {y} H {x}" for y in ys)
     path = _el(
         parent,
         "path",
         None,
-        d=f"{points} M {SYNC_X} {min(ys)} V {max(ys)}",
+        d=f"{points} M {x} {min(ys)} V {max(ys)}",
         stroke="#111111",
         stroke_width=2.5,
+        **attrs,
     )
-    _el(path, "title", "sync wire: " + ", ".join(f"{w.controller} {w.label}" for w, _ in ends))
+    _el(path, "title", f"{name}: " + ", ".join(f"{w.controller} {w.label}" for w, _ in ends))

@@ -6,6 +6,9 @@
                                       chips' own pull-ups, no 4.7 kΩ)
     buzzerbox hardware table MAP      the Markdown wiring table of the build's README
     buzzerbox hardware check MAP      does it fit: pins per controller, pins to avoid
+    buzzerbox hardware zone ZONE_TOML the force that closes a pile zone (hardware/zone.toml)
+    buzzerbox hardware netlist MAP    every part, pin and net of the circuit (netlist.py)
+    buzzerbox hardware erc MAP        SKiDL's electrical-rules check of that netlist
     buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg, schematic.svg, the wiring
                                       table in its README.md and the counted quantities
                                       of its parts.csv from its pads.toml (--check: only
@@ -36,6 +39,8 @@ def add_hardware_command(sub: argparse._SubParsersAction[Any]) -> None:
         ("diagram", "print the wiring diagram as SVG"),
         ("table", "print the wiring table as Markdown"),
         ("check", "check that the map fits the Pi and the Pico boards; exit 1 if not"),
+        ("netlist", "print the circuit's netlist: every part, pin and net"),
+        ("erc", "the netlist's electrical-rules check by SKiDL (pip install skidl); exit 1 if not"),
     ):
         p = what.add_parser(name, help=text, description=text)
         p.add_argument("map", metavar="MAP", help="the pad map (TOML)")
@@ -52,6 +57,13 @@ def add_hardware_command(sub: argparse._SubParsersAction[Any]) -> None:
         help="the build uses the chips' own pull-ups (no 4.7 kΩ to 3V3)",
     )
     p.set_defaults(func=run_hardware)
+    p = what.add_parser(
+        "zone",
+        help="the force that closes a pile pad's seat zone, from its numbers (hardware/zone.toml)",
+        description="The force model of a pile pad's seat zone (hardware/pads.md).",
+    )
+    p.add_argument("zone", metavar="ZONE_TOML", help="the zone's numbers: hardware/zone.toml")
+    p.set_defaults(func=run_zone)
     docs = what.add_parser(
         "docs",
         help="rewrite the wiring diagram and table of build folders from their pads.toml",
@@ -69,7 +81,7 @@ END = "<!-- end of wiring -->"
 def build_docs(folder: Path) -> dict[Path, str]:
     """What a build folder's generated files should hold: wiring.svg, schematic.svg,
     README.md and, if it has one, parts.csv."""
-    from buzzerbox.appliance import diagram, parts, schematic, wiring
+    from buzzerbox.appliance import circuit, diagram, parts, schematic, wiring
     from buzzerbox.pads.padmap import load_pad_map
 
     pad_map = load_pad_map(folder / "pads.toml")
@@ -80,7 +92,9 @@ def build_docs(folder: Path) -> dict[Path, str]:
     if start < 0 or end < start:
         raise ConfigError(f"{readme} has no place for the wiring: put {BEGIN} and {END} in it")
     budget = "".join(f"- {line}\n" for line in wiring.budget(pad_map))
-    body = f"{BEGIN}\n\n{wiring.table(pad_map)}\n{budget}\n"
+    lamps = circuit.lamp_table(pad_map)
+    lamps = f"{lamps}\n" if lamps else ""
+    body = f"{BEGIN}\n\n{wiring.table(pad_map)}\n{lamps}{budget}\n"
     out = {folder / "wiring.svg": svg, readme: text[:start] + body + text[end:]}
     title = f"{folder.resolve().name}/pads.toml"
     out[folder / "schematic.svg"] = schematic.draw(pad_map, title=title)
@@ -88,6 +102,21 @@ def build_docs(folder: Path) -> dict[Path, str]:
     if parts_csv.exists():
         out[parts_csv] = parts.rewrite(parts_csv.read_text(encoding="utf-8"), pad_map)
     return out
+
+
+def run_zone(args: argparse.Namespace) -> int:
+    import tomllib
+
+    from buzzerbox.appliance import zone
+
+    try:
+        design = zone.load_zone(args.zone)
+    except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError) as exc:
+        print(f"buzzerbox hardware zone: {args.zone}: {exc!r}", file=sys.stderr)
+        return 2
+    for line in zone.report(design):
+        print(line)
+    return 0
 
 
 def run_docs(args: argparse.Namespace) -> int:
@@ -135,6 +164,24 @@ def run_hardware(args: argparse.Namespace) -> int:
     if args.what == "table":
         sys.stdout.write(wiring.table(pad_map))
         return 0
+    if args.what in ("netlist", "erc"):
+        from buzzerbox.appliance import netlist
+
+        net = netlist.build(pad_map)
+        if args.what == "netlist":
+            sys.stdout.write(netlist.text(net))
+            return 0
+        try:
+            from buzzerbox.appliance import erc
+
+            messages = erc.run(net)
+        except ImportError:
+            print("buzzerbox hardware erc: needs SKiDL: pip install skidl", file=sys.stderr)
+            return 2
+        for line in messages:
+            print(f"erc: {line}")
+        print("erc: FAIL" if messages else "erc: PASS (SKiDL's ERC: no warning, no error)")
+        return 1 if messages else 0
     for line in wiring.budget(pad_map):
         print(line)
     problems = wiring.check(pad_map)

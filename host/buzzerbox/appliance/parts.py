@@ -3,13 +3,13 @@
 A build's parts list (`parts.csv`) is written by hand (what to buy, examples,
 notes), but every quantity that follows from the pad map is counted here and
 rewritten by `buzzerbox hardware docs`, so that the list cannot drift from the
-map: pull-ups, series resistors, ESD arrays, connectors at both ends of every
-pad cable, fuses, lamp drivers, sync-wire parts. PURE: no I/O.
+map: entry and series resistors, pull-ups, ESD arrays, connectors at both ends of
+every pad cable, fuses, lamp drivers, sync-wire and test-line parts. PURE: no I/O.
 
-Every lamp has its own driver (an AO3400A N-MOSFET on a SOT-23 to DIP adapter,
-with a 100 Ω gate resistor and a 100 kΩ gate pull-down), its own LED resistor
-and its own resettable fuse (MF-R010) in its own +5 V wire of the cable
-(hardware/pads.md, "Lamps").
+Every lamp has its own driver (an AO3400A N-MOSFET on a SOT-23-6 adapter, with a
+100 Ω gate resistor and a 100 kΩ gate pull-down), and its own +5 V wire in the
+cable fed through its own resettable fuse (MF-R010) and 82 Ω feed resistor
+(hardware/pads.md, "Lamps"; circuit.py draws the same parts).
 
 Cables: a pile pad has one cable for its zones (pile cables carry no power:
 RJ45). Every other pad shares one cable per seat and controller with the
@@ -65,6 +65,8 @@ def quantities(pad_map: PadMap) -> dict[str, int]:
     inputs = Counter(w.controller for w in all_wires if w.kind == "input")
     lights = Counter(w.controller for w in all_wires if w.kind == "light")
     syncs = sum(1 for w in all_wires if w.kind == "sync" and w.controller != wiring.PI)
+    test = [w for w in all_wires if w.kind == "test" and not w.is_out]
+    test_boards = sum(1 for w in test if w.controller != wiring.PI)
     roles = Counter(p.role for p in pad_map.pads)
     all_cables = cables(pad_map)
     powered = sum(1 for c in all_cables if c.has_5v)
@@ -80,7 +82,8 @@ def quantities(pad_map: PadMap) -> dict[str, int]:
         "pile": pad_map.piles,
         "plate": pad_map.piles,
         "tape": roles["pile"],
-        "pullup": sum(inputs.values()) + syncs,
+        "pullup": sum(inputs.values()) + syncs + test_boards,
+        "entry": sum(inputs.values()),
         "series": sum(inputs.values()),
         "esd": esd,
         "esd-cap": esd,
@@ -88,7 +91,7 @@ def quantities(pad_map: PadMap) -> dict[str, int]:
         "sot-adapter": lamps + esd,
         "gate-r": lamps,
         "gate-pulldown": lamps,
-        "lamp-r": lamps,
+        "feed-r": lamps,
         "fuse": lamps,
         "jack": 2 * plain,
         "gx-socket": 2 * powered,
@@ -98,11 +101,24 @@ def quantities(pad_map: PadMap) -> dict[str, int]:
         "sync-r": syncs,
         "sync-cable": syncs,
         "sync-terminal": 2 * syncs,
+        "test-r": len(test),
     }
 
 
+NEW_ROWS = {
+    "test-r": (
+        "resistor 330 Ω 0.25 W",
+        "",
+        "the self-test line (hardware/self-test.md): one per branch, at the Pi (a star): "
+        "to each board's test input and to the Pi's own test input",
+    ),
+}
+"""Rows a map can need that a build's list may lack: added when the map counts them."""
+
+
 def rewrite(parts_csv: str, pad_map: PadMap) -> str:
-    """`parts_csv` with every counted quantity set from the pad map; the rest as it is."""
+    """`parts_csv` with every counted quantity set from the pad map, and a row added for
+    a part the map needs that the list lacks (`NEW_ROWS`); the rest as it is."""
     counted = quantities(pad_map)
     rows = list(csv.reader(io.StringIO(parts_csv)))
     if not rows or rows[0][:2] != ["item", "quantity"]:
@@ -110,6 +126,10 @@ def rewrite(parts_csv: str, pad_map: PadMap) -> str:
     for row in rows[1:]:
         if row and row[0] in counted:
             row[1] = str(counted[row[0]])
+    have = {row[0] for row in rows[1:] if row}
+    for item, (part, example, note) in NEW_ROWS.items():
+        if counted[item] and item not in have:
+            rows.append([item, str(counted[item]), part, example, note])
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(rows)
     return out.getvalue()

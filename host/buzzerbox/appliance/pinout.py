@@ -35,7 +35,7 @@ PI_AVOID: Final[dict[int, str]] = {
     15: "UART RXD, the serial console when it is enabled",
 }
 #: GPIOs pulled up at power-on (the others are pulled down): a light on one of these
-#: glows through a ULN2803 until the box starts, so lights go on pins 9-27
+#: turns its AO3400A on and glows until the box starts, so lights go on pins 9-27
 PI_PULLED_UP_AT_BOOT: Final = frozenset(range(9))
 #: usable for pads: every header GPIO but the avoided ones
 PI_USABLE: Final = tuple(sorted(set(PI_HEADER_PIN) - set(PI_AVOID)))

@@ -7,7 +7,9 @@ firmware's two layouts), `check()` says what will not fit or should not be done,
 `budget()` counts pins and `table()` is the Markdown wiring table of the docs.
 
 A map with boards also gets the sync wire (hardware/sync-wire.md): from the Pi's
-`SYNC_GPIO` to each board's last input channel, when no pad holds it. PURE: no I/O.
+`SYNC_GPIO` to each board's last input channel, when no pad holds it; a map with a
+`[test_line]` the self-test line (hardware/self-test.md): from its Pi output to each
+board's channel it names and to its Pi input. PURE: no I/O.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import BoardSpec, PadMap
 
 PI = "pi"
-Kind = Literal["input", "light", "sync"]
+Kind = Literal["input", "light", "sync", "test"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +31,11 @@ class Wire:
     """One wire at `pin` (physical) of `controller` (``"pi"`` or a board's name: its
     alias, else its id).
 
-    `pad` is the pad it goes to (None for the sync wire). `gpio` is the BCM number
-    (Pi) or GP number (Pico); it and `pin` are None when the board has no such
-    channel or its layout is unknown (`check` reports it). `ch` is the board's
-    input or LED channel.
+    `pad` is the pad it goes to (None for the sync wire and the test line). `gpio` is
+    the BCM number (Pi) or GP number (Pico); it and `pin` are None when the board has
+    no such channel or its layout is unknown (`check` reports it). `ch` is the board's
+    input or LED channel. On the Pi, the sync wire's and the test line's output has
+    `is_out`; the test line's Pi input does not.
     """
 
     pad: Pad | None
@@ -41,6 +44,7 @@ class Wire:
     gpio: int | None
     pin: int | None
     ch: int | None = None
+    is_out: bool = False
 
     @property
     def label(self) -> str:
@@ -91,8 +95,15 @@ def wires(pad_map: PadMap) -> list[Wire]:
     synced = [(b, ch) for b in pad_map.boards if (ch := sync_channel(pad_map, b)) is not None]
     if synced:
         g = pinout.SYNC_GPIO
-        out.append(Wire(None, "sync", PI, g, pinout.PI_HEADER_PIN[g]))
+        out.append(Wire(None, "sync", PI, g, pinout.PI_HEADER_PIN[g], is_out=True))
         out += [_board_wire(None, "sync", b, ch) for b, ch in synced]
+    line = pad_map.test_line
+    if line is not None:
+        pin = pinout.PI_HEADER_PIN.get
+        out.append(Wire(None, "test", PI, line.gpio, pin(line.gpio), is_out=True))
+        if line.gpio_in is not None:
+            out.append(Wire(None, "test", PI, line.gpio_in, pin(line.gpio_in)))
+        out += [_board_wire(None, "test", specs[b], ch) for b, ch in line.channels.items()]
     order = {PI: 0} | {b.name: i + 1 for i, b in enumerate(pad_map.boards)}
     out.sort(key=lambda w: (order.get(w.controller, 99), w.pin or 999, w.kind))
     return out
@@ -118,6 +129,11 @@ def check(pad_map: PadMap) -> list[str]:
             )
     all_wires = wires(pad_map)
     for w in all_wires:
+        if w.kind == "test" and w.controller == PI and w.gpio in pinout.PI_AVOID:
+            problems.append(
+                f"the test line: GPIO{w.gpio} is {pinout.PI_AVOID[w.gpio]}: use one of GPIO "
+                f"{', '.join(map(str, pinout.PI_USABLE))}"
+            )
         if w.pad is None:
             continue
         who = f"{w.pad.id} ({w.pad.describe()})"
@@ -162,10 +178,13 @@ def budget(pad_map: PadMap) -> list[str]:
     lines: list[str] = []
     for c in controllers(pad_map):
         ins, lights, sync = counts[(c, "input")], counts[(c, "light")], counts[(c, "sync")]
+        test = counts[(c, "test")]
         if c == PI:
             total = len(pinout.PI_USABLE)
-            used = ins + lights + sync
+            used = ins + lights + sync + test
             extra = " + the sync wire" if sync else ""
+            if test:
+                extra += f" + the test line ({test} pin{'s' if test > 1 else ''})"
             lines.append(
                 f"Pi header: {ins} inputs + {lights} lights{extra} = {used} of the "
                 f"{total} GPIOs free for pads ({total - used} spare)"
@@ -175,11 +194,14 @@ def budget(pad_map: PadMap) -> list[str]:
         if layout is None:
             lines.append(f"board {c}: layout unknown (channels = 24 or 12)")
             continue
-        sync_text = f" + sync on ch {layout.sync_ch}" if sync else " (no sync input free)"
+        sync_ch = next((w.ch for w in all_wires if w.controller == c and w.kind == "sync"), None)
+        sync_text = f" + sync on ch {sync_ch}" if sync else " (no sync input free)"
+        test_ch = next((w.ch for w in all_wires if w.controller == c and w.kind == "test"), None)
+        test_text = f" + the test line on ch {test_ch}" if test else ""
         lines.append(
-            f"board {c} ({layout.name}): {ins} of {len(layout.inputs)} inputs{sync_text}, "
-            f"{lights} of {len(layout.leds)} LEDs; {len(layout.inputs) - ins - sync} "
-            "inputs spare"
+            f"board {c} ({layout.name}): {ins} of {len(layout.inputs)} inputs{sync_text}"
+            f"{test_text}, {lights} of {len(layout.leds)} LEDs; "
+            f"{len(layout.inputs) - ins - sync - test} inputs spare"
         )
     return lines
 
@@ -208,6 +230,16 @@ def table(pad_map: PadMap) -> str:
             f"| {w.controller} | {where(sync[0])}, through 330 Ω | {where(w)} |"
             for w in sync
             if w.controller != PI
+        ]
+    test = [w for w in all_wires if w.kind == "test"]
+    if test:
+        src = next(w for w in test if w.is_out)
+        rows += ["", "| test line to | from | to |", "|---|---|---|"]
+        rows += [
+            f"| {'Pi (direct input)' if w.controller == PI else w.controller} | "
+            f"{where(src)}, through 330 Ω | {where(w)} |"
+            for w in test
+            if not w.is_out
         ]
     return "\n".join(rows) + "\n"
 
