@@ -6,12 +6,22 @@ mounts it), drives its pads in emulated time, and keeps every line the board
 sent or received with the emulated microsecond it left or arrived. The board's
 USB serial is `url` (pyserial's socket://). `monitor()` runs `buzzerbox monitor`
 under libfaketime at the emulator's time scale (emu/README.md says why).
+
+`clock` (an `EmuClock`, with ``clock=True``) is the emulated time itself, for a host
+that runs in this process: a host on it stamps its requests and the board's lines on the board's own
+timeline, so one clock holds the host's request of a pin change, the emulator's
+applying it, the board's stamp of the edge and the host's mapped time. A host on a
+scaled wall clock (RATIO x CLOCK_MONOTONIC, or libfaketime) loses the emulated clock
+whenever the emulator falls behind its cap and slips (tests/bench/README.md, "the
+emulated Pico's 2 ms").
 """
 
 from __future__ import annotations
 
 import json
+import mmap
 import os
+import struct
 import queue
 import shutil
 import subprocess
@@ -68,25 +78,60 @@ def node() -> str:
 
 @dataclass(frozen=True)
 class Line:
-    """A line the board sent ("in") or received ("out"), at emulated `t` us."""
+    """A line the board sent ("in") or received ("out"), at emulated `t` us and wall
+    `w` us (CLOCK_MONOTONIC, `time.monotonic_ns() // 1000` in this process)."""
 
     kind: str
     t: int
     text: str
+    w: int = 0
 
     @property
     def fields(self) -> list[str]:
         return self.text.rpartition("*")[0].split(" ")
 
 
+class EmuClock:
+    """The emulated microseconds now, as the runner keeps them in a file (its
+    ``--clock``): a host clock (`() -> int`) that never runs ahead of the board."""
+
+    def __init__(self, path: Path) -> None:
+        path.write_bytes(bytes(16))
+        self._file = open(path, "rb")  # noqa: SIM115  (closed in close())
+        self._map = mmap.mmap(self._file.fileno(), 16, access=mmap.ACCESS_READ)
+
+    def __call__(self) -> int:
+        while True:
+            a, b = struct.unpack_from("<2d", self._map)
+            if a == b:  # not read while the runner wrote it
+                return round(float(a))  # as the runner rounds its reports
+
+    def close(self) -> None:
+        self._map.close()
+        self._file.close()
+
+
+@dataclass(frozen=True)
+class PinSet:
+    """An outside drive of `gpio` to `level` (None: released), as the emulator applied
+    it: at emulated `t` us, wall `w` us (CLOCK_MONOTONIC)."""
+
+    gpio: int
+    level: int | None
+    t: int
+    w: int
+
+
 class PicoEmulator:
-    def __init__(self, tmp: Path, source: Path = FIRMWARE) -> None:
+    def __init__(self, tmp: Path, source: Path = FIRMWARE, *, clock: bool = False) -> None:
         image = tmp / "littlefs.img"
         image.write_bytes(littlefs_image(source))
+        self.clock: EmuClock | None = EmuClock(tmp / "clock") if clock else None
+        shared = ["--clock", str(tmp / "clock")] if clock else []
         self._stderr = open(tmp / "runner.stderr", "wb")  # noqa: SIM115  (closed in close())
         self.proc = subprocess.Popen(
             [node(), str(EMU / "runner.mjs"), "--uf2", str(UF2), "--bootrom", str(BOOTROM)]
-            + ["--fs", str(image)],
+            + ["--fs", str(image), *shared],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -95,6 +140,7 @@ class PicoEmulator:
         )
         self.lines: list[Line] = []
         self.sm_start: list[int] = []  # emulated us at which each boot's edge timer started
+        self.pins: list[PinSet] = []  # every outside drive, when the emulator applied it
         self._answers: queue.Queue[dict[str, Any]] = queue.Queue()
         self._cond = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -109,7 +155,9 @@ class PicoEmulator:
             ev = msg["ev"]
             with self._cond:
                 if ev in ("in", "out"):
-                    self.lines.append(Line(ev, msg["t"], msg["line"]))
+                    self.lines.append(Line(ev, msg["t"], msg["line"], msg["w"]))
+                elif ev == "pin":
+                    self.pins.append(PinSet(msg["gpio"], msg["level"], msg["t"], msg["w"]))
                 elif ev == "sm":
                     self.sm_start.append(msg["t"])
                 elif ev != "slip":
@@ -189,3 +237,5 @@ class PicoEmulator:
             if stream is not None:
                 stream.close()
         self._stderr.close()
+        if self.clock is not None:
+            self.clock.close()

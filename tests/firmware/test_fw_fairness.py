@@ -1,62 +1,32 @@
 """`doctor --fairness` on the real firmware: the emulated Pico (rp2040js) with its spare
 channel on the test line, measured through the box's own path (`PadSources`: the
-board link, SYNC round trips, clock map, arbiter) and doctor's `measure`.
+board link, SYNC round trips or the sync wire, clock map, arbiter) and doctor's
+`measure`, every pulse traced on one clock (emutrace.py).
 
-The emulator runs at RATIO of wall time once booted, so the host's clock here runs at
-RATIO too (as `buzzerbox monitor` under libfaketime does in test_fw_pico.py): every
-figure is in emulated µs. The test line is the board's GPIO 22 (channel 22 of the
-pads24 layout), driven from the host side (`drive`); a pulse's host stamps bracket the
-drive command, which the emulator carries out when it reads it.
+The host runs here on the emulated clock itself (`PicoEmulator.clock`), so every
+figure is in emulated µs and the emulator's slips (falling behind its cap of RATIO x
+wall time) cannot move one clock against the other. These are the emulated Pico's
+figures, not a real board's.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from buzzerbox.appliance.fairness import PROMISE_US, percentiles
-from buzzerbox.appliance.fairness_run import measure
+from buzzerbox.appliance.fairness import PROMISE_US
 from buzzerbox.pads.padmap import parse_pad_map
-from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.syncgroup import Pulse
 
-from .emulator import BOARD_ID, RATIO, PicoEmulator
+from . import emutrace
+from .emulator import PicoEmulator
 
-TEST_CH = 22  # GPIO 22 on pads24: channel 22
 PULSES = 5
-
-
-def host_clock() -> int:
-    """The host timeline at the emulator's pace (µs of emulated time per wall µs)."""
-    return round(time.monotonic_ns() / 1000 * RATIO)
-
-
-class EmuLine:
-    """The test line into the emulated board's GPIO: a `syncwire.Pulser`."""
-
-    def __init__(self, emu: PicoEmulator, gpio: int) -> None:
-        self.emu, self.gpio = emu, gpio
-        self.pulses: list[Pulse] = []
-
-    def fall(self) -> Pulse:
-        t0 = host_clock()
-        self.emu.drive([(0, self.gpio, 0)])  # pulled low: a press on its channel
-        pulse = Pulse(len(self.pulses) + 1, t0, host_clock())
-        self.pulses.append(pulse)
-        return pulse
-
-    def rise(self) -> None:
-        self.emu.drive([(0, self.gpio, None)])
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
 def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PicoEmulator]:
-    emu = PicoEmulator(tmp_path_factory.mktemp("pico"))
+    emu = PicoEmulator(tmp_path_factory.mktemp("pico"), clock=True)
     try:
         emu.boot()  # capped at RATIO from here
         yield emu
@@ -64,64 +34,74 @@ def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PicoEmulator]:
         emu.close()
 
 
-def pad_map_text(ch: int) -> str:
-    return (
-        f'seats = 2\n[[board]]\nid = "{BOARD_ID}"\nalias = "a"\nchannels = 24\n'
-        f"[test_line]\ngpio = 16\nboards = {{ a = {ch} }}\n"
-        '[[pad]]\nrole = "slap"\nseat = 0\nboard = "a"\nch = 0\n'
-    )
+@pytest.fixture(scope="module")
+def by_sync(pico: PicoEmulator) -> emutrace.Trace:
+    """doctor --fairness with the board's clock mapped by SYNC round trips only."""
+    trace = emutrace.run(pico, parse_pad_map(emutrace.pad_map_text()), PULSES)
+    print("\n".join(emutrace.table(trace) + trace.report.lines()))  # pytest -s
+    return trace
 
 
-def test_the_emulated_pico_is_measured_by_doctor_fairness_through_sync_round_trips(
-    pico: PicoEmulator, tmp_path: Path
+def test_the_emulator_sets_the_line_when_it_says_and_the_board_stamps_that_moment(
+    by_sync: emutrace.Trace,
 ) -> None:
-    pad_map = parse_pad_map(pad_map_text(TEST_CH))
-    sources = PadSources(pad_map, boards=[pico.url], clock=host_clock)
-    line = EmuLine(pico, TEST_CH)
-    since = len(pico.lines)
-    sources.start()
-    try:
-        report = measure(
-            sources, line, pad_map, pulses=PULSES, every_us=100_000, low_us=30_000, settle_s=0.5
-        )
-    finally:
-        sources.close()
-    print("\n".join(report.lines()))  # the figures, in emulated µs (pytest -s)
-    (row,) = report.rows
-    assert row.clock == "sync" and row.seen == PULSES, report.lines()
-    assert len(row.errors) == PULSES, report.lines()  # every drive stamped within 1 ms
-    assert row.promise_us == PROMISE_US["sync"]
-    # NOT held to the README's 300 µs here: on this VM (12-01) every pulse came out
-    # 2,058-2,087 emulated µs after its drive command's stamps, the same in 2 runs: a
-    # steady lag, most likely the emulator carrying out `drive` at its next slice (not
-    # yet checked against the `base` it answers). Until that is explained, the figure is
-    # printed, and only its spread from pulse to pulse is held (a steady lag is no
-    # unfairness between inputs).
-    p50, p95, _ = percentiles(row.errors)
-    assert p95 - p50 <= PROMISE_US["sync"], report.lines()
-    # the board really stamped the line: one press on its channel per pulse
-    presses = [ln for ln in pico.lines[since:] if ln.kind == "in" and ln.text.startswith("EDGE ")]
-    assert sum(ln.fields[2:4] == [str(TEST_CH), "1"] for ln in presses) == PULSES
+    (row,) = by_sync.report.rows
+    assert row.clock == "sync" and row.seen == PULSES, by_sync.report.lines()
+    assert len(by_sync.pulses) == PULSES
+    for p in by_sync.pulses:
+        assert p.asked[0] <= p.applied <= p.asked[1]  # after the host asked, before it heard
+        assert p.applied == p.pulse  # the moment the emulator answered is the pin's
+        assert -1 <= p.stamped - p.applied <= 1  # the PIO's 1 µs tick
 
 
-def test_an_emulated_pico_not_on_the_test_line_fails(pico: PicoEmulator) -> None:
-    pad_map = parse_pad_map(pad_map_text(21))  # the map says ch 21; the line is on 22
-    sources = PadSources(pad_map, boards=[pico.url], clock=host_clock)
-    sources.start()
-    try:
-        report = measure(
-            sources,
-            EmuLine(pico, TEST_CH),
-            pad_map,
-            pulses=2,
-            every_us=100_000,
-            low_us=30_000,
-            settle_s=0.5,
-            drain_us=100_000,
-        )
-    finally:
-        sources.close()
-    assert not report.passed
-    assert report.problems == [
+def test_a_sync_mapped_time_is_late_by_half_the_time_the_board_holds_a_sync(
+    by_sync: emutrace.Trace,
+) -> None:
+    """Where the emulated Pico's 2 ms came from (issue 36 item 4): the board stamps a
+    SYNC within µs of its arrival but sends the answer ~5 ms later (the firmware reads
+    the line a byte at a time, parses it and waits for its probe's pair in Python),
+    and the host takes the stamp to match the midpoint of the round trip. The clock
+    map keeps the fastest round trips, so the lag is half their hold."""
+    held = sorted(s.held for s in by_sync.syncs)
+    assert len(held) >= 8
+    # the stamp is on time (board-protocol.md: within 50 µs; now and then a step of
+    # the firmware's loop makes one later: tests/bench/README.md)
+    assert emutrace.median([abs(s.stamped - s.arrived) for s in by_sync.syncs]) <= 50
+    late = [p.mapped - p.applied for p in by_sync.pulses]
+    assert max(late) - min(late) <= 50  # a steady lag, not noise
+    fastest = held[: len(held) // 4 or 1]
+    assert abs(emutrace.median(late) - emutrace.median(fastest) / 2) <= 150, (late, held)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 36 item 4, not fixed: the firmware holds a SYNC answer ~5 ms (half of "
+    "it maps every time late); tests/bench/README.md, firmware/README.md",
+)
+def test_doctor_fairness_passes_on_the_emulated_pico_by_sync_round_trips(
+    by_sync: emutrace.Trace,
+) -> None:
+    assert by_sync.report.passed, by_sync.report.lines()
+
+
+def test_doctor_fairness_passes_on_the_emulated_pico_with_the_sync_wire(
+    pico: PicoEmulator,
+) -> None:
+    """The emulated Pico's figure: with the host pulsing its sync wire, every mapped
+    time of the test line is within the README's 10 µs (p95) of the pulse."""
+    trace = emutrace.run(pico, parse_pad_map(emutrace.pad_map_text(wire=True)), PULSES, wire=True)
+    print("\n".join(emutrace.table(trace) + trace.report.lines()))  # pytest -s
+    (row,) = trace.report.rows
+    assert row.clock == "wire" and row.seen == PULSES, trace.report.lines()
+    assert row.promise_us == PROMISE_US["wire"]
+    assert trace.report.passed, trace.report.lines()
+    assert all(abs(p.mapped - p.applied) <= PROMISE_US["wire"] for p in trace.pulses)
+
+
+def test_an_emulated_pico_not_on_the_test_line_fails(pico: PicoEmulator, tmp_path: Path) -> None:
+    pad_map = parse_pad_map(emutrace.pad_map_text(21))  # the map says ch 21; the line is on 22
+    trace = emutrace.run(pico, pad_map, 2)
+    assert not trace.report.passed
+    assert trace.report.problems == [
         "board a ch 21 saw 0 of 2 pulses: is the test line wired to it? (hardware/self-test.md)"
     ]

@@ -118,6 +118,7 @@ export class Chip {
     let n = 0;
     while (n < events.length && events[n][0] <= now) {
       this.drive[events[n][1]] = events[n][2];
+      this.hooks.onPin?.(now, events[n][1], events[n][2]);
       n++;
     }
     if (n) {

@@ -2,7 +2,15 @@
 // image of firmware/ in rp2040js (chip.mjs), its USB CDC serial on a TCP port
 // (127.0.0.1, port 0) for the host, emulated time capped at a fraction of wall time.
 //
-//   node runner.mjs --uf2 FILE --bootrom FILE --fs FILE [--ratio R]
+//   node runner.mjs --uf2 FILE --bootrom FILE --fs FILE [--ratio R] [--clock FILE]
+//
+// --clock FILE: the emulated time now, in us, kept in FILE (16 bytes: the same
+// float64 twice, so a reader that sees two different values knows it read mid-write)
+// for a host that runs on the emulated clock (tests/firmware/emulator.py `EmuClock`).
+// It is written before every line leaves the board, at every command, and at least
+// every CLOCK_STEP instructions while capped (STEP uncapped, as during a boot), so a
+// host's stamp of anything the board sent or did is never earlier than the emulated
+// moment it happened.
 //
 // Control: JSON lines on stdin; reports: JSON lines on stdout ("ev" names them).
 //   {"cmd": "now"}                                  -> {"ev": "now", "t": us}
@@ -15,9 +23,12 @@
 // Reports: {"ev": "port", "port": N}; {"ev": "sm", "t": us} when the edge timer starts;
 //   {"ev": "in", "t": us, "line": "..."}   a line from the board, t = when it left
 //   {"ev": "out", "t": us, "line": "..."}  a host line, t = when its "\n" reached the board
+//   {"ev": "pin", "t": us, "gpio": N, "level": 0|1|null}  a drive applied to a pin
 //   {"ev": "slip", "t": us}                the emulator fell behind its cap
-// Times are emulated microseconds since the runner started (they go on across resets).
-import { readFileSync } from 'node:fs';
+// Times are emulated microseconds since the runner started (they go on across resets);
+// every report also carries "w", the wall clock when it was made (CLOCK_MONOTONIC in
+// us, the clock of Python's time.monotonic): emulated time against wall time.
+import { openSync, readFileSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { Chip, uf2Blocks } from './chip.mjs';
@@ -26,6 +37,8 @@ const FS_OFFSET = 0xa0000;
 const FLASH_BYTES = 2 * 1024 * 1024;
 const SLICE_MS = 20; // wall time per macrotask before I/O gets a turn
 const SLIP_NS = 2_000_000; // behind the cap by more than this: slip, do not burst
+const STEP = 20000; // instructions run between two looks at the wall clock
+const CLOCK_STEP = 2000; // with --clock: ~20-40 emulated us, the host clock's grain
 
 function args(argv) {
   const out = { ratio: '0' };
@@ -51,7 +64,17 @@ let ratio = Number(opts.ratio);
 let capWall = 0;
 let capNs = 0;
 
-const say = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+// every report carries `w`: the wall clock (CLOCK_MONOTONIC, as Python's time.monotonic) in us
+const wallUs = () => Number(process.hrtime.bigint() / 1000n);
+const clockFd = opts.clock ? openSync(opts.clock, 'r+') : null;
+const clockNow = new Float64Array(2);
+function publish() {
+  if (clockFd === null) return;
+  clockNow[0] = clockNow[1] = (epochNs + chip.nanos) / 1000;
+  writeSync(clockFd, clockNow, 0, 16, 0);
+}
+
+const say = (obj) => process.stdout.write(JSON.stringify({ ...obj, w: wallUs() }) + '\n');
 const us = (ns) => Math.round((epochNs + ns) / 1000);
 
 function lines(kind) {
@@ -72,11 +95,13 @@ function boot() {
   const outLines = lines('out');
   chip = new Chip(flash, bootrom, {
     onIn(bytes, ns) {
+      publish();
       if (client) client.write(Buffer.from(bytes));
       inLines(bytes, ns);
     },
     onOutDelivered: outLines,
     onSmStart: (ns) => say({ ev: 'sm', t: us(ns) }),
+    onPin: (ns, gpio, level) => say({ ev: 'pin', t: us(ns), gpio, level }),
   });
 }
 
@@ -103,12 +128,14 @@ function step() {
         limit = capNs + SLIP_NS / 4;
       }
     }
-    chip.run(limit, 20000);
+    chip.run(limit, clockFd === null || ratio === 0 ? STEP : CLOCK_STEP);
+    publish();
   }
   setImmediate(step);
 }
 
 function command(text) {
+  publish(); // a host that reads this command's answer stamps it no earlier than now
   let cmd;
   try {
     cmd = JSON.parse(text);
