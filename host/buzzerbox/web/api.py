@@ -103,13 +103,14 @@ def api_blueprint(
         return True
 
     def reply() -> Response:
-        return state_response(public(box.state(), auth.is_admin()), box.log.durable_seq)
+        return state_response(public(box.state(), auth.is_admin()))
 
     def reply_saved() -> Response:
         """The answer to what the table types (a game, counts, undo, void, amend, an
-        import): given once it is on the disk (`box.saved`), or after SAVE_WAIT_S."""
+        import): given once it is on the disk, or after SAVE_WAIT_S; `box.saved` says
+        which (a state read or streamed says it by `box.unsaved`)."""
         box.log.wait_durable(box.state()["box"]["seq"], SAVE_WAIT_S)
-        return reply()
+        return state_response(public(box.state(), auth.is_admin()), box.log.durable_seq)
 
     @bp.get("/state")
     def state() -> ResponseReturnValue:
