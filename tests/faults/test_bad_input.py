@@ -125,8 +125,7 @@ def test_a_number_no_phone_reads_exactly_is_refused_and_the_clock_stays_readable
     state = admin.post("/api/import", data="".join(lines)).json
     assert state is not None, "the import was refused whole"
     assert state["rejected"][0]["reason"] == (
-        "t_us has 4000 digits: at most 9007199254740991, the largest whole number "
-        "a phone reads exactly"
+        "t_us has 4000 digits: at most 9007199254740991, what a phone reads exactly"
     )
     now = admin.get("/api/clock").json["now_us"]  # type: ignore[index]
     assert 0 <= now <= 2**53 - 1
