@@ -45,7 +45,7 @@ class DataLock:
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / "lock"
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)  # the folder's user's alone
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -292,7 +292,15 @@ def main() -> int:
         "--broker", action="store_true", help="the broker attacks on the hub (broker_attack.py)"
     )
     parser.add_argument("--silent", type=int, default=3000, help="the backlog attack (0: none)")
+    parser.add_argument(
+        "--flood", type=float, default=0, help="junk floods the hub for FLOOD s (broker_flood.py)"
+    )
     args = parser.parse_args()
+    if args.flood:
+        from broker_flood import flood  # type: ignore[import-not-found]  # this folder
+
+        flood(args.flood)
+        return 0
     if args.broker:
         from broker_attack import broker_attacks  # type: ignore[import-not-found]  # this folder
 

@@ -91,12 +91,15 @@ def board(port: int) -> dict[str, Any]:
     return data
 
 
-def run_one(secure: bool, names: int, races: int) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="buzzerbox-broker-attack-"))
+def start(
+    folder: Path, secure: bool, broker_conf: str = "max_queued_messages 100000\n"
+) -> tuple[subprocess.Popen[bytes], subprocess.Popen[str], int]:
+    """mosquitto (anonymous, no persistence, `broker_conf` besides) and `buzzerbox hub`
+    (with the key if `secure`) on `folder`: (broker, hub, the broker's port)."""
     port = free_port()
     (folder / "m.conf").write_text(
         f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-        "max_queued_messages 100000\nmax_inflight_messages 1000\n"
+        "max_inflight_messages 1000\n" + broker_conf
     )
     broker = subprocess.Popen(
         [shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", str(folder / "m.conf")],
@@ -104,23 +107,37 @@ def run_one(secure: bool, names: int, races: int) -> None:
         stderr=subprocess.DEVNULL,
     )
     time.sleep(0.5)  # a bench: mosquitto's start
+    return broker, start_hub(folder, port, secure), port
+
+
+def start_hub(folder: Path, port: int, secure: bool) -> subprocess.Popen[str]:
+    """`buzzerbox hub` on the broker at `port`, its data in folder/hub; its web port is
+    read from its first lines (`web_port`)."""
     command = [sys.executable, "-m", "buzzerbox", "hub", "--broker", f"mqtt://127.0.0.1:{port}",
                "--host", "127.0.0.1", "--port", "0", "--data", str(folder / "hub")]  # fmt: skip
     if not secure:
         command.append("--insecure-open-broker")
     env = {**os.environ, "BUZZERBOX_MQTT_SECRET": KEY}
-    hub = subprocess.Popen(
+    return subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
     )
+
+
+def web_port(hub: subprocess.Popen[str]) -> int:
+    assert hub.stdout is not None
+    while True:
+        line = hub.stdout.readline()
+        if not line:
+            raise SystemExit("buzzerbox hub ended")
+        if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
+            return int(found.group(1))
+
+
+def run_one(secure: bool, names: int, races: int) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="buzzerbox-broker-attack-"))
+    broker, hub, port = start(folder, secure)
     try:
-        assert hub.stdout is not None
-        web = 0
-        while not web:
-            line = hub.stdout.readline()
-            if not line:
-                raise SystemExit("buzzerbox hub ended")
-            if found := re.search(r"open http://127\.0\.0\.1:(\d+)/", line):
-                web = int(found.group(1))
+        web = web_port(hub)
         signer = Signer(KEY.encode())
         real = [
             (topic, signer.sign(topic, payload), True)

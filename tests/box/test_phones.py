@@ -65,27 +65,41 @@ def go_with_a_phone(
     clock.advance(4_000_000)  # the countdown ends: go
 
 
+def measured_link(client: FlaskClient, clock: ManualClock, *gaps_us: int) -> str:
+    """The phone's clock exchanges, each the gap after the box's last answer: the link
+    the box names, whose round trips it measured (web/phonelinks.py)."""
+    link = client.get("/api/clock").json["link"]  # type: ignore[index]
+    for gap in gaps_us:
+        clock.advance(gap)
+        assert client.get(f"/api/clock?link={link}&follows=1").json["link"] == link  # type: ignore[index]
+    return str(link)
+
+
 def test_a_phone_press_is_timed_at_the_touch(
     client: FlaskClient, admin: FlaskClient, clock: ManualClock, box: Box
 ) -> None:
     go_with_a_phone(client, admin, clock, 2, ANN)
     assert box.state()["phase"] == "playing"
+    link = measured_link(client, clock, 9_000, 6_000)  # round trips of 9 and 6 ms
     clock.advance(1_000_000)  # a second after the go, Cem's phone calls
     arrived = box.now_us()
-    answer = client.post("/api/phones/press", json={"token": ANN, "pad": "stop", "ago_ms": 12.5})
+    press = {"token": ANN, "pad": "stop", "ago_ms": 12.5, "link": link}
+    answer = client.post("/api/phones/press", json=press)
     state = client.get("/api/state").json
     assert answer.json == {  # the edge's seq (the state comes on the live stream)
         "seq": state["box"]["seq"],  # type: ignore[index]
         "saved": True,  # the test log syncs every commit
         "press_time": {
-            "t_us": arrived - 12_500,
+            "t_us": arrived - 12_000,  # its link allows 9 ms + 6 / 2 ms
             "from": "arrival",
             "why": "the phone's clock is not matched to the box's yet",
             "why_code": "not-matched",
+            "clamped_us": 500,
+            "allowed_us": 12_000,
         },
     }
     assert state["caller"] == "Cem"  # type: ignore[index]
-    assert state["race"][0]["t_us"] == arrived - 12_500  # type: ignore[index]
+    assert state["race"][0]["t_us"] == arrived - 12_000  # type: ignore[index]
     late = client.post("/api/phones/press", json={"token": ANN, "pad": "stop", "ago_ms": 9000})
     assert late.status_code == 400
     assert "0-2000" in late.json["error"]  # type: ignore[index]
@@ -100,10 +114,12 @@ def test_a_phone_press_mapped_to_the_box_clock_is_taken_at_the_touch(
     go_with_a_phone(client, admin, clock, 1, BEN)
     now = client.get("/api/clock")
     assert now.headers["Cache-Control"] == "no-store"
-    assert now.json == {"now_us": box.now_us()}
+    assert now.json == {"now_us": box.now_us(), "link": now.json["link"]}  # type: ignore[index]
+    link = measured_link(client, clock, 80_000, 60_000)  # a slow wifi: 110 ms allowed
     touch = box.now_us() + 300_000  # Ben touches 0.3 s later; his request arrives
     clock.advance(400_000)  # 0.1 s after that, 20 ms of it on the phone
     body = {"token": BEN, "pad": "stop", "ago_ms": 20, "touch_us": touch, "error_us": 900}
+    body["link"] = link
     answer = client.post("/api/phones/press", json=body).json
     assert answer["press_time"] == {"t_us": touch, "from": "touch", "error_us": 900}  # type: ignore[index]
     assert client.get("/api/state").json["race"][0]["t_us"] == touch  # type: ignore[index]

@@ -156,11 +156,14 @@ class Refused(Exception):
 
 
 class Phone:
-    """A phone's HTTP client; after `log_in` it sends the admin cookie and CSRF token."""
+    """A phone's HTTP client; after `log_in` it sends the admin cookie and CSRF token.
+    `source`: its address (any 127.x.y.z: the box sees another guest on the Wi-Fi)."""
 
-    def __init__(self, port: int, timeout: float = 10.0) -> None:
+    def __init__(self, port: int, timeout: float = 10.0, source: str = "127.0.0.1") -> None:
         self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        self.conn = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=timeout, source_address=(source, 0)
+        )
         self.headers: dict[str, str] = {"Content-Type": "application/json"}
 
     def call(self, method: str, path: str, body: object = None) -> tuple[int, Any]:

@@ -113,3 +113,20 @@ def test_the_state_carries_the_first_refused_lines_and_their_count(admin: FlaskC
     state = admin.post("/api/import", data=good + bad).get_json()
     assert state["rejected_count"] == 40
     assert len(state["rejected"]) == REJECTED_SHOWN
+
+
+def test_a_number_no_phone_reads_exactly_is_refused_and_the_clock_stays_readable(
+    admin: FlaskClient,
+) -> None:
+    """Issue 39, item 8: a go at 10^4000 - 1 was taken, and /api/clock answered 4,001
+    digits for good (a phone reads Infinity). Every whole number kept fits 2^53 - 1."""
+    big = 10**4000 - 1
+    lines = [GAME, '{"type":"round"}\n', f'{{"type":"go","t_us":{big}}}\n', '{"type":"round"}\n']
+    state = admin.post("/api/import", data="".join(lines)).json
+    assert state is not None, "the import was refused whole"
+    assert state["rejected"][0]["reason"] == (
+        "t_us has 4000 digits: at most 9007199254740991, what a phone reads exactly"
+    )
+    now = admin.get("/api/clock").json["now_us"]  # type: ignore[index]
+    assert 0 <= now <= 2**53 - 1
+    assert admin.post("/api/event", json={"type": "go", "t_us": 2**53}).status_code == 400

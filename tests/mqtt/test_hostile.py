@@ -46,18 +46,31 @@ KEY = b"the-event-key-0123456789abcdef"
 def test_one_forged_claim_does_not_silence_a_box_without_a_key(
     broker: Mosquitto, make_box: MakeBox, attached: Attach, recorders: Record, clock: ManualClock
 ) -> None:
-    recorder = recorders(["buzzerbox/t3/status"])
+    recorder = recorders(["buzzerbox/t3/status", "buzzerbox/t3/claim"])
     box = make_box("t3", clock)
     publisher = attached(box, "t3", grace_s=0.3, lose_retry_s=0.5)
     assert publisher.wait_connected(TIMEOUT_S)
     publish(broker.url, [("buzzerbox/t3/claim", FORGED_CLAIM, True)])
-    # it gave way (no key: nothing tells a stranger from a box) and said so...
+    # an earlier claim that answers none of the box's: challenged (its claim put again,
+    # a fresh nonce), and the box plays on (issue 39, item 4)
+    assert recorder.wait(lambda ms: len(mine(ms)) >= 2)
+    assert publisher.is_connected and not any(m.payload == b"offline" for m in recorder.messages)
+    # a stranger who read the box's nonce on the broker answers it: without a key
+    # nothing tells it from a box, so the box gives way and says so...
+    answer = {"owner": "evil", "host": "pi-b", "since": 0, "answers": mine(recorder.messages)[-1]}
+    publish(broker.url, [("buzzerbox/t3/claim", json.dumps(answer).encode(), True)])
     assert recorder.wait(lambda ms: any(m.payload == b"offline" for m in ms))
     # ...and came back by itself: the stranger's claim, retained, is only a hint
     box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
     kids_round(box, clock, 0)
     assert publisher.wait_published(box.seq, TIMEOUT_S)
     assert recorder.wait(lambda ms: ms[-1].payload == b"online")
+
+
+def mine(messages: list[mqtt.MQTTMessage]) -> list[str]:
+    """The nonces of the claims box t3 put, in order."""
+    claims = [json.loads(m.payload) for m in messages if m.topic.endswith("/claim")]
+    return [c["nonce"] for c in claims if c["owner"] != "evil"]
 
 
 def test_with_the_key_a_forged_claim_is_ignored_and_counted(

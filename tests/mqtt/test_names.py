@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import json
 
-from buzzerbox.mqtt.claim import LOSE, NOTHING, OURS, REPUBLISH, WAIT, Claim, Claimant, owner_id
+from buzzerbox.mqtt.claim import (
+    CHALLENGE,
+    LOSE,
+    NOTHING,
+    OURS,
+    REPUBLISH,
+    WAIT,
+    Claim,
+    Claimant,
+    owner_id,
+)
 from buzzerbox.mqtt.connect import CONNECTED, REFUSED, LinkStatus, wait_until
 from buzzerbox.mqtt.topics import check_box_name, default_box_name
 
@@ -23,7 +33,7 @@ def test_the_default_name_is_unique_per_machine() -> None:
 
 def test_the_claim_decisions() -> None:
     mine = Claimant("aaaa", "pi-a")
-    mine.mine(100.0)
+    put = mine.put(100.0)  # our claim, with a fresh nonce
     older, newer = Claim("bbbb", "pi-b", 50.0), Claim("cccc", "pi-c", 200.0)
     mine.connected()
     assert mine.seen(older, retained=True) == NOTHING  # maybe stale: wait and see
@@ -32,7 +42,12 @@ def test_the_claim_decisions() -> None:
     assert mine.seen(older, retained=True) == NOTHING
     assert mine.seen(Claim("aaaa", "pi-a", 100.0), retained=False) == WAIT
     mine.connected()
-    assert mine.seen(older, retained=False) == LOSE  # a live, older claim: a box is there
+    # a live, older claim that does not answer ours: a recording, or a box just come
+    # back; put ours again (a box that is there answers it)
+    assert mine.seen(older, retained=False) == CHALLENGE
+    assert mine.seen(Claim("bbbb", "pi-b", 50.0, "n1", answers="old"), False) == CHALLENGE
+    answer = Claim("bbbb", "pi-b", 50.0, "n2", answers=put.nonce)
+    assert mine.seen(answer, retained=False) == LOSE  # it answers our latest: a box is there
     mine.connected(wary=True)  # right after a short connection: wait even if ours
     assert mine.seen(Claim("aaaa", "pi-a", 100.0), retained=False) == WAIT
     assert "already used" in mine.refusal("t3", "mqtt://b") and "'pi-b'" in mine.refusal("t3", "x")
@@ -42,7 +57,8 @@ def test_the_claim_decisions() -> None:
     assert mine.seen(Claim("aaaa", "pi-a", 100.0), retained=False) == OURS
     assert mine.seen(None, retained=True) == NOTHING
     assert Claim.parse(b'{"owner": 1}') is None and Claim.parse(b"\xff") is None
-    assert Claim.parse(older.payload()) == older
+    assert Claim.parse(older.payload()) == older and Claim.parse(answer.payload()) == answer
+    assert mine.may_challenge(10.0) and not mine.may_challenge(10.5) and mine.may_challenge(11.0)
 
 
 def statuses(publisher_link: object) -> list[LinkStatus]:

@@ -4,6 +4,9 @@ test_slow_clients.py, test_uploads.py and tests/mqtt/test_hub_guard.py."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+from buzzerbox.errors import Words
 from buzzerbox.server.guard import Guard, Limits, Slotted, address_key
 
 
@@ -27,3 +30,20 @@ def test_each_address_has_its_share_of_streams_and_gets_it_back_once() -> None:
     assert guard.take_stream("10.0.0.1")
     assert not guard.take_stream("10.0.0.1")
     assert all(guard.take_stream("127.0.0.1") for _ in range(10))  # the box's own screen
+
+
+def body_on_its_way(*, chunked: bool, length: int) -> SimpleNamespace:
+    """A channel whose request's head came at 100 s and whose body is on its way, to
+    /api/phones/press (1 KiB at most)."""
+    request = SimpleNamespace(headers_finished=True, chunked=chunked, content_length=length)
+    return SimpleNamespace(request=request, started_at=100.0, body_most=(Words("a press"), 1024))
+
+
+def test_a_stalled_chunked_body_has_a_sized_ones_deadline() -> None:
+    """Issue 39, item 8: a stalled chunked body was cut after 30 s (waitress's idle
+    time; the guard's deadline took the largest body: 138 s), a sized one after 11 s.
+    A chunked body's size is now the most its endpoint takes."""
+    guard = Guard()
+    sized = guard.deadline(body_on_its_way(chunked=False, length=1024))
+    chunked = guard.deadline(body_on_its_way(chunked=True, length=0))
+    assert sized == chunked == 100.0 + guard.limits.body_s + 1024 / guard.limits.min_rate

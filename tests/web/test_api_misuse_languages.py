@@ -117,16 +117,21 @@ def test_a_clamped_touch_says_why_in_french_with_french_numbers(
     seated(client, admin)
     play(admin, {"type": "round"})
     clock.advance(3_000_000)
+    link = client.get("/api/clock").json["link"]  # type: ignore[index]
+    clock.advance(101_500)  # one round trip of the phone's link: 101.5 ms
+    client.get(f"/api/clock?link={link}&follows=1")
     sent = box.now_us()  # ago 0: the request left as it arrived (the clock stands still)
     press = {"token": TOKEN, "pad": "stop", "ago_ms": 0, "touch_us": sent - 900_500}
     reply = client.post(
-        "/api/phones/press", json={**press, "error_us": 1_000}, headers={"Accept-Language": "fr"}
+        "/api/phones/press",
+        json={**press, "error_us": 1_000, "link": link},
+        headers={"Accept-Language": "fr"},
     )
     timed = reply.json["press_time"]  # type: ignore[index]
     assert timed["why_code"] == "touch-clamped"
     assert timed["why"] == (
-        "le toucher a été annoncé 900,5 ms avant l'envoi de la requête : "
-        "les allers-retours du téléphone permettent 102 ms"
+        "le toucher a été annoncé 900,5 ms avant l'arrivée de l'appui à la boîte : "
+        "le lien de ce téléphone avec la boîte permet 152,25 ms"
     )
 
 

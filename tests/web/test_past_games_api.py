@@ -102,3 +102,26 @@ def test_stats_count_finished_games_in_the_documented_shape(
             },
         }
     ]
+
+
+def test_a_finished_games_view_and_exports_are_replayed_once(
+    client: FlaskClient, admin: FlaskClient, clock: ManualClock, box: Any
+) -> None:
+    """Issue 39, item 6: anyone may ask for a past game and its exports, again and again;
+    the box replays each once (box/kept.py), whoever asks."""
+    old = kids_won_by_ann(admin, clock)
+    new_game(admin, "twinit", players=["Ann", "Ben", "Cem"])
+    computed = box.archive.kept.computed
+    paths = [f"/api/games/{old}", f"/api/export/log?game={old}", f"/api/export/bgstats?game={old}"]
+    first = [client.get(path).get_data() for path in paths]
+    for _ in range(5):
+        assert [client.get(path).get_data() for path in paths] == first
+    assert box.archive.kept.computed - computed == len(paths)
+    for lang in ("de", "fr"):  # the CSV's headers are said in the reader's language
+        for _ in range(3):
+            client.get(f"/api/export/csv?game={old}", headers={"Accept-Language": lang})
+    assert box.archive.kept.computed - computed == len(paths) + 2
+    # an unfinished game's CSV is refused from its summary, with no replay
+    now = box.game_id
+    assert client.get(f"/api/export/csv?game={now}").status_code == 409
+    assert box.archive.kept.computed - computed == len(paths) + 2

@@ -6,17 +6,20 @@ of them. A game is finished when its log ends it (phase `finished`): an abandone
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from buzzerbox.box.colours import colours_of
 from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
+from buzzerbox.box.kept import Kept
 from buzzerbox.box.stats import PlayedGame, stop_times
 from buzzerbox.errors import Words
 from buzzerbox.rules.phase import Phase
 from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent, StoreError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import replay_events
+
+T = TypeVar("T")
 
 #: how many of the log's latest games the colours are folded over
 COLOUR_GAMES = 1000
@@ -33,6 +36,8 @@ class GameArchive:
         #: changes by an undo of its finish, which changes `updated` too
         self._played: dict[tuple[int, float], PlayedGame] = {}
         self._colours: tuple[int | None, list[int]] = (None, [])
+        #: the views and exports read back, kept (kept.py: a guest's ask costs a replay once)
+        self.kept = Kept()
 
     def colours(self) -> list[int]:
         """The current game's players' colours, seat by seat (colours.py: they follow
@@ -65,19 +70,7 @@ class GameArchive:
     def view(self, game_id: int) -> dict[str, Any]:
         """A game of the log as it stands (or ended): its summary, title, players' totals
         and scored rounds. GameNotFoundError if the log has no such game."""
-        summary = self.log.game(check_game(self.log, game_id))
-        assert summary is not None
-        state = replay_events(game_events(self.log, game_id))[0].state()
-        keep = ("name", "total", "takes")
-        return {
-            **summary.to_json(),
-            "title": state.get("title"),
-            "standings": [{k: p[k] for k in keep if k in p} for p in state.get("players", [])],
-            "history": [
-                {k: r[k] for k in ("round", "caller", "points", "totals", "winners") if k in r}
-                for r in state.get("history", [])
-            ],
-        }
+        return self._kept("view", check_game(self.log, game_id), lambda s: game_view(self.log, s))
 
     def rematch_fields(self, game_id: int) -> dict[str, Any]:
         """The new game that repeats a game of the log: its kind, players (in their
@@ -86,14 +79,45 @@ class GameArchive:
         return {k: line[k] for k in REMATCH_FIELDS if k in line}
 
     def export_log(self, game_id: int | None = None) -> str:
-        return export_log(self.log, self._game(game_id))
+        return self._kept("log", self._game(game_id), lambda s: export_log(self.log, s.id))
 
     def export_csv(self, game_id: int | None = None, **labels: str) -> str:
         """The score sheet; `labels` say its headers in the reader's language."""
-        return export_csv(self.log, self._game(game_id), **labels)
+        said = tuple(sorted(labels.items()))
+        return self._kept(
+            ("csv", said),
+            self._game(game_id),
+            lambda s: export_csv(self.log, s.id, **labels),
+            finished_only=True,
+        )
 
     def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
-        return export_bgstats(self.log, self._game(game_id))
+        return self._kept(
+            "bgstats",
+            self._game(game_id),
+            lambda s: export_bgstats(self.log, s.id),
+            finished_only=True,
+        )
+
+    def _kept(
+        self,
+        what: Hashable,
+        game_id: int,
+        compute: Callable[[GameSummary], T],
+        *,
+        finished_only: bool = False,
+    ) -> T:
+        """`compute(summary)` of a game, kept by the game's last change (kept.py);
+        `finished_only`: NotFinishedError, without a replay, if the log has not ended it."""
+        summary = self.log.game(game_id)
+        if summary is None:
+            raise GameNotFoundError(not_in_log(game_id), code="game-not-found")
+        if finished_only and not summary.is_finished:
+            raise not_finished(game_id, summary.phase)
+        version = (summary.updated, summary.phase)
+        return self.kept.get(
+            (what, game_id), version, not summary.is_finished, lambda: compute(summary)
+        )
 
     def _game(self, game_id: int | None) -> int:
         return check_game(self.log, self.current() if game_id is None else game_id)
@@ -142,9 +166,27 @@ def check_game(log: EventLog, game_id: int | None) -> int:
     if game_id is None:
         raise NoGameError(Words("no game has been played on this box yet"), code="no-game")
     if log.game(game_id) is None:
-        words = Words("game {game} is not in the log: see the list of games", {"game": game_id})
-        raise GameNotFoundError(words, code="game-not-found")
+        raise GameNotFoundError(not_in_log(game_id), code="game-not-found")
     return game_id
+
+
+def not_in_log(game_id: int) -> Words:
+    return Words("game {game} is not in the log: see the list of games", {"game": game_id})
+
+
+def game_view(log: EventLog, summary: GameSummary) -> dict[str, Any]:
+    """A game's summary, title, players' totals and scored rounds (a replay)."""
+    state = replay_events(game_events(log, summary.id))[0].state()
+    keep = ("name", "total", "takes")
+    return {
+        **summary.to_json(),
+        "title": state.get("title"),
+        "standings": [{k: p[k] for k in keep if k in p} for p in state.get("players", [])],
+        "history": [
+            {k: r[k] for k in ("round", "caller", "points", "totals", "winners") if k in r}
+            for r in state.get("history", [])
+        ],
+    }
 
 
 def export_log(log: EventLog, game_id: int) -> str:
@@ -156,14 +198,18 @@ def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEv
     events = log.events(game_id)
     state = replay_events(events)[0].state()
     if state["phase"] != Phase.FINISHED:
-        raise NotFinishedError(
-            Words(
-                "game {game} is not finished ({phase}): finish it to export its scores",
-                {"game": game_id, "phase": state["phase"]},
-            ),
-            code="not-finished",
-        )
+        raise not_finished(game_id, state["phase"])
     return state, events
+
+
+def not_finished(game_id: int, phase: str) -> NotFinishedError:
+    return NotFinishedError(
+        Words(
+            "game {game} is not finished ({phase}): finish it to export its scores",
+            {"game": game_id, "phase": phase},
+        ),
+        code="not-finished",
+    )
 
 
 def export_csv(log: EventLog, game_id: int, **labels: str) -> str:

@@ -9,7 +9,9 @@ changes nothing:
   duplicate; an event whose `prev` is not the last seen shows a gap;
 - `race` replaces the photo finish with the same key (the page lists the latest by
   the time the box logged them, so a box catching up does not push others out);
-- `games/<id>` sets or (finished: false) withdraws a game's result.
+- `games/<id>` sets or (finished: false) withdraws a game's result; a result at or
+  below the seq of a withdrawal (or of the admin's strike) never counts again, also
+  replayed after a restart of the hub (the record keeps the seqs; issue 39, item 4).
 
 The tournament, per player name (one person at every table), from the finished games
 and races: games, wins, points (final totals where the highest wins; Kids: wins
@@ -35,7 +37,7 @@ from typing import Any
 
 from buzzerbox.hub import validate
 from buzzerbox.hub.errors import Invalid, NotRemovable, no_result, no_table
-from buzzerbox.hub.tables import Record, Table, parse_record
+from buzzerbox.hub.tables import Record, Table, least, parse_record, ranked
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
 
@@ -84,7 +86,8 @@ class Board:
         self._tables: dict[str, Table] = {}
         #: tables gone (forgotten or removed): box -> the seq of the last state held
         self._gone: dict[str, int] = {}
-        #: results the admin removed: (box, game_id) -> the seq of the one removed
+        #: results the admin removed or their box withdrew: (box, game_id) -> the seq up
+        #: to which none counts (in the record: a replayed result stays out for good)
         self._struck: dict[tuple[str, int], int] = {}
         self._results: dict[tuple[str, int], dict[str, Any]] = {}
         self._finishes: dict[str, dict[str, Any]] = {}
@@ -192,12 +195,16 @@ class Board:
             held = self._results.pop((box, game_id), None)
             if held is None:
                 raise NotRemovable(404, no_result(box, game_id))
-            self._struck[(box, game_id)] = held["seq"]
-            while len(self._struck) > MAX_RESULTS:
-                del self._struck[next(iter(self._struck))]
+            self._strike((box, game_id), held["seq"])
             self._recount()
             self.changes += 1
             return [("tournament", self._tournament())]
+
+    def _strike(self, key: tuple[str, int], seq: int) -> None:
+        self._struck.pop(key, None)  # the newest last: the oldest is forgotten first
+        self._struck[key] = seq
+        while len(self._struck) > MAX_RESULTS:
+            del self._struck[next(iter(self._struck))]
 
     def _make_room(self) -> bool:
         """Full: let the table seen longest ago go, if it holds no result (a flood of
@@ -262,11 +269,11 @@ class Board:
             self._drop("too many players")
             return updates
         fastest, closest = self._from_races.get(first, (None, None))
-        fastest = _least(fastest, data["reaction_us"])
-        closest = _least(closest, data["margin_us"])
+        fastest = least(fastest, data["reaction_us"])
+        closest = least(closest, data["margin_us"])
         self._from_races[first] = (fastest, closest)
         record = self._record(first)
-        best = (_least(record.fastest_us, fastest), _least(record.closest_us, closest))
+        best = (least(record.fastest_us, fastest), least(record.closest_us, closest))
         if best != (record.fastest_us, record.closest_us):
             record.fastest_us, record.closest_us = best
             updates.append(("tournament", self._tournament()))
@@ -277,11 +284,13 @@ class Board:
         held = self._results.get(key)
         if held is not None and held["seq"] >= data["seq"]:
             return []
-        if not data["finished"] and held is None:
-            return []
         if data["seq"] <= self._struck.get(key, -1):
-            return []  # the admin struck it
-        if held is None and len(self._results) >= MAX_RESULTS:
+            return []  # the admin struck it, or its box withdrew it since
+        if not data["finished"]:  # withdrawn: no result of it up to here counts again
+            self._strike(key, data["seq"])
+            if held is None:
+                return []
+        elif held is None and len(self._results) >= MAX_RESULTS:
             self._drop("too many results")
             return []
         if data["finished"]:
@@ -315,8 +324,8 @@ class Board:
                 record.points += player["total"]
         for name, stats in result["stats"].items():
             record = self._record(name)
-            record.fastest_us = _least(record.fastest_us, stats["fastest_us"])
-            record.closest_us = _least(record.closest_us, stats["closest_us"])
+            record.fastest_us = least(record.fastest_us, stats["fastest_us"])
+            record.closest_us = least(record.closest_us, stats["closest_us"])
 
     def _recount(self) -> None:
         self._records = {}
@@ -324,16 +333,11 @@ class Board:
             self._add_result(box, result)
         for name, (fastest, closest) in self._from_races.items():
             record = self._record(name)
-            record.fastest_us = _least(record.fastest_us, fastest)
-            record.closest_us = _least(record.closest_us, closest)
+            record.fastest_us = least(record.fastest_us, fastest)
+            record.closest_us = least(record.closest_us, closest)
 
     def _tournament(self) -> list[dict[str, Any]]:
-        inf = float("inf")
-        ranked = sorted(
-            self._records.values(),
-            key=lambda r: (-r.wins, -r.points, r.fastest_us or inf, r.name),
-        )
-        return [r.to_json() for r in ranked[:TOURNAMENT_ROWS]]
+        return ranked(self._records.values(), TOURNAMENT_ROWS)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -392,9 +396,3 @@ CLEAN: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 def _when(finish: dict[str, Any]) -> tuple[float, int]:
     at = finish.get("at")
     return (at if isinstance(at, int | float) else 0.0, finish["seq"])
-
-
-def _least(a: int | None, b: int | None) -> int | None:
-    if b is None:
-        return a
-    return b if a is None else min(a, b)

@@ -140,7 +140,7 @@ def run_hub(args: argparse.Namespace) -> int:
     lock = None
     try:
         if args.data is not None:
-            args.data.mkdir(parents=True, exist_ok=True)
+            args.data.mkdir(mode=0o700, parents=True, exist_ok=True)  # as a box's (datadir.py)
             lock = DataLock(args.data)  # one hub a folder, as one box (datadir.py)
             pin, _ = admin_pin(args.data, args.pin, new_pin)
         else:

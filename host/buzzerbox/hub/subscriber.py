@@ -8,8 +8,10 @@ on each subscription anyway.
 Everything from the broker is untrusted: the board validates and bounds each message
 (a bad one is dropped and counted, see board.py), and nothing a message does can end
 the subscriber: an exception while handling one is logged (once per kind), counted
-in `board.dropped` and the next message is read; the link (connect.py) starts again
-whatever happens to a connection. The broker's status goes to the page.
+in `board.dropped` and the next message is read; a message that changed nothing
+(junk, refused or a duplicate) is acknowledged at once, never handed to the record's
+keeper (issue 39, item 5: a flood of junk woke it for every message); the link
+(connect.py) starts again whatever happens to a connection. The broker's status goes to the page.
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ class Subscriber:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         updates: list[Update] = []
+        changes = self.board.changes
         try:
             updates = self.board.apply(message.topic, bytes(message.payload))
             if self.commit is None and updates and self.publish is not None:
@@ -115,5 +118,9 @@ class Subscriber:
                 log.exception("hub: a message on %r could not be handled", where)
             else:
                 log.warning("hub: a message on %r could not be handled: %r", where, exc)
-        if self.commit is not None:
+        if self.commit is None:
+            return
+        if updates or self.board.changes != changes:
             self.commit(updates, functools.partial(client.ack, message.mid, message.qos))
+        elif message.qos:  # it changed nothing (junk, a duplicate): nothing to keep first
+            client.ack(message.mid, message.qos)

@@ -2,11 +2,12 @@
 
 A `Table` is what the board knows of one box (its latest state, its event counts) and
 gives the page's summary of it and the hub's record of it; a `Record` is a player's
-line in the tournament.
+line in the tournament, `ranked` orders them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +86,20 @@ class Record:
             "fastest_us": self.fastest_us,
             "closest_us": self.closest_us,
         }
+
+
+def ranked(records: Iterable[Record], rows: int) -> list[dict[str, Any]]:
+    """The tournament's first `rows` lines: most wins, then points, then the fastest."""
+    inf = float("inf")
+    order = sorted(records, key=lambda r: (-r.wins, -r.points, r.fastest_us or inf, r.name))
+    return [r.to_json() for r in order[:rows]]
+
+
+def least(a: int | None, b: int | None) -> int | None:
+    """The smaller of two times, either of which may be unknown (None)."""
+    if b is None:
+        return a
+    return b if a is None else min(a, b)
 
 
 def parse_record(saved: dict[str, Any]) -> tuple[Any, ...]:

@@ -18,6 +18,14 @@ the box's own claim back).
   says "offline" and why, and tries again after a while (`lose_retry_s` of nameguard.py,
   30 s doubling to 10 min): never for good on one message, which a stranger on the
   broker may have sent. With a key (sign.py) a claim that does not verify is ignored.
+- A claim is a lease a live box proves (issue 39, item 4): each claim we put carries a
+  fresh `nonce`, and a claim put to answer another's names that claim's nonce
+  (`answers`). The earlier box makes us give way only with a claim that answers our
+  latest: a box that is there answers at once, a recording of a claim (captured on the
+  broker, signed, replayed whenever we come back) cannot. An earlier claim that does
+  not answer ours is CHALLENGE: we put ours again with a fresh nonce (at most once a
+  `CHALLENGE_EVERY_S`), answering it; an earlier box still there answers that, and
+  then we lose.
 - A connection right after one that lasted less than `GRACE_S` (thrown off, maybe
   by a box with our name) also waits `GRACE_S` before publishing.
 
@@ -30,19 +38,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 #: how long a box whose name holds another box's claim waits before publishing
 GRACE_S = 5.0
+#: an earlier claim that does not answer ours is challenged at most this often (s)
+CHALLENGE_EVERY_S = 1.0
 
 OURS = "ours"
 WAIT = "wait"
 LOSE = "lose"
 REPUBLISH = "republish"
+CHALLENGE = "challenge"
 NOTHING = "nothing"
 
 
@@ -77,9 +89,12 @@ class Claim:
     owner: str
     host: str
     since: float
+    nonce: str = ""  # fresh in every claim put
+    answers: str = ""  # the nonce of the claim this one answers ("": none)
 
     def payload(self) -> bytes:
-        return json.dumps({"owner": self.owner, "host": self.host, "since": self.since}).encode()
+        data = {"owner": self.owner, "host": self.host, "since": self.since}
+        return json.dumps(data | {"nonce": self.nonce, "answers": self.answers}).encode()
 
     @staticmethod
     def parse(payload: bytes) -> Claim | None:
@@ -97,7 +112,11 @@ class Claim:
             return None
         if isinstance(since, bool) or not isinstance(since, int | float):
             return None
-        return Claim(owner, host[:64].encode("utf-8", "replace").decode(), float(since))
+        nonce, answers = data.get("nonce", ""), data.get("answers", "")
+        if not (isinstance(nonce, str) and isinstance(answers, str)):
+            return None
+        host = host[:64].encode("utf-8", "replace").decode()
+        return Claim(owner, host, float(since), nonce[:64], answers[:64])
 
     def when(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
@@ -113,12 +132,26 @@ class Claimant:
         self.other: Claim | None = None
         self._claimed = False  # a claim of ours went out on an earlier connection
         self._foreign_retained = False
+        self.nonce = ""  # the nonce of the latest claim we put
+        self._challenged_at: float | None = None
 
     def mine(self, now: float) -> Claim:
         """Our claim for this connection (the time of our first one, kept after)."""
         if self.since is None:
             self.since = now
-        return Claim(self.owner, self.host, self.since)
+        return Claim(self.owner, self.host, self.since, self.nonce)
+
+    def put(self, now: float, answers: str = "") -> Claim:
+        """A claim of ours to put now: a fresh nonce, answering `answers`."""
+        self.nonce = secrets.token_hex(8)
+        return replace(self.mine(now), answers=answers)
+
+    def may_challenge(self, now: float) -> bool:
+        """Whether a challenge may go out at `now` (monotonic s): one a CHALLENGE_EVERY_S."""
+        if self._challenged_at is not None and now - self._challenged_at < CHALLENGE_EVERY_S:
+            return False
+        self._challenged_at = now
+        return True
 
     def connected(self, *, wary: bool = False) -> None:
         """A new connection: what was seen on the last one no longer counts. `wary`:
@@ -128,7 +161,8 @@ class Claimant:
 
     def seen(self, claim: Claim | None, retained: bool) -> str:
         """OURS (publish), WAIT (GRACE_S first), LOSE (stop: `other` has the name),
-        REPUBLISH (ours is the older claim: put it back, then publish) or NOTHING."""
+        REPUBLISH (ours is the older claim: put it back, then publish), CHALLENGE (an
+        older claim that does not answer our latest: put ours again) or NOTHING."""
         if claim is None:
             return NOTHING
         if claim.owner == self.owner:
@@ -148,7 +182,7 @@ class Claimant:
             return NOTHING
         self.other = claim
         if (claim.since, claim.owner) < (mine.since, mine.owner):
-            return LOSE
+            return LOSE if self.nonce and claim.answers == self.nonce else CHALLENGE
         return REPUBLISH
 
     def refusal(self, box: str, broker: str) -> str:

@@ -5,9 +5,12 @@ claim.py decides (pure); this module does what the decision asks on the connecti
 `status` topics and puts the box's claim (signed, with a key); it reads what comes
 there; when another box holds the name it says "offline" and holds the link (not
 for good: a claim may be a stranger's), trying again after `lose_retry_s`, doubling
-up to `LOSE_RETRY_MAX_S`; a claim that does not verify (with a key) is ignored and
-counted (`refused`); an "offline" said by another while this box publishes is put
-right.
+up to `LOSE_RETRY_MAX_S`; an earlier claim that does not answer ours is challenged
+(claim.py: a recording cannot make this box give way); a claim that does not verify
+(with a key) is ignored and counted (`refused`); an "offline" said by another while
+this box publishes is put right, at most once an `ONLINE_EVERY_S` (the rest when it is
+due: `put_right`), and what a flood of them or of claims says is logged at most once a
+`LOG_EVERY_S`, with the count (issue 39, item 8).
 """
 
 from __future__ import annotations
@@ -29,6 +32,30 @@ log = logging.getLogger(__name__)
 #: a box that lost its name tries again after this (s), doubling up to the max
 LOSE_RETRY_S = 30.0
 LOSE_RETRY_MAX_S = 600.0
+#: "online" put back at most this often (s), however many "offline" a stranger says
+ONLINE_EVERY_S = 1.0
+#: one kind of warning logged at most this often (s), with how many there were
+LOG_EVERY_S = 60.0
+
+
+class Quiet:
+    """A warning said at most once a LOG_EVERY_S, with the count of the others."""
+
+    def __init__(self, every_s: float = LOG_EVERY_S) -> None:
+        self.every_s = every_s
+        self.count = 0
+        self._said_at: float | None = None
+        self._since = 0
+
+    def warn(self, message: str, *args: object) -> None:
+        self.count += 1
+        self._since += 1
+        now = time.monotonic()
+        if self._said_at is not None and now - self._said_at < self.every_s:
+            return
+        more = f" ({self._since} times in the last {self.every_s:g} s)" if self._since > 1 else ""
+        log.warning(message + more, *args)
+        self._said_at, self._since = now, 0
 
 
 class NameGuard:
@@ -58,6 +85,9 @@ class NameGuard:
         self.refused = 0
         self._losses = 0
         self._last_up: float | None = None  # when the last connection was accepted
+        self._online_at: float | None = None  # when "online" was last put back
+        self._owed_online = False
+        self._unsigned, self._clashes = Quiet(), Quiet()
 
     def claim(self, client: mqtt.Client) -> int:
         """A new connection: listen on the claim and the status, put our claim; its mid.
@@ -67,7 +97,7 @@ class NameGuard:
         self._last_up = now
         self.claimant.connected(wary=wary)
         client.subscribe([(self.claim_topic, 1), (self.status_topic, 1)])
-        mine = signed(self.signer, self.claim_topic, self.claimant.mine(self._wall()).payload())
+        mine = signed(self.signer, self.claim_topic, self.claimant.put(self._wall()).payload())
         return client.publish(self.claim_topic, mine, qos=1, retain=True).mid
 
     def greeted(self) -> None:
@@ -85,13 +115,16 @@ class NameGuard:
             # "offline" while this box holds the name and publishes (the box that gave
             # way said it, or a stranger): the truth goes back
             if payload == OFFLINE.encode() and not message.retain and publishing():
-                client.publish(message.topic, ONLINE, qos=1, retain=True)
+                self._owed_online = True
+                self.put_right(client)
             return None
         if message.topic != self.claim_topic:
             return None
         if self.signer is not None and payload and self.signer.verify(message.topic, payload):
             self.refused += 1  # not from a box of the event: a stranger's
-            log.warning("mqtt: box %s: a claim on its name that is not signed: ignored", self.name)
+            self._unsigned.warn(
+                "mqtt: box %s: a claim on its name that is not signed: ignored", self.name
+            )
             return None
         verdict = self.claimant.seen(claims.Claim.parse(payload), message.retain)
         if verdict == claims.LOSE:
@@ -104,11 +137,30 @@ class NameGuard:
             said = {"reason": reason, "s": round(retry_s)}
             self.link.hold(REFUSED, Words("{reason} (trying again in {s} s)", said), retry_s)
             return None
-        if verdict == claims.REPUBLISH:
-            who = self.claimant.other.host if self.claimant.other else "?"
-            log.warning(
-                "mqtt: box %s: the box on host %r tried to use this name too", self.name, who
+        other = self.claimant.other
+        if verdict == claims.REPUBLISH or (
+            verdict == claims.CHALLENGE and self.claimant.may_challenge(time.monotonic())
+        ):
+            who = other.host if other else "?"
+            self._clashes.warn(
+                "mqtt: box %s: the box on host %r claims this name too", self.name, who
             )
-            mine = signed(self.signer, message.topic, self.claimant.mine(0).payload())
-            client.publish(message.topic, mine, qos=1, retain=True)
+            answer = self.claimant.put(0, answers=other.nonce if other else "")
+            client.publish(
+                message.topic,
+                signed(self.signer, message.topic, answer.payload()),
+                qos=1,
+                retain=True,
+            )
         return verdict
+
+    def put_right(self, client: mqtt.Client) -> None:
+        """Put "online" back if an "offline" said by another is owed it and the last was
+        put back ONLINE_EVERY_S ago (the publisher calls this at least every second)."""
+        now = time.monotonic()
+        if not self._owed_online or (
+            self._online_at is not None and now - self._online_at < ONLINE_EVERY_S
+        ):
+            return
+        self._owed_online, self._online_at = False, now
+        client.publish(self.status_topic, ONLINE, qos=1, retain=True)

@@ -279,6 +279,7 @@ class Publisher:
             return
         if self._greeted_gen != self._gen:
             self._greet()
+        self.names.put_right(self._client)  # an "offline" said by another, not put right yet
         self._pump(tail)
 
     def _begin(self, tail: LogTail) -> None:

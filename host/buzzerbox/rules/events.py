@@ -172,6 +172,7 @@ Event = (
 
 SEAT: Final = Words("a seat is a whole number from 0")
 TIME: Final = Words("a time is whole µs on the host timeline, from 0")
+MAX_WHOLE: Final = 2**53 - 1  # the largest whole number a phone's JSON reads exactly
 
 
 def _int(obj: Mapping[str, Any], key: str, what: Words) -> int:
@@ -182,6 +183,10 @@ def _int(obj: Mapping[str, Any], key: str, what: Words) -> int:
     value = obj[key]
     if type(value) is not int or value < 0:
         words = Words("{key} {value!r} is not allowed: {what}", {**said, "value": value})
+        raise InvalidEventError(words, subject=key, code="field-not-allowed")
+    if value > MAX_WHOLE:  # issue 39: a go at 10^4000 - 1 set the box's clock for good
+        said = {"key": key, "most": MAX_WHOLE, "digits": len(str(value))}
+        words = Words("{key} has {digits} digits: at most {most}, what a phone reads exactly", said)
         raise InvalidEventError(words, subject=key, code="field-not-allowed")
     return value
 

@@ -6,7 +6,8 @@ by holding every live-stream slot, nor by holding uploads open. So:
 
 - a request's head (request line and headers) must arrive within `head_s` of its
   first byte (of the connection's opening, for the first request); its body within
-  `body_s` plus its size at `min_rate` bytes/s; a kept-alive connection waits
+  `body_s` plus its size at `min_rate` bytes/s (a chunked one's size: the most its
+  endpoint takes, so a stalled one is cut as a sized one is); a kept-alive connection waits
   `idle_s` at most for its next request. Late ones are closed (checked each second).
 - one address (an IPv6 /64 counts as one) holds at most `per_address` connections
   and `streams_per_address` live streams.
@@ -290,6 +291,8 @@ class Guard:
             if not request.headers_finished:
                 return float(channel.started_at + limits.head_s)
             size = int(request.content_length or limits.max_body)
+            if request.chunked and channel.body_most is not None:  # as a sized body's most
+                size = channel.body_most[1]
             return float(channel.started_at + limits.body_s + size / limits.min_rate)
         if channel.requests:
             return None  # being answered (a stream, a slow reader): not a slow sender

@@ -149,9 +149,8 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         """At the connection limit the server serves the admin only (server/guard.py)."""
         if is_lane(request.environ) and not auth.is_admin():
             words = Words("the box is serving as many connections as it can: try again soon")
-            response = refuse(503, words, code="box-full")
-            response.headers.update({"Retry-After": "5", "Connection": "close"})  # type: ignore[union-attr]
-            return response
+            # no Connection header: waitress refuses a hop-by-hop one from the app (a 500)
+            return refuse(503, words, {"Retry-After": "5"}, code="box-full")
         return None
 
     @app.get("/api/openapi.json")

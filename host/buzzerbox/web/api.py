@@ -25,6 +25,7 @@ from buzzerbox.server.errors import BadBody
 from buzzerbox.server.guard import address_key
 from buzzerbox.server.language import language
 from buzzerbox.web.fields import check_entry_fields
+from buzzerbox.web.phonelinks import PhoneLinks
 from buzzerbox.web.phonetime import PressTime, press_time
 from buzzerbox.web.rates import PressRates, SeatOwners
 
@@ -91,6 +92,7 @@ def api_blueprint(
     bp = Blueprint("api", __name__, url_prefix="/api")
     rates = rates or PressRates()  # presses a seat, an address may make (rates.py)
     owners = SeatOwners()
+    links = PhoneLinks()  # each phone's link, as its clock exchanges measured it
 
     def client() -> str:
         return address_key(request.remote_addr or "")
@@ -175,14 +177,14 @@ def api_blueprint(
         if open_pads:
             rates.check(body.get("seat") if isinstance(body.get("seat"), int) else None, client())
         pile = body.get("pile")
-        # the table's own pads (admin) are not clamped to their round trips; open pads,
-        # which any guest may press, are, as a phone's press is
+        # the table's own pads (admin) are not clamped to their link; open pads, which
+        # any guest may press, are, as a phone's press is
         timed = press_time(
             arrived,
             body.get("ago_ms", 0),
             body.get("touch_us"),
             body.get("error_us"),
-            bound_transit=open_pads,
+            link=links.bound(body.get("link"), client()) if open_pads else None,
         )
         state = box.press(body.get("seat"), body.get("pad"), pile, timed.t_us, released=released)  # type: ignore[arg-type]
         if "ago_ms" in body or "touch_us" in body:
@@ -234,8 +236,12 @@ def api_blueprint(
 
     @bp.get("/clock")
     def clock() -> ResponseReturnValue:
-        """The box's clock (µs), for a phone to map its own onto it (phoneclock.js)."""
-        response = jsonify(now_us=box.now_us())
+        """The box's clock (µs), for a phone to map its own onto it (phoneclock.js), and
+        the id of the phone's link, whose round trips the box measures (phonelinks.py)."""
+        now = box.now_us()
+        follows = request.args.get("follows") == "1"  # asked as soon as the last was answered
+        link = links.asked(request.args.get("link"), client(), now, follows=follows)
+        response = jsonify(now_us=now, link=link)
         response.headers["Cache-Control"] = "no-store"
         return response
 
@@ -246,14 +252,18 @@ def api_blueprint(
         body = body_object(
             Words(
                 'a phone press: {{"token": "...", "pad": "stop", "ago_ms": 12, '
-                '"touch_us": 123456789, "error_us": 800}}'
+                '"touch_us": 123456789, "error_us": 800, "link": "..."}}'
             )
         )
         seat = box.phone_seat(body.get("token"))
         rates.check(seat, client())
         box.change_phones(lambda phones, _: phones.heard(body.get("token"), arrived))
         timed = press_time(
-            arrived, body.get("ago_ms", 0), body.get("touch_us"), body.get("error_us")
+            arrived,
+            body.get("ago_ms", 0),
+            body.get("touch_us"),
+            body.get("error_us"),
+            link=links.bound(body.get("link"), client()),
         )
         pad, pile = body.get("pad"), body.get("pile")
         state = box.press(seat, pad, pile, timed.t_us, released=released)  # type: ignore[arg-type]

@@ -12,28 +12,30 @@ The box trusts the touch only where it can be true: the request left the phone
 
     arrived - ago - MAX_TRANSIT  <=  touch  <=  arrived - ago   (each ± error_us)
 
-and the map must be fine enough (error_us <= MAX_ERROR_US). The transit a phone may
-claim is also bounded by its own round trips: its map's error is half its best round
-trip (phoneclock.js), and a request takes about that, so a touch earlier than
+and the map must be fine enough (error_us <= MAX_ERROR_US). Anything else (no map yet,
+a map gone wrong, a phone whose clock jumped) falls back to the arrival minus the age
+(network transit not taken off) and says why.
 
-    arrived - ago - (2 * error_us + TRANSIT_SLACK_US)
-
-is clamped to that bound (source "touch", `clamped_us` says by how much): a phone that
-claims its touch came long before its request (to backdate a press past the others')
-gains at most its own round trip and the slack (issue 28, item 7). Anything else (no map
-yet, a map gone wrong, a phone whose clock jumped) falls back to the arrival minus the
-age (network transit not taken off) and says why.
+Whatever a phone says about when it was touched (`touch_us`, `ago_ms`), the press is
+never placed earlier before its arrival than the phone's own link allows, as the box
+itself measured it (web/phonelinks.py: its slowest recent round trip plus half its
+best, the clock map's error): a phone that claims its touch came long before its
+request gains nothing beyond that; a phone whose link the box never measured gains
+nothing at all (timed at its arrival). The answer says by how much it was clamped
+(`clamped_us`; issue 28, item 7; issue 39, item 1). Only the table's own virtual pads,
+behind the admin PIN (no guest to backdate a press), are not clamped (`link=None`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from buzzerbox.errors import Words
 from buzzerbox.web.errors import PhoneTimeError
+from buzzerbox.web.phonelinks import UNMEASURED, LinkBound
 
 #: a phone's press reaches the box at most this long after the touch, or it is refused
 MAX_AGO_MS = 2000
@@ -41,8 +43,6 @@ MAX_AGO_MS = 2000
 MAX_TRANSIT_US = 1_000_000
 #: a clock map rougher than this (µs) times no press: the arrival does, as well
 MAX_ERROR_US = 50_000
-#: a request's transit beyond the phone's measured round trip: Wi-Fi queues and retries
-TRANSIT_SLACK_US = 100_000
 
 
 UNMATCHED = Words("the phone's clock is not matched to the box's yet")
@@ -61,7 +61,8 @@ class PressTime:
     error_us: int | None = None
     why: Words | None = None
     why_code: str = ""
-    clamped_us: int = 0  # how much earlier the phone claimed than its round trips allow
+    clamped_us: int = 0  # how much earlier the phone claimed than its measured link allows
+    allowed_us: int = 0  # what its link allowed before the arrival, when it was clamped
 
     def to_json(self, speak: Callable[[Words], str] = Words.english) -> dict[str, object]:
         """The answer's press_time; `speak` says `why` in the reader's language."""
@@ -73,6 +74,7 @@ class PressTime:
             out["why_code"] = self.why_code
         if self.clamped_us:
             out["clamped_us"] = self.clamped_us
+            out["allowed_us"] = self.allowed_us
         return out
 
 
@@ -90,20 +92,50 @@ def _number(value: object, name: str, allowed: Words) -> float:
     return number
 
 
+def _clamped(timed: PressTime, arrived_us: int, link: LinkBound) -> PressTime:
+    """`timed`, placed no earlier than `link` allows before the arrival."""
+    earliest = arrived_us - link.allowed_us
+    if timed.t_us >= earliest:
+        return timed
+    clamped = earliest - timed.t_us
+    if timed.source == "arrival":  # its why says why the touch was not taken
+        return replace(timed, t_us=earliest, clamped_us=clamped, allowed_us=link.allowed_us)
+    said = {"ms": (arrived_us - timed.t_us) / 1000, "most": link.allowed_us / 1000}
+    why = Words(
+        "the touch was claimed {ms:g} ms before the press reached the box: "
+        "this phone's link to the box allows {most:g} ms",
+        said,
+    )
+    return replace(
+        timed,
+        t_us=earliest,
+        why=why,
+        why_code="touch-clamped",
+        clamped_us=clamped,
+        allowed_us=link.allowed_us,
+    )
+
+
 def press_time(
     arrived_us: int,
     ago_ms: object,
     touch_us: object = None,
     error_us: object = None,
     *,
-    bound_transit: bool = True,
+    link: LinkBound | None = UNMEASURED,
 ) -> PressTime:
-    """The time of a phone edge that reached the box at `arrived_us` (box timeline).
+    """The time of a phone edge that reached the box at `arrived_us` (box timeline),
+    no earlier than its measured `link` allows (UNMEASURED: its arrival).
 
-    `bound_transit=False` (the table's own virtual pads, behind the admin PIN: no guest
-    to backdate a press) takes a touch up to MAX_TRANSIT_US before the request left
-    without the clamp to the phone's round trips: a request slowed on its way (a busy
-    phone, a queue) does not move the press."""
+    `link=None` (the table's own virtual pads, behind the admin PIN: no guest to
+    backdate a press) takes a touch up to MAX_TRANSIT_US before the request left, not
+    clamped: a request slowed on its way (a busy phone, a queue) does not move the press."""
+    timed = _claimed(arrived_us, ago_ms, touch_us, error_us)
+    return timed if link is None else _clamped(timed, arrived_us, link)
+
+
+def _claimed(arrived_us: int, ago_ms: object, touch_us: object, error_us: object) -> PressTime:
+    """The time the phone's own words give its edge, where they can be true."""
     ago_words = Words("the ms from the touch to the request: 0-{most}", {"most": MAX_AGO_MS})
     ago = _number(ago_ms, "ago_ms", ago_words)
     if not 0 <= ago <= MAX_AGO_MS:
@@ -135,16 +167,4 @@ def press_time(
             said,
         )
         return PressTime(sent_us, "arrival", why=why, why_code="touch-before-request")
-    earliest = sent_us - (2 * err + TRANSIT_SLACK_US)
-    if touch < earliest and bound_transit:
-        said = {"ms": (sent_us - touch) / 1000, "most": (sent_us - earliest) / 1000}
-        why = Words(
-            "the touch was claimed {ms:g} ms before the request left: "
-            "the phone's round trips allow {most:g} ms",
-            said,
-        )
-        clamped = earliest - touch
-        return PressTime(
-            earliest, "touch", error_us=err, why=why, why_code="touch-clamped", clamped_us=clamped
-        )
     return PressTime(min(touch, sent_us), "touch", error_us=err)

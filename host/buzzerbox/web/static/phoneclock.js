@@ -3,7 +3,10 @@
 // (performance.now(): the clock of an event's timeStamp); the box read its clock in
 // between. The exchange with the shortest round trip says the most: the offset is
 // box − the midpoint, give or take half the round trip (plus the drift since). The box
-// checks what a press says against the press's arrival (web/phonetime.py).
+// checks what a press says against the press's arrival (web/phonetime.py), and never
+// places it earlier than this phone's link allows: the box names the link in its
+// answer (`link`), measures its round trips from the exchanges that name it, and each
+// press names it too (web/phonelinks.py).
 import { get } from "./api.js";
 
 /** How far a phone's clock may run from the box's (grows an old exchange's error). */
@@ -41,12 +44,18 @@ export class PhoneClock {
   constructor() {
     this.samples = [];
     this.timer = null;
+    this.link = null; // the box's name for this phone's link, once it answered
   }
 
-  async exchange() {
-    const path = `/api/clock?n=${(this.n = (this.n || 0) + 1)}`;
+  /** One exchange; `follows`: it is asked as soon as the last one was answered (the
+   * box counts the time between them as one round trip of this phone's link). */
+  async exchange(follows = false) {
+    const link = this.link ? `&link=${encodeURIComponent(this.link)}${follows ? "&follows=1" : ""}` : "";
+    const path = `/api/clock?n=${(this.n = (this.n || 0) + 1)}${link}`;
     let sent = performance.now();
-    const { now_us: box } = await get(path);
+    const answer = await get(path);
+    const box = answer.now_us;
+    if (typeof answer.link === "string") this.link = answer.link;
     let received = performance.now();
     // the browser's own record of the request, if it has it: when it went out and when
     // the answer began, without the time this page's script took to see it
@@ -62,7 +71,7 @@ export class PhoneClock {
   async burst() {
     clearTimeout(this.timer);
     try {
-      for (let i = 0; i < BURST; i += 1) await this.exchange();
+      for (let i = 0; i < BURST; i += 1) await this.exchange(i > 0);
     } catch {
       // the box is away: the presses go timed by their arrival until it answers
     }
@@ -77,8 +86,9 @@ export class PhoneClock {
     return this;
   }
 
-  /** The touch at `timeStamp` on the box's clock, for a press's body. */
+  /** The touch at `timeStamp` on the box's clock and the link, for a press's body. */
   map(timeStamp) {
-    return toBox(this.samples, timeStamp, performance.now());
+    const mapped = toBox(this.samples, timeStamp, performance.now());
+    return this.link ? { ...mapped, link: this.link } : mapped;
   }
 }
