@@ -223,13 +223,17 @@ def _game(obj: Mapping[str, Any]) -> GameCreated:
     target = obj.get("target")
     rounds = obj.get("rounds")
     if target is not None and type(target) is not int:
-        words = Words(
-            "target {target!r} is not a number: ligretto plays to 50, 99 or 150", {"target": target}
+        said = {"target": target}
+        words = (
+            Words("target {target!r} is not a whole number: ligretto plays to 50, 99 or 150", said)
+            if isinstance(target, float)
+            else Words("target {target!r} is not a number: ligretto plays to 50, 99 or 150", said)
         )
         raise InvalidEventError(words, subject="target", code="target-not-offered")
     if rounds is not None and (type(rounds) is not int or rounds < 1):
         words = Words(
-            "rounds {rounds!r} is not allowed: give a whole number from 1", {"rounds": rounds}
+            "rounds {rounds!r} is not allowed: give a whole number from 1",
+            {"rounds": rounds},
         )
         raise InvalidEventError(words, subject="rounds", code="rounds-not-allowed")
     first = obj.get("first")
