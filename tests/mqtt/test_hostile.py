@@ -20,8 +20,9 @@ from buzzerbox.hub.board import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.connect import REFUSED, LinkStatus, stop_client
+from buzzerbox.mqtt.errors import SigningKeyError
 from buzzerbox.mqtt.settings import signer_from
-from buzzerbox.mqtt.sign import Signer, SigningKeyError
+from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import parse_broker
 from paho.mqtt.enums import CallbackAPIVersion
 

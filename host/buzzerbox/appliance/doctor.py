@@ -318,7 +318,8 @@ def run_doctor(
 
 def log_doctor(folder: Path, out: TextIO) -> int:
     """`doctor --log DIR`: 0 healthy or repaired, 1 if it cannot be used, 2 no such log."""
-    from buzzerbox.datadir import DataFolderBusyError, DataLock
+    from buzzerbox.datadir import DataLock
+    from buzzerbox.errors import DataFolderBusyError
     from buzzerbox.store.check import check_log
 
     path = folder / "buzzerbox.db"

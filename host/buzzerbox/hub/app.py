@@ -35,7 +35,7 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.errors import Words
 from buzzerbox.hub.board import Board, Update
-from buzzerbox.hub.errors import NotRemovable
+from buzzerbox.hub.errors import NotRemovableError
 from buzzerbox.live.sse import Live, Stream
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane
@@ -128,7 +128,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def remove(box: str) -> ResponseReturnValue:
         try:
             updates = board.remove(box)
-        except NotRemovable as exc:
+        except NotRemovableError as exc:
             return refuse(exc.status, exc.words or str(exc), code=exc.code)
         show(updates)
         return jsonify(removed=box)
@@ -138,7 +138,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def strike(box: str, game_id: int) -> ResponseReturnValue:
         try:
             updates = board.remove_result(box, game_id)
-        except NotRemovable as exc:
+        except NotRemovableError as exc:
             return refuse(exc.status, exc.words or str(exc), code=exc.code)
         show(updates)
         return jsonify(removed={"box": box, "game_id": game_id})

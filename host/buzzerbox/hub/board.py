@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.hub import validate
-from buzzerbox.hub.errors import Invalid, NotRemovable, no_result, no_table
+from buzzerbox.hub.errors import InvalidMessageError, NotRemovableError, no_result, no_table
 from buzzerbox.hub.tables import Record, Table, parse_record
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
@@ -109,12 +109,12 @@ class Board:
         try:
             if parsed.kind == "status":
                 if payload not in (ONLINE.encode(), OFFLINE.encode()):
-                    raise Invalid("bad status")
+                    raise InvalidMessageError("bad status")
                 data: dict[str, Any] = {}
             else:
                 data = validate.parse(payload)
                 data = CLEAN[parsed.kind](data)
-        except Invalid as exc:
+        except InvalidMessageError as exc:
             self.count_drop(str(exc))
             return []
         with self._lock:
@@ -178,10 +178,10 @@ class Board:
 
     def remove(self, box: str) -> list[Update]:
         """The admin takes a table off the board (online too: a real box comes back
-        with its next state); NotRemovable if there is none."""
+        with its next state); NotRemovableError if there is none."""
         with self._lock:
             if box not in self._tables:
-                raise NotRemovable(404, no_table(box))
+                raise NotRemovableError(404, no_table(box))
             self._take_off(box)
         return [("gone", {"box": box})]
 
@@ -191,7 +191,7 @@ class Board:
         with self._lock:
             held = self._results.pop((box, game_id), None)
             if held is None:
-                raise NotRemovable(404, no_result(box, game_id))
+                raise NotRemovableError(404, no_result(box, game_id))
             self._struck[(box, game_id)] = held["seq"]
             while len(self._struck) > MAX_RESULTS:
                 del self._struck[next(iter(self._struck))]
@@ -372,7 +372,7 @@ class Board:
             }
 
     def restore(self, saved: dict[str, Any]) -> None:
-        """Take back a record (`record()`); raises Invalid if it is not one."""
+        """Take back a record (`record()`); raises InvalidMessageError if it is not one."""
         tables, results, finishes, races, gone, struck = parse_record(saved)
         with self._lock:
             self._tables, self._results, self._gone = tables, results, gone

@@ -116,7 +116,8 @@ def client_id(args: argparse.Namespace, name: str) -> str:
 
 
 def run_hub(args: argparse.Namespace) -> int:
-    from buzzerbox.datadir import DataFolderBusyError, DataLock, admin_pin
+    from buzzerbox.datadir import DataLock, admin_pin
+    from buzzerbox.errors import DataFolderBusyError
     from buzzerbox.hub.app import create_app  # here: the other commands load no Flask
     from buzzerbox.hub.board import Board
     from buzzerbox.hub.record import RECORD_FILE, Keeper

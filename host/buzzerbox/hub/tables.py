@@ -89,7 +89,7 @@ class Record:
 
 def parse_record(saved: dict[str, Any]) -> tuple[Any, ...]:
     """The parts of a hub's record (Board.record()), each checked by validate.py:
-    (tables, results, finishes, races, gone, struck); raises Invalid (or KeyError,
+    (tables, results, finishes, races, gone, struck); raises InvalidMessageError (or KeyError,
     TypeError) if it is not one."""
     tables: dict[str, Table] = {}
     for box, t in dict(saved["tables"]).items():

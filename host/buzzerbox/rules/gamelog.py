@@ -36,21 +36,21 @@ class Unreadable:
     reason: str
 
 
-class RepeatedKeyError(ValueError):
-    """An object of the line gives one key twice (json would keep the last silently)."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
 def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of a line, or InvalidEventError if it gives a key twice (json.loads
+    would keep the last of the two, silently)."""
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise RepeatedKeyError(key)
+                shown = json.dumps(key, ensure_ascii=False)[:40]
+                raise InvalidEventError(  # said as the other unreadable lines are: in English
+                    f"this line gives {shown} twice in one object: each key (a field, a "
+                    "player's count) is given once",
+                    subject=key,
+                    code="key-twice",
+                )
             seen.add(key)
     return obj
 
@@ -106,11 +106,8 @@ def _repeats(line: str, obj: object) -> Unreadable | None:
         _scan_pairs(line, 0)
     except RecursionError:
         return None  # too deep: refused as such
-    except RepeatedKeyError as exc:
-        return Unreadable(
-            f"this line gives {json.dumps(exc.key, ensure_ascii=False)[:40]} twice in one "
-            "object: each key (a field, a player's count) is given once"
-        )
+    except InvalidEventError as exc:
+        return Unreadable(str(exc))
     return None
 
 

@@ -21,14 +21,14 @@ from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.i18n import say
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
-from buzzerbox.server.errors import BadBody
+from buzzerbox.server.errors import BadBodyError
 from buzzerbox.server.guard import address_key
 from buzzerbox.server.language import language
 from buzzerbox.web.fields import check_entry_fields
 from buzzerbox.web.phonetime import PressTime, press_time
 from buzzerbox.web.rates import PressRates, SeatOwners
 
-__all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
+__all__ = ["BadBodyError", "api_blueprint", "body_object", "state_response"]
 
 GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
@@ -38,11 +38,11 @@ Public = Callable[[dict[str, Any], bool], dict[str, Any]]
 
 
 def body_object(what: Words) -> dict[str, Any]:
-    """The request's JSON object, or a 400 (BadBody) saying what was expected."""
+    """The request's JSON object, or a 400 (BadBodyError) saying what was expected."""
     body = read_json()
     if not isinstance(body, dict):
         words = Words("{what} is a JSON object (Content-Type: application/json)", {"what": what})
-        raise BadBody(words, code="not-a-json-object")
+        raise BadBodyError(words, code="not-a-json-object")
     return body
 
 
@@ -255,12 +255,12 @@ def api_blueprint(
         if type(reset) is not bool:
             said = {"value": json.dumps(reset)[:24]}
             words = Words("reset {value} is not allowed: true or false", said)
-            raise BadBody(words, subject="reset", code="field-not-allowed")
+            raise BadBodyError(words, subject="reset", code="field-not-allowed")
         if reset:
             box.enrol(None, reset=True)
         elif "seat" not in body:
             words = Words('an enrolment names the seat: {{"seat": 0}} ({{"seat": null}} cancels)')
-            raise BadBody(words, subject="seat", code="field-missing")
+            raise BadBodyError(words, subject="seat", code="field-missing")
         elif body["seat"] is None:
             box.enrol(None)
         else:

@@ -17,6 +17,7 @@ from buzzerbox.clock import monotonic_us
 from buzzerbox.errors import InputError
 from buzzerbox.pads import boardside
 from buzzerbox.pads import protocol as p
+from buzzerbox.pads.errors import CommandRefusedError
 
 
 class BoardClock:
@@ -204,8 +205,8 @@ class FakeBoard:
                 if line is None:
                     raise boardside.too_long()
                 out += self._command(boardside.parse_command(line))
-            except boardside.CommandRefused as e:
-                out += self.err(e.code, e.text)
+            except CommandRefusedError as e:
+                out += self.err(e.err, e.text)
         return bytes(out)
 
     def _command(self, command: boardside.Command) -> bytes:
