@@ -195,7 +195,7 @@ def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
 
     write(root, "web/api.py", "def f():\n    from buzzerbox.pads import link\n")
     write(root, "pads/feed.py", "from ..box import Box\n")
-    write(root, "mqtt/pub.py", "import buzzerbox.hub.board\n")
+    write(root, "mqtt/pub.py", "import buzzerbox.hub.leaderboard\n")
     write(root, "rules/base.py", "import serial\nfrom buzzerbox.store import log\n")
     write(root, "store/eventlog.py", "from buzzerbox.web import api\n")
     write(root, "hub/x.py", "from buzzerbox.store import log\n")

@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 import paho.mqtt.client as mqtt
 from buzzerbox.box import Box
-from buzzerbox.hub.board import Board, Update
+from buzzerbox.hub.leaderboard import Board, Update
 from buzzerbox.mqtt import Publisher
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.testing import ManualClock as ManualClock

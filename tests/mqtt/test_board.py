@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.live.sse import Live
 
 

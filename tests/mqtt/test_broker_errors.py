@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import TlsFileError, attach, broker_from
 from buzzerbox.mqtt.connect import CONNECTED, REFUSED, UNREACHABLE, Link, LinkStatus, wait_until

@@ -16,7 +16,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from buzzerbox.cli import main
 from buzzerbox.datadir import DataLock
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.connect import REFUSED, LinkStatus, stop_client

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import BOX_STATIC, create_app
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.live.sse import Live
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.sign import Signer

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import create_app
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.live.sse import Live
 from buzzerbox.server.auth import LoginLimiter
 from flask.testing import FlaskClient

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from buzzerbox.box import Box
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.hub.record import Keeper, load, save
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach

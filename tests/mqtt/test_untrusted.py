@@ -15,7 +15,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.live.sse import Live
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.mqtt.sign import Signer

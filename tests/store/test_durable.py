@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from buzzerbox.datadir import admin_pin, secret_key
 from buzzerbox.durable import write_atomic
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Board
 from buzzerbox.hub.record import save
 from buzzerbox.server.sessions import Sessions
 

@@ -34,8 +34,8 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.errors import Words
-from buzzerbox.hub.board import Board, Update
 from buzzerbox.hub.errors import NotRemovableError
+from buzzerbox.hub.leaderboard import Board, Update
 from buzzerbox.live.sse import Live, Stream
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane

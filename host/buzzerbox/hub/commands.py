@@ -119,7 +119,7 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.datadir import DataLock, admin_pin
     from buzzerbox.errors import DataFolderBusyError
     from buzzerbox.hub.app import create_app  # here: the other commands load no Flask
-    from buzzerbox.hub.board import Board
+    from buzzerbox.hub.leaderboard import Board
     from buzzerbox.hub.record import RECORD_FILE, Keeper
     from buzzerbox.hub.subscriber import Subscriber
     from buzzerbox.live.sse import Live

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.durable import write_atomic
-from buzzerbox.hub.board import Board, Update
+from buzzerbox.hub.leaderboard import Board, Update
 
 log = logging.getLogger(__name__)
 

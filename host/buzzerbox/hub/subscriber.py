@@ -22,7 +22,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from buzzerbox.hub.board import Board, Update
+from buzzerbox.hub.leaderboard import Board, Update
 from buzzerbox.mqtt.connect import Link, LinkStatus
 from buzzerbox.mqtt.topics import ROOT, Broker
 
