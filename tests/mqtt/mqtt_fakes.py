@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 import paho.mqtt.client as mqtt
 from buzzerbox.box import Box
-from buzzerbox.hub.leaderboard import Board, Update
+from buzzerbox.hub.leaderboard import Leaderboard, Update
 from buzzerbox.mqtt import Publisher
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.testing import ManualClock as ManualClock
@@ -237,7 +237,7 @@ class Watcher:
     """What a hub's board passes on, recorded for the test to wait on: the events it
     accepts (per box, in order) and the updates for the page."""
 
-    board: Board
+    board: Leaderboard
     cond: threading.Condition = field(default_factory=threading.Condition)
     events: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)

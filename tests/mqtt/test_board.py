@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from buzzerbox.hub.leaderboard import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.live.sse import Live
 
 
@@ -47,7 +47,7 @@ def result(box: str, game_id: int, seq: int, winners: list[str], finished: bool 
 
 
 def test_events_once_each_with_gaps_seen() -> None:
-    board = Board()
+    board = Leaderboard()
     seen: list[int] = []
     board.when_event.append(lambda box, data: seen.append(data["seq"]))
     for seq, prev in [(1, None), (2, 1), (2, 1), (1, None), (3, 2), (5, 4), (6, 5)]:
@@ -59,7 +59,7 @@ def test_events_once_each_with_gaps_seen() -> None:
 
 
 def test_state_replaced_unless_older_and_status() -> None:
-    board = Board()
+    board = Leaderboard()
     (update,) = board.apply("buzzerbox/t1/state", state(5))
     assert update[0] == "table" and update[1]["seq"] == 5 and update[1]["online"] is True
     assert board.apply("buzzerbox/t1/state", state(4, "scoring")) == []
@@ -70,7 +70,7 @@ def test_state_replaced_unless_older_and_status() -> None:
 
 
 def test_bad_messages_are_dropped_and_counted() -> None:
-    board = Board()
+    board = Leaderboard()
     assert board.apply("buzzerbox/t1/state", b"not json") == []
     assert board.apply("buzzerbox/t1/state", b"[1, 2]") == []
     assert board.apply("buzzerbox/t1/state", msg(seq=3, state={"players": "Ann"})) == []
@@ -83,7 +83,7 @@ def test_bad_messages_are_dropped_and_counted() -> None:
 
 
 def test_tournament_from_results_and_races() -> None:
-    board = Board()
+    board = Leaderboard()
     board.apply("buzzerbox/t1/games/1", result("t1", 1, 40, ["Ann"]))
     board.apply("buzzerbox/t2/games/9", result("t2", 9, 80, ["Ben"]))
     updates = board.apply("buzzerbox/t2/games/9", result("t2", 9, 80, ["Ben"]))
@@ -103,7 +103,7 @@ def test_tournament_from_results_and_races() -> None:
 
 
 def test_photo_finishes_keyed_and_bounded() -> None:
-    board = Board(finishes=3)
+    board = Leaderboard(finishes=3)
     for n in range(5):
         board.apply("buzzerbox/t1/race", msg(seq=n + 1, key=f"1/{n}/0/0", first="Ann", at=n))
     better = msg(seq=9, key="1/4/0/0", first="Ann", margin_us=12, at=4)
@@ -124,7 +124,7 @@ def frames(chunk: bytes) -> list[tuple[str, Any]]:
 
 
 def test_live_stream_board_then_updates_then_board_when_behind() -> None:
-    board = Board()
+    board = Leaderboard()
     live = Live(board.snapshot, ring=4)
     board.apply("buzzerbox/t1/state", state(1))
     stream = live.stream(keepalive_s=0.01, max_stream_s=30)
@@ -153,7 +153,7 @@ def test_live_refuses_screens_beyond_the_limit() -> None:
 
 
 def test_a_screen_that_comes_back_gets_the_updates_since_its_last_event_id() -> None:
-    board = Board()
+    board = Leaderboard()
     live = Live(board.snapshot, ring=4)
     live.publish(board.apply("buzzerbox/t1/state", state(1)))
     first = live.stream(max_stream_s=30)

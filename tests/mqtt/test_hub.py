@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import BOX_STATIC, create_app
-from buzzerbox.hub.leaderboard import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.live.sse import Live
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.sign import Signer
@@ -25,17 +25,17 @@ from .test_board import state
 
 
 @pytest.fixture
-def board() -> Board:
-    return Board()
+def board() -> Leaderboard:
+    return Leaderboard()
 
 
 @pytest.fixture
-def live(board: Board) -> Live:
+def live(board: Leaderboard) -> Live:
     return Live(board.snapshot, max_clients=2)
 
 
 @pytest.fixture
-def client(board: Board, live: Live) -> FlaskClient:
+def client(board: Leaderboard, live: Live) -> FlaskClient:
     app = create_app(board, live, {"SSE_KEEPALIVE_S": 0.01, "TESTING": True})
     return app.test_client()
 
@@ -63,7 +63,7 @@ def test_the_page_and_its_assets_come_from_the_hub(client: FlaskClient) -> None:
     watchdog.close()
 
 
-def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
+def test_the_board_as_json(client: FlaskClient, board: Leaderboard) -> None:
     board.apply("buzzerbox/t1/state", state(4))
     reply = client.get("/api/board")
     assert reply.json is not None
@@ -81,7 +81,7 @@ def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
 
 
 def test_the_live_stream_board_first_then_updates(
-    client: FlaskClient, board: Board, live: Live
+    client: FlaskClient, board: Leaderboard, live: Live
 ) -> None:
     reply = client.get("/api/events", buffered=False)
     assert reply.mimetype == "text/event-stream"

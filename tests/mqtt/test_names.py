@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from buzzerbox.mqtt.claim import LOSE, NOTHING, OURS, REPUBLISH, WAIT, Claim, Claimant, owner_id
-from buzzerbox.mqtt.connect import CONNECTED, REFUSED, LinkStatus, wait_until
+from buzzerbox.mqtt.connect import CONNECTED, REFUSED, BrokerLinkStatus, wait_until
 from buzzerbox.mqtt.topics import check_box_name, default_box_name
 
 from .mqtt_fakes import TIMEOUT_S, Attach, MakeBox, ManualClock, Record, kids_round, log_seqs
@@ -45,8 +45,8 @@ def test_the_claim_decisions() -> None:
     assert Claim.parse(older.payload()) == older
 
 
-def statuses(publisher_link: object) -> list[LinkStatus]:
-    seen: list[LinkStatus] = []
+def statuses(publisher_link: object) -> list[BrokerLinkStatus]:
+    seen: list[BrokerLinkStatus] = []
     publisher_link.when_status.append(seen.append)  # type: ignore[attr-defined]
     return seen
 

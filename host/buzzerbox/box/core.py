@@ -25,7 +25,7 @@ from buzzerbox.box.checks import (
     shown_rejected,
 )
 from buzzerbox.box.countdown import Countdown
-from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads, noted
+from buzzerbox.box.enrol import ENROL_PHASES, PadLayout, PadSeats, lit_pads, noted
 from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
@@ -55,7 +55,7 @@ class Box:
         log_: EventLog,
         *,
         clock: Clock | None = None,
-        pads: PadSource | None = None,
+        pads: PadLayout | None = None,
         countdown_us: int = COUNTDOWN_US,
         phones: PhoneSeats | None = None,
     ) -> None:
@@ -63,8 +63,8 @@ class Box:
         self.clock: Clock = clock or SystemClock()
         self.countdown_us = countdown_us
         #: where the pads come from: a pad map, or the phones' virtual pads (the default)
-        self.pad_source: PadSource = pads if pads is not None else VirtualPads()
-        self._seats = PadSeats(self.pad_source)
+        self.pad_layout: PadLayout = pads if pads is not None else VirtualPads()
+        self._seats = PadSeats(self.pad_layout)
         #: phones as pads: which phone is whose buzzer (phones.py; kept if given a file)
         self.phones = phones if phones is not None else PhoneSeats()
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
@@ -135,7 +135,7 @@ class Box:
     @property
     def is_simulated(self) -> bool:
         """Whether the pads are virtual (pressed on the phones), not wired."""
-        return self.pad_source.is_virtual
+        return self.pad_layout.is_virtual
 
     def report(self, key: str, value: Any) -> None:
         """Another part's status under state["box"][key] (e.g. the broker link)."""

@@ -35,7 +35,7 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.errors import Words
 from buzzerbox.hub.errors import NotRemovableError
-from buzzerbox.hub.leaderboard import Board, Update
+from buzzerbox.hub.leaderboard import Leaderboard, Update
 from buzzerbox.live.sse import Live, Stream
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane
@@ -57,7 +57,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(board: Leaderboard, live: Live, config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.config.update(DEFAULTS)

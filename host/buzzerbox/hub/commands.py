@@ -119,7 +119,7 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.datadir import DataLock, admin_pin
     from buzzerbox.errors import DataFolderBusyError
     from buzzerbox.hub.app import create_app  # here: the other commands load no Flask
-    from buzzerbox.hub.leaderboard import Board
+    from buzzerbox.hub.leaderboard import Leaderboard
     from buzzerbox.hub.record import RECORD_FILE, Keeper
     from buzzerbox.hub.subscriber import Subscriber
     from buzzerbox.live.sse import Live
@@ -152,7 +152,7 @@ def run_hub(args: argparse.Namespace) -> int:
         sock.close()
         print(f"buzzerbox hub: {exc}", file=sys.stderr)
         return 2 if not isinstance(exc, DataFolderBusyError) else 3
-    board = Board(forget_after_s=args.forget_after * 60, signer=signer)
+    board = Leaderboard(forget_after_s=args.forget_after * 60, signer=signer)
     live = Live(board.snapshot, max_clients=args.max_screens)
     keeper = Keeper(board, args.data / RECORD_FILE if args.data else None, live.publish).start()
     live.snapshot = keeper.shown  # new pages get the board as saved

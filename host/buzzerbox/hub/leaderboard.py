@@ -53,7 +53,7 @@ MAX_PLAYERS = 2000
 TOURNAMENT_ROWS = 300
 
 
-class Board:
+class Leaderboard:
     """Every table of the event, folded from the broker's messages."""
 
     def __init__(
