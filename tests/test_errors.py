@@ -9,11 +9,11 @@ import pytest
 from buzzerbox.appliance.hardware import build_docs
 from buzzerbox.errors import BuzzerboxError, ConfigError, InputError
 from buzzerbox.mqtt.topics import check_box_name, parse_broker
-from buzzerbox.pads import protocol
-from buzzerbox.pads.clockmap import ClockMap
-from buzzerbox.pads.debounce import Debouncer
+from buzzerbox.pads.board import protocol
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.padmap import parse_pad_map
+from buzzerbox.pads.timeline.clockmap import ClockMap
+from buzzerbox.pads.timeline.debounce import Debouncer
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -47,8 +47,8 @@ from buzzerbox.box.core import Box
 from buzzerbox.clock import monotonic_us
 from buzzerbox.live.fanout import Fanout
 from buzzerbox.live.livestate import LiveState
-from buzzerbox.pads.arbiter import Arbiter
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import Arbiter
 from buzzerbox.serve import main as serve_main
 from buzzerbox.store.eventlog import EventLog
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from buzzerbox.box import Box
-from buzzerbox.pads.arbiter import Edge
 from buzzerbox.pads.fakes.pins import ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 

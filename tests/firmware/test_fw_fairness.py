@@ -20,7 +20,7 @@ from buzzerbox.appliance.fairness import PROMISE_US, percentiles
 from buzzerbox.appliance.fairness_run import measure
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.syncgroup import Pulse
+from buzzerbox.pads.timeline.syncgroup import Pulse
 
 from .emulator import BOARD_ID, RATIO, PicoEmulator
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from buzzerbox.box import Box
 from buzzerbox.errors import ConfigError
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.serve import settings
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from buzzerbox import lazy
-from buzzerbox.pads.clockmap import ClockMap
-from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, Pulse, Pulser
+from buzzerbox.pads.timeline.clockmap import ClockMap
+from buzzerbox.pads.timeline.syncgroup import PERIOD_US, PULSE_US, Pulse, Pulser
 
 if TYPE_CHECKING:
     from buzzerbox.pads.gpio import SyncPulser

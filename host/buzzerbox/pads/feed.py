@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from buzzerbox.errors import BuzzerboxError, ConfigError
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
 from buzzerbox.pads.padmap import PadMap, load_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.selftest import SELFTEST_S, SelfTest
 from buzzerbox.pads.sources import PadSources, open_pulser
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, FramesLost
 
 log = logging.getLogger(__name__)
 

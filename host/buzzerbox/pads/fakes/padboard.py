@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.errors import InputError
-from buzzerbox.pads import boardside
-from buzzerbox.pads import protocol as p
+from buzzerbox.pads.board import boardside
+from buzzerbox.pads.board import protocol as p
 from buzzerbox.pads.errors import CommandRefusedError
 
 

@@ -53,10 +53,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from buzzerbox.pads.arbiter import GPIO
 from buzzerbox.pads.errors import PadMapError
 from buzzerbox.pads.pad import Pad
-from buzzerbox.pads.padspec import (
+from buzzerbox.pads.padmap.spec import (
     DEFAULT_RELEASE_MS,
     MAX_RELEASE_MS,
     ROLES,
@@ -65,7 +64,8 @@ from buzzerbox.pads.padspec import (
     PadMap,
     TestLine,
 )
-from buzzerbox.pads.tomllines import TomlLines
+from buzzerbox.pads.padmap.tomllines import TomlLines
+from buzzerbox.pads.timeline.arbiter import GPIO
 
 __all__ = ["ROLES", "BoardSpec", "GpioSettings", "Pad", "PadMap", "load_pad_map", "parse_pad_map"]
 
@@ -178,7 +178,7 @@ class _Reader:
     def _test_line(
         self, raw: object, boards: Mapping[str, BoardSpec], gpio: GpioSettings
     ) -> TestLine:
-        from buzzerbox.pads.testline import read_test_line
+        from buzzerbox.pads.padmap.testline import read_test_line
 
         return read_test_line(self, raw, boards, gpio)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
-from buzzerbox.pads.padspec import BoardSpec, GpioSettings, TestLine
+from buzzerbox.pads.padmap.spec import BoardSpec, GpioSettings, TestLine
 
 if TYPE_CHECKING:
-    from buzzerbox.pads.padmap import _Reader
+    from buzzerbox.pads.padmap.load import _Reader
 
 TEST_KEYS: Final = ("gpio", "gpio_in", "boards")
 
