@@ -239,3 +239,45 @@ def test_one_name_one_idea(tmp_path: Path) -> None:
     for name in ("rules/log.py", "store/log.py", "box/errors.py", "hub/errors.py"):
         write(tmp_path, name, "")
     assert shared_names(tmp_path) == {"log.py": ["rules/log.py", "store/log.py"]}
+
+
+def module_graph(root: Path) -> tuple[dict[str, dict[str, set[str]]], list[str]]:
+    """module -> {module it imports: {itself}}, every import counted (also one under
+    TYPE_CHECKING or inside a function); and each private name imported across modules
+    ("a.b imports _c from a.d")."""
+    modules: dict[str, Path] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    edges: dict[str, dict[str, set[str]]] = {}
+    private = []
+    for name, path in modules.items():
+        out = edges.setdefault(name, {})
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in modules:
+                for alias in node.names:
+                    target = f"{node.module}.{alias.name}"
+                    out.setdefault(target if target in modules else node.module, set()).add(name)
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        private.append(f"{name} imports {alias.name} from {node.module}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules:
+                        out.setdefault(alias.name, set()).add(name)
+    return edges, private
+
+
+def test_no_module_imports_a_circle_or_another_modules_private_name() -> None:
+    edges, private = module_graph(ROOT)
+    assert "buzzerbox.pads.padmap.testline" in edges["buzzerbox.pads.padmap.load"]
+    assert cycles(edges) == []
+    assert private == []
+
+
+def test_the_module_check_sees_a_circle_and_a_private_import(tmp_path: Path) -> None:
+    root = tmp_path / "buzzerbox"
+    write(root, "pads/a.py", "from buzzerbox.pads.b import thing\n")
+    write(root, "pads/b.py", "def f():\n    from buzzerbox.pads.a import _hidden\n")
+    edges, private = module_graph(root)
+    assert cycles(edges) == [["buzzerbox.pads.a", "buzzerbox.pads.b"]]
+    assert private == ["buzzerbox.pads.b imports _hidden from buzzerbox.pads.a"]

@@ -10,7 +10,7 @@ knows when it pulled the line, to within the few µs its write takes, so each
 
 - `SyncPulser` (the pads area's, pads/gpio.py) drives the line through gpiozero
   (any pin factory) and stamps each pulse with the host clock before and after the
-  write. The box's arbitration uses the wire through pads/syncgroup.py; this module
+  write. The box's arbitration uses the wire through pads/timeline/syncgroup.py; this module
   is the doctor's measuring of it.
 - `SyncMatcher` pairs a board's sync edges with the pulses, using the board's
   rough USB mapping only to tell the pulses apart (they are 1 s apart), and

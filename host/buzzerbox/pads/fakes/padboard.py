@@ -114,7 +114,7 @@ class FakeBoard:
         self.ticks_after_sync = True
         """Follow each SYNC answer with a TICK (the protocol lets a board TICK at any
         time; a host that waits for this board's watermark asks with a SYNC:
-        pads/session.py), as this repository's firmware does (padboard/core.py)."""
+        pads/board/session.py), as this repository's firmware does (padboard/core.py)."""
         self.stamp_us = 0
         """How long after a host line is complete the board stamps a SYNC (v1.1: ≤ 50 µs)."""
         self.reader = boardside.LineReader()

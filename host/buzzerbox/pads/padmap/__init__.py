@@ -1,6 +1,6 @@
 """The pad map: which contact is which pad (a TOML file). `load.py` reads and checks
-it, `testline.py` its [test_line] table, `spec.py` is what it holds, `tomllines.py`
-finds a table's line for the messages."""
+it, `testline.py` its [test_line] table, both with `reading.py`'s checks of a value
+(each refusal names its line, which `tomllines.py` finds); `spec.py` is what it holds."""
 
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap.load import load_pad_map, parse_pad_map
