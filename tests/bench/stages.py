@@ -48,7 +48,7 @@ from buzzerbox.clock import monotonic_us
 from buzzerbox.live.fanout import Fanout
 from buzzerbox.live.livestate import LiveState
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.timeline.arbiter import Arbiter
+from buzzerbox.pads.timeline.arbiter import Arbiter, Edge
 from buzzerbox.serve import main as serve_main
 from buzzerbox.store.eventlog import EventLog
 
@@ -75,11 +75,11 @@ def instrument(ask: bool) -> None:
         marks.setdefault(e.t_us, {}).update(link=now_us, arbiter=monotonic_us())
         edge(self, e, now_us, **kw)
 
-    def box_pad_edge(self: Box, pad_id: str, pressed: bool, host_t_us: int) -> Any:
-        marks.setdefault(host_t_us, {})["final"] = monotonic_us()
-        local.key = host_t_us
+    def box_pad_edge(self: Box, e: Edge) -> Any:
+        marks.setdefault(e.t_us, {})["final"] = monotonic_us()
+        local.key = e.t_us
         try:
-            return pad_edge(self, pad_id, pressed, host_t_us)
+            return pad_edge(self, e)
         finally:
             local.key = None
 
@@ -109,7 +109,7 @@ def instrument(ask: bool) -> None:
 
     PadSources.__init__ = sources_init  # type: ignore[method-assign]
     Arbiter.edge = arb_edge  # type: ignore[method-assign,assignment]
-    Box.pad_edge = box_pad_edge  # type: ignore[method-assign]
+    Box.pad_edge = box_pad_edge  # type: ignore[method-assign,assignment]
     EventLog.append = log_append  # type: ignore[method-assign]
     LiveState.publish = hub_publish  # type: ignore[method-assign]
     Fanout.send_all = fanout_send_all  # type: ignore[method-assign]

@@ -34,7 +34,7 @@ from buzzerbox.pads.pad import Pad, pad_label
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+from buzzerbox.rules.events import PadPressed, PadReleased
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.words import no_seat
 
@@ -306,13 +306,9 @@ class PadSeats:
         self._edges.append(record)
         return record
 
-    def edge_of(self, obj: Mapping[str, Any], pad_id: str | None) -> dict[str, Any]:
-        """Keep a `press` or `release` of the game log for the pad test (`pad_id`: a real
-        pad's; else a virtual pad's). InvalidEventError if it is malformed: not kept."""
-        event = parse_event(obj)
-        if not isinstance(event, PadPressed | PadReleased):
-            said = {"kind": obj.get("type")}
-            raise InvalidEventError(Words("{kind!r} is no pad edge: press or release", said))
+    def edge_of(self, event: PadPressed | PadReleased, pad_id: str | None) -> dict[str, Any]:
+        """Keep a pad edge for the pad test (`pad_id`: a real pad's; else a virtual
+        pad's); the record, its note set later if it is not played."""
         seat, role, pile = event.seat, event.pad, event.pile
         pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile=pile)
         return self.edge(pad.id, pad, isinstance(event, PadPressed), event.t_us)

@@ -40,7 +40,8 @@ class PadSink(Protocol):
 
     when_lit: list[Callable[[list[str]], None]]
 
-    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> object: ...
+    def pad_edge(self, edge: Edge) -> object:
+        """A final edge, in true time order (the arbiter's, host timeline)."""
 
     def pad_board(self, status: Mapping[str, Any]) -> None:
         """A board's status changed (`monitor --json`'s board object): for the pages."""
@@ -122,7 +123,7 @@ class PadFeed:
                 self.selftest.take(event)
             if isinstance(event, Edge):
                 self.edges += 1
-                self.box.pad_edge(event.pad, event.is_press, event.t_us)
+                self.box.pad_edge(event)  # the arbiter's Edge, as it is
             elif isinstance(event, BoardStatusChanged):
                 log.info("pad board %s is %s%s", event.board, event.status, event.clock_text())
                 if event.note:

@@ -337,6 +337,20 @@ _PARSERS: Final[dict[object, Callable[[Mapping[str, Any]], Event]]] = {
 }
 
 
+def parse_edge(
+    pressed: bool, seat: object, pad: object, t_us: object, pile: object = None
+) -> PadPressed | PadReleased:
+    """A pad edge handed in apart (a page's seat, pad and pile, and its time), checked as
+    a log line's `press` or `release` is: InvalidEventError says what is wrong."""
+    obj: dict[str, object] = {"type": "press" if pressed else "release"}
+    obj |= {"seat": seat, "pad": pad, "t_us": t_us}
+    if pile is not None:
+        obj["pile"] = pile
+    event = _PARSERS[obj["type"]](obj)
+    assert isinstance(event, PadPressed | PadReleased)
+    return event
+
+
 def parse_event(obj: object) -> Event:
     """The event one line of a game log says, or InvalidEventError if it says none."""
     if not isinstance(obj, dict):

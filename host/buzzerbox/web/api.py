@@ -17,8 +17,10 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.i18n import say
+from buzzerbox.rules.events import parse_edge
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
 from buzzerbox.server.errors import BadBodyError
@@ -134,7 +136,7 @@ def api_blueprint(
     def event() -> ResponseReturnValue:
         entry = body_object(Words("a table entry"))
         check_entry_fields(entry)
-        box.submit(entry)
+        box.submit(table_entry(entry))
         return reply()
 
     def pad_edge(released: bool) -> ResponseReturnValue:
@@ -162,7 +164,8 @@ def api_blueprint(
             body.get("error_us"),
             bound_transit=open_pads,
         )
-        state = box.press(body.get("seat"), body.get("pad"), pile, timed.t_us, released=released)  # type: ignore[arg-type]
+        edge = parse_edge(not released, body.get("seat"), body.get("pad"), max(timed.t_us, 0), pile)
+        state = box.play(edge)
         if "ago_ms" in body or "touch_us" in body:
             return edge_taken(state, press_time=said_time(timed))
         return edge_taken(state)
@@ -234,7 +237,7 @@ def api_blueprint(
             arrived, body.get("ago_ms", 0), body.get("touch_us"), body.get("error_us")
         )
         pad, pile = body.get("pad"), body.get("pile")
-        state = box.press(seat, pad, pile, timed.t_us, released=released)  # type: ignore[arg-type]
+        state = box.play(parse_edge(not released, seat, pad, max(timed.t_us, 0), pile))
         return edge_taken(state, press_time=said_time(timed))
 
     @bp.post("/phones/press")
