@@ -88,7 +88,7 @@ def test_tournament_from_results_and_races() -> None:
     board.apply("buzzerbox/t2/games/9", result("t2", 9, 80, ["Ben"]))
     updates = board.apply("buzzerbox/t2/games/9", result("t2", 9, 80, ["Ben"]))
     assert updates == []  # the same result again changes nothing
-    race = msg(seq=5, game_id=3, key="3/1/100/2", first="Cem", reaction_us=812_000, margin_us=35)
+    race = msg(seq=5, game_id=3, key="3/1/100/2", first="Cem", reaction_us=812_000, lead_us=35)
     kinds = [k for k, _ in board.apply("buzzerbox/t3/race", race)]
     assert kinds == ["race", "tournament"]
     rows = {r["name"]: r for r in board.snapshot()["tournament"]}
@@ -106,12 +106,20 @@ def test_photo_finishes_keyed_and_bounded() -> None:
     board = Leaderboard(finishes=3)
     for n in range(5):
         board.apply("buzzerbox/t1/race", msg(seq=n + 1, key=f"1/{n}/0/0", first="Ann", at=n))
-    better = msg(seq=9, key="1/4/0/0", first="Ann", margin_us=12, at=4)
+    better = msg(seq=9, key="1/4/0/0", first="Ann", lead_us=12, at=4)
     board.apply("buzzerbox/t1/race", better)
     assert board.apply("buzzerbox/t1/race", better) == []
     finishes = board.snapshot()["finishes"]
     assert [f["key"] for f in finishes] == ["t1/1/4/0/0", "t1/1/3/0/0", "t1/1/2/0/0"]
-    assert finishes[0]["margin_us"] == 12
+    assert finishes[0]["lead_us"] == 12
+
+
+def test_a_race_of_a_box_not_updated_names_the_lead_margin_us() -> None:
+    board = Leaderboard()
+    old = msg(seq=5, key="1/1/0/0", first="Ann", reaction_us=900, margin_us=40)
+    board.apply("buzzerbox/t1/race", old)
+    [finish] = board.snapshot()["finishes"]
+    assert finish["lead_us"] == 40 and "margin_us" not in finish
 
 
 def frames(chunk: bytes) -> list[tuple[str, Any]]:

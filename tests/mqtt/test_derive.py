@@ -107,7 +107,7 @@ def test_twinit_slaps_update_the_race_with_the_margin(
     box.play(parse_edge(True, 1, "slap", go + 9_000_000))
     deriver = Deriver("t1")
     races = payloads([m for e in stored(box) for m in deriver.feed(e, now=e.at)], "race")
-    assert [(r["first"], r["margin_us"], r["reaction_us"]) for r in races] == [
+    assert [(r["first"], r["lead_us"], r["reaction_us"]) for r in races] == [
         ("Cem", None, 400_000),
         ("Cem", 350, 400_000),
         ("Ben", None, None),  # only the first race of a round has a reaction

@@ -263,7 +263,7 @@ class Leaderboard:
             return updates
         fastest, closest = self._from_races.get(first, (None, None))
         fastest = _least(fastest, data["reaction_us"])
-        closest = _least(closest, data["margin_us"])
+        closest = _least(closest, data["lead_us"])
         self._from_races[first] = (fastest, closest)
         record = self._record(first)
         best = (_least(record.fastest_us, fastest), _least(record.closest_us, closest))
