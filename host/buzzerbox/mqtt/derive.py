@@ -9,8 +9,8 @@ may have sent before, with the same ids) and says, for each event, what to publi
   subscriber sees a gap, and drops a message it has already seen (QoS 1 may deliver
   one twice);
 - `race`: when a race has a new first press, runner-up or claim slap: who was first,
-  by how much (`lead_us`: the runner-up's lead, as the rules name it) and, for the first race of a round,
-  how long after the start signal (`reaction_us`);
+  by how much (`lead_us`: the runner-up's lead, as the rules name it) and, for the
+  first race of a round, how long after the start signal (`reaction_us`);
 - `games/<id>`: a game's result when it finishes (and again, `finished: false`, when
   the finish is undone), with per-player race stats for the event's tournament;
 - `ha/event`: "game_finished" for Home Assistant, only when the finish is fresh (a
