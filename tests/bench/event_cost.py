@@ -28,9 +28,10 @@ from pathlib import Path
 import platformdirs
 from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.eventlog import EventLog
-from buzzerbox.testing import ManualClock, pad_edge
+from buzzerbox.testing import ManualClock
 from buzzerbox.web import create_app
 
 GOAL_MS = 1.0

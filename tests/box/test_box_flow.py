@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad, Played, Refused
 from buzzerbox.box.checks import table_entry
 from buzzerbox.box.enrol import lit_pads
+from buzzerbox.fixtures import MakeBox
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import parse_edge
-from buzzerbox.store.eventlog import EventLog, StoreError
-from buzzerbox.testing import ManualClock, pad_edge
+from buzzerbox.store.eventlog import StoreError
+from buzzerbox.testing import ManualClock
 
 PLAYERS = ["Ann", "Ben", "Cem"]
 
@@ -85,38 +86,36 @@ def test_nothing_is_accepted_before_a_game(box: Box) -> None:
 
 
 def test_a_restarted_box_resumes_the_game_where_it_stood(
-    box: Box, clock: ManualClock, db_path: Path
+    box: Box, clock: ManualClock, make_box: MakeBox
 ) -> None:
     started(box, clock)
     box.play(parse_edge(True, 1, "stop", clock.now + 10))
     box.submit(table_entry({"type": "stacks", "counts": {"Ann": 3, "Ben": 0, "Cem": 5}}))
-    again = Box(EventLog(db_path), clock=ManualClock(now=clock.now))
+    again = make_box(clock=ManualClock(now=clock.now))
     assert without_pad_test(again.state()) == without_pad_test(box.state())
     assert again.state()["undoable"] == "stacks"
-    again.close()
 
 
 def test_a_box_restarted_in_the_countdown_counts_down_again(
-    box: Box, clock: ManualClock, db_path: Path
+    box: Box, clock: ManualClock, make_box: MakeBox
 ) -> None:
     box.new_game({"game": "ligretto", "players": PLAYERS})
     box.submit(table_entry({"type": "round"}))
     later = ManualClock(now=clock.now + 10_000_000)
-    again = Box(EventLog(db_path), clock=later)
+    again = make_box(clock=later)
     assert again.state()["box"]["countdown_ends_us"] == later.now + 3_000_000
     later.advance(3_000_000)
     assert again.state()["phase"] == "playing"
-    again.close()
 
 
 def test_after_a_reboot_the_box_timeline_never_runs_behind_the_log(
-    box: Box, clock: ManualClock, db_path: Path
+    box: Box, clock: ManualClock, make_box: MakeBox
 ) -> None:
     clock.now = 50_000_000_000
     started(box, clock)
     box.play(parse_edge(True, 0, "stop", clock.now))
     rebooted = ManualClock(now=2_000_000)  # the host clock starts again near 0
-    again = Box(EventLog(db_path), clock=rebooted)
+    again = make_box(clock=rebooted)
     assert again.now_us() > box.state()["race"][0]["t_us"]
     again.submit(table_entry({"type": "stacks", "counts": {"Ann": 0, "Ben": 2, "Cem": 2}}))
     again.submit(table_entry({"type": "middle", "counts": {"Ann": 9, "Ben": 9, "Cem": 9}}))
@@ -124,7 +123,6 @@ def test_after_a_reboot_the_box_timeline_never_runs_behind_the_log(
     rebooted.advance(3_000_000)
     state = again.play(parse_edge(True, 1, "stop", again.now_us()))
     assert state["caller"] == "Ben"  # a real call, not a press out of order
-    again.close()
 
 
 def test_virtual_presses_stay_in_time_order(box: Box, clock: ManualClock) -> None:

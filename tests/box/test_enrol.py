@@ -13,9 +13,9 @@ import pytest
 from buzzerbox.box import Box, Enrolled
 from buzzerbox.box.checks import table_entry
 from buzzerbox.box.enrol import PAD_TEST_EDGES
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.eventlog import EventLog
-from buzzerbox.testing import pad_edge
 from buzzerbox.web import create_app
 from flask.testing import FlaskClient
 from web.web_fakes import PIN, ManualClock, new_game  # type: ignore[import-not-found]

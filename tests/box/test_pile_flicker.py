@@ -8,12 +8,13 @@ from pathlib import Path
 
 from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.pads.fakes.pins import ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
 from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.store.eventlog import EventLog
-from buzzerbox.testing import ManualClock, pad_edge
+from buzzerbox.testing import ManualClock
 
 MAP = """
 seats = 2

@@ -1,18 +1,15 @@
-"""A box clock driven by hand, for tests and demos (the pads' own is pads/fakes/pins.py),
-and a final pad edge as the arbiter hands one to the box.
+"""A box clock driven by hand, for tests and demos (the pads' own is pads/fakes/pins.py).
+The package's pytest fixtures built on it are buzzerbox/fixtures.py.
 
 clock = ManualClock()
 box = Box(log, clock=clock)
 clock.advance(3_000_000)   # runs the callbacks that fall due, in time order
-box.pad_edge(pad_edge("north", True, clock.now))   # a wired pad pressed now
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-from buzzerbox.pads.timeline.arbiter import Edge
 
 
 @dataclass
@@ -57,9 +54,3 @@ class ManualClock:
         for timer in sorted(due, key=lambda t: t.due):
             timer.fn()
         return self.now
-
-
-def pad_edge(pad_id: str, pressed: bool, t_us: int, *, board: str = "test", ch: int = 0) -> Edge:
-    """The arbiter's final edge of pad `pad_id` at `t_us` (host timeline), as `PadFeed`
-    hands it to `Box.pad_edge` (the box reads its pad, state and time)."""
-    return Edge(board, ch, pad_id, 1 if pressed else 0, t_us)
