@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from buzzerbox.hub.leaderboard import Leaderboard
-from buzzerbox.live.sse import Live
+from buzzerbox.live.updates import UpdatesView
 
 
 def msg(**fields: Any) -> bytes:
@@ -133,9 +133,9 @@ def frames(chunk: bytes) -> list[tuple[str, Any]]:
 
 def test_live_stream_board_then_updates_then_board_when_behind() -> None:
     board = Leaderboard()
-    live = Live(board.snapshot, ring=4)
+    live = UpdatesView(board.snapshot, ring=4)
     board.apply("buzzerbox/t1/state", state(1))
-    stream = live.stream(keepalive_s=0.01, max_stream_s=30)
+    stream = live.messages(keepalive_s=0.01, max_stream_s=30)
     ((tick, every), (kind, first)) = frames(next(stream))
     assert (tick, every) == ("keepalive", 10)  # at once, saying how often (ms)
     assert kind == "board" and isinstance(first, dict) and first["tables"][0]["box"] == "t1"
@@ -154,31 +154,36 @@ def test_live_stream_board_then_updates_then_board_when_behind() -> None:
 
 
 def test_live_refuses_screens_beyond_the_limit() -> None:
-    live = Live(dict, max_clients=1)
-    assert live.join() and not live.join()
-    live.leave()
-    assert live.join()
+    live = UpdatesView(dict, max_clients=1)
+    assert live.stream.join() and not live.stream.join()
+    live.stream.leave()
+    assert live.stream.join()
 
 
 def test_a_screen_that_comes_back_gets_the_updates_since_its_last_event_id() -> None:
     board = Leaderboard()
-    live = Live(board.snapshot, ring=4)
+    live = UpdatesView(board.snapshot, ring=4)
     live.publish(board.apply("buzzerbox/t1/state", state(1)))
-    first = live.stream(max_stream_s=30)
+    first = live.messages(max_stream_s=30)
     head = next(first).decode()
     last_id = head.split("id: ")[1].split("\n")[0]
     first.close()
     live.publish(board.apply("buzzerbox/t2/state", state(2)))  # while the screen was away
     live.publish(board.apply("buzzerbox/t3/state", state(3)))
-    resumed = live.stream(max_stream_s=30, last_version=live.version_of(last_id))
+    resumed = live.messages(max_stream_s=30, last_version=live.stream.version_of(last_id))
     assert [(k, d["box"]) for k, d in frames(next(resumed)) if isinstance(d, dict)] == [
         ("table", "t2"),
         ("table", "t3"),
     ]
     resumed.close()
     odd = ("²", "١", "9" * 5000)  # digits int() refuses or reads, too long: not a version
-    assert [live.version_of(f"{v}.{live.boot}") for v in odd] == [None, None, None]
-    for unknown in ("1", f"1.{live.boot}x", "99." + live.boot):  # another hub's, or later
-        again = live.stream(max_stream_s=30, last_version=live.version_of(unknown))
+    boot = live.stream.boot
+    assert [live.stream.version_of(f"{v}.{boot}") for v in odd] == [None, None, None]
+    for unknown in (
+        "1",
+        f"1.{live.stream.boot}x",
+        "99." + live.stream.boot,
+    ):  # another hub's, or later
+        again = live.messages(max_stream_s=30, last_version=live.stream.version_of(unknown))
         assert [k for k, _ in frames(next(again))] == ["keepalive", "board"]
         again.close()

@@ -10,7 +10,7 @@ import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import create_app
 from buzzerbox.hub.leaderboard import Leaderboard
-from buzzerbox.live.sse import Live
+from buzzerbox.live.updates import UpdatesView
 from buzzerbox.server.auth import LoginLimiter
 from flask.testing import FlaskClient
 
@@ -29,12 +29,12 @@ def board() -> Leaderboard:
 
 
 @pytest.fixture
-def live(board: Leaderboard) -> Live:
-    return Live(board.snapshot, max_clients=2)
+def live(board: Leaderboard) -> UpdatesView:
+    return UpdatesView(board.snapshot, max_clients=2)
 
 
 @pytest.fixture
-def client(board: Leaderboard, live: Live) -> FlaskClient:
+def client(board: Leaderboard, live: UpdatesView) -> FlaskClient:
     config = {"ADMIN_PIN": PIN, "TESTING": True, "LOGIN_LIMITER": LoginLimiter(free=3)}
     return create_app(board, live, config).test_client()
 
@@ -122,7 +122,7 @@ def test_a_wrong_pin_says_where_the_pin_is_and_tries_are_limited(client: FlaskCl
     assert bad.status_code == 400 and "PIN" in error(bad)
 
 
-def test_the_stream_says_the_table_is_gone(client: FlaskClient, live: Live) -> None:
+def test_the_stream_says_the_table_is_gone(client: FlaskClient, live: UpdatesView) -> None:
     csrf = log_in(client)
     seen: list[Any] = []
     live.publish = lambda updates: seen.extend(updates)  # type: ignore[method-assign]
@@ -158,7 +158,7 @@ def test_buzzerbox_hub_refuses_a_blank_pin(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_the_admin_gets_a_live_page_when_guests_hold_every_place(
-    board: Leaderboard, live: Live
+    board: Leaderboard, live: UpdatesView
 ) -> None:
     config = {"ADMIN_PIN": PIN, "TESTING": True, "LOGIN_LIMITER": LoginLimiter(free=3)}
     app = create_app(board, live, config)

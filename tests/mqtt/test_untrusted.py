@@ -16,7 +16,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from buzzerbox.hub.leaderboard import Leaderboard
-from buzzerbox.live.sse import Live
+from buzzerbox.live.updates import UpdatesView
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.mqtt.sign import Signer
 from paho.mqtt.enums import CallbackAPIVersion
@@ -67,7 +67,7 @@ BAD: list[tuple[str, str, bytes]] = [
 )
 def test_a_bad_message_is_dropped_and_counted(kind: str, reason: str, payload: bytes) -> None:
     board = Leaderboard()
-    live = Live(board.snapshot)
+    live = UpdatesView(board.snapshot)
     live.publish(board.apply("buzzerbox/t1/state", state(4)))
     before = board.snapshot()
     assert board.apply(f"buzzerbox/t1/{kind}", payload) == []

@@ -122,7 +122,7 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.hub.leaderboard import Leaderboard
     from buzzerbox.hub.record import RECORD_FILE, Keeper
     from buzzerbox.hub.subscriber import Subscriber
-    from buzzerbox.live.sse import Live
+    from buzzerbox.live.updates import UpdatesView
     from buzzerbox.server.auth import new_pin
     from buzzerbox.server.guard import ADMIN_STREAMS, Guard
     from buzzerbox.server.listen import bind, make_server, urls
@@ -153,7 +153,7 @@ def run_hub(args: argparse.Namespace) -> int:
         print(f"buzzerbox hub: {exc}", file=sys.stderr)
         return 2 if not isinstance(exc, DataFolderBusyError) else 3
     board = Leaderboard(forget_after_s=args.forget_after * 60, signer=signer)
-    live = Live(board.snapshot, max_clients=args.max_screens)
+    live = UpdatesView(board.snapshot, max_clients=args.max_screens)
     keeper = Keeper(board, args.data / RECORD_FILE if args.data else None, live.publish).start()
     live.snapshot = keeper.shown  # new pages get the board as saved
     subscriber = Subscriber(
