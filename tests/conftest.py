@@ -1,4 +1,5 @@
-"""Settings for every test folder.
+"""Settings for every test folder, and the package's own fixtures (buzzerbox.fixtures:
+box, app, admin, clock, ports, ...).
 
 Hypothesis keeps its example database in the temp folder, not in the checkout.
 """
@@ -6,12 +7,11 @@ Hypothesis keeps its example database in the temp folder, not in the checkout.
 import contextlib
 import tempfile
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from buzzerbox.pads.fakes.port import FakeBoardPort
 from hypothesis.configuration import set_hypothesis_home_dir
+
+pytest_plugins = ["buzzerbox.fixtures"]
 
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "buzzerbox-hypothesis")
 
@@ -21,12 +21,3 @@ set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "buzzerbox-hypothesis")
 with warnings.catch_warnings(), contextlib.suppress(ImportError):
     warnings.simplefilter("ignore", DeprecationWarning)
     import hypothesis.extra._patching  # noqa: F401
-
-
-@pytest.fixture
-def ports() -> Iterator[list[FakeBoardPort]]:
-    """The fake boards a test starts; all are closed after it."""
-    started: list[FakeBoardPort] = []
-    yield started
-    for port in started:
-        port.close()

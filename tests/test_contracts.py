@@ -39,7 +39,7 @@ def test_the_board_protocol_is_in_the_repository_and_every_link_to_it_holds() ->
         "README.md",
         "firmware/README.md",
         "firmware/padboard/protocol.py",
-        "host/buzzerbox/pads/protocol.py",
+        "host/buzzerbox/pads/board/protocol.py",
         "host/buzzerbox/pads/README.md",
         "hardware/builds/twist-picos/README.md",
         "hardware/builds/ligretto12/README.md",

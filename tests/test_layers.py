@@ -71,7 +71,7 @@ def imports_of(path: Path, root: Path) -> Iterator[str]:
 
 
 def unit_of(module: str, root: Path) -> str | None:
-    """The unit of one of our modules ("buzzerbox.pads.link" -> "pads"); None if not ours."""
+    """The unit of one of our modules ("buzzerbox.pads.board" -> "pads"); None if not ours."""
     parts = module.split(".")
     if parts[0] != root.name:
         return None
@@ -195,7 +195,7 @@ def test_the_detector_catches_each_kind_of_bad_import(tmp_path: Path) -> None:
 
     write(root, "web/api.py", "def f():\n    from buzzerbox.pads import link\n")
     write(root, "pads/feed.py", "from ..box import Box\n")
-    write(root, "mqtt/pub.py", "import buzzerbox.hub.board\n")
+    write(root, "mqtt/pub.py", "import buzzerbox.hub.leaderboard\n")
     write(root, "rules/base.py", "import serial\nfrom buzzerbox.store import log\n")
     write(root, "store/eventlog.py", "from buzzerbox.web import api\n")
     write(root, "hub/x.py", "from buzzerbox.store import log\n")
@@ -220,7 +220,7 @@ def test_the_pad_feed_does_not_import_the_monitor_command() -> None:
     """The box's pad feed sends the events' own JSON (to_json), not the CLI's."""
     feed = ROOT / "pads" / "feed.py"
     assert "buzzerbox.pads.monitor" not in set(imports_of(feed, ROOT))
-    assert "buzzerbox.pads.arbiter" in set(imports_of(feed, ROOT))  # the walk reads it
+    assert "buzzerbox.pads.timeline.arbiter" in set(imports_of(feed, ROOT))  # the walk reads it
 
 
 def shared_names(root: Path) -> dict[str, list[str]]:
@@ -239,3 +239,45 @@ def test_one_name_one_idea(tmp_path: Path) -> None:
     for name in ("rules/log.py", "store/log.py", "box/errors.py", "hub/errors.py"):
         write(tmp_path, name, "")
     assert shared_names(tmp_path) == {"log.py": ["rules/log.py", "store/log.py"]}
+
+
+def module_graph(root: Path) -> tuple[dict[str, dict[str, set[str]]], list[str]]:
+    """module -> {module it imports: {itself}}, every import counted (also one under
+    TYPE_CHECKING or inside a function); and each private name imported across modules
+    ("a.b imports _c from a.d")."""
+    modules: dict[str, Path] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    edges: dict[str, dict[str, set[str]]] = {}
+    private = []
+    for name, path in modules.items():
+        out = edges.setdefault(name, {})
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in modules:
+                for alias in node.names:
+                    target = f"{node.module}.{alias.name}"
+                    out.setdefault(target if target in modules else node.module, set()).add(name)
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        private.append(f"{name} imports {alias.name} from {node.module}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules:
+                        out.setdefault(alias.name, set()).add(name)
+    return edges, private
+
+
+def test_no_module_imports_a_circle_or_another_modules_private_name() -> None:
+    edges, private = module_graph(ROOT)
+    assert "buzzerbox.pads.padmap.testline" in edges["buzzerbox.pads.padmap.load"]
+    assert cycles(edges) == []
+    assert private == []
+
+
+def test_the_module_check_sees_a_circle_and_a_private_import(tmp_path: Path) -> None:
+    root = tmp_path / "buzzerbox"
+    write(root, "pads/a.py", "from buzzerbox.pads.b import thing\n")
+    write(root, "pads/b.py", "def f():\n    from buzzerbox.pads.a import _hidden\n")
+    edges, private = module_graph(root)
+    assert cycles(edges) == [["buzzerbox.pads.a", "buzzerbox.pads.b"]]
+    assert private == ["buzzerbox.pads.b imports _hidden from buzzerbox.pads.a"]

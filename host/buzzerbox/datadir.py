@@ -24,13 +24,9 @@ from pathlib import Path
 import platformdirs
 
 from buzzerbox.durable import write_atomic
-from buzzerbox.errors import BuzzerboxError, ConfigError
+from buzzerbox.errors import ConfigError, DataFolderBusyError
 
 PIN_FILE = "admin_pin"
-
-
-class DataFolderBusyError(BuzzerboxError, RuntimeError):
-    """Another box holds the data folder."""
 
 
 def data_dir(value: object) -> Path:

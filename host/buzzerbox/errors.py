@@ -95,6 +95,26 @@ class StoreError(BuzzerboxError, OSError):
     event log (store/), the admin sessions (server/sessions.py), the phone seats."""
 
 
+class FirmwareMissingError(BuzzerboxError, FileNotFoundError):
+    """The firmware folder is missing or incomplete."""
+
+
+class LayoutError(ConfigError):
+    """A layout the firmware does not have."""
+
+
+class MpremoteError(BuzzerboxError, RuntimeError):
+    """mpremote is not installed, or one of its commands failed."""
+
+
+class PicoChoiceError(BuzzerboxError, ValueError):
+    """No port was named, and there is not exactly one Pico to take."""
+
+
+class DataFolderBusyError(BuzzerboxError, RuntimeError):
+    """Another box holds the data folder."""
+
+
 __all__ = [
     "BuzzerboxError",
     "ConfigError",

@@ -30,7 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox import picos
-from buzzerbox.errors import BuzzerboxError, ConfigError
+from buzzerbox.errors import (
+    FirmwareMissingError,
+    LayoutError,
+    MpremoteError,
+    PicoChoiceError,
+)
 
 FIRMWARE_DIR = Path(str(importlib.resources.files("buzzerbox") / "firmware")).resolve()
 PACKAGE = "padboard"
@@ -41,24 +46,12 @@ LAYOUT_LINE = re.compile(r'^LAYOUT = "([A-Za-z0-9_]+)"$', re.MULTILINE)
 MKDIR = f'import os; "{PACKAGE}" in os.listdir() or os.mkdir("{PACKAGE}")'
 
 
-class FirmwareNotFoundError(BuzzerboxError, FileNotFoundError):
-    """The firmware folder is missing or incomplete."""
-
-
-class LayoutError(ConfigError):
-    """A layout the firmware does not have."""
-
-
-class MpremoteError(BuzzerboxError, RuntimeError):
-    """mpremote is not installed, or one of its commands failed."""
-
-
 def firmware_files(source: Path) -> tuple[list[Path], Path]:
     """The package's modules and main.py of the firmware in `source`."""
     modules = sorted((source / PACKAGE).glob("*.py"))
     main = source / "main.py"
     if not modules or not main.is_file() or not (source / PACKAGE / CONFIG).is_file():
-        raise FirmwareNotFoundError(
+        raise FirmwareMissingError(
             f"no firmware in {source}: it needs main.py and {PACKAGE}/*.py with {CONFIG} "
             f"(pass --source with the repository's firmware/ folder)"
         )
@@ -81,7 +74,7 @@ def layouts(config_text: str) -> tuple[list[str], str]:
             ]
     picked = LAYOUT_LINE.search(config_text)
     if not names or picked is None:
-        raise FirmwareNotFoundError(
+        raise FirmwareMissingError(
             f'the firmware\'s {PACKAGE}/{CONFIG} has no LAYOUTS table or no LAYOUT = "..." line'
         )
     return names, picked.group(1)
@@ -147,7 +140,7 @@ def install(
     comports: picos.Comports | None = None,
 ) -> None:
     """Install (or with `dry_run`, print how to install) the firmware on a board: the
-    one at `port`, else the one Pico plugged in (picos.PicoChoiceError if several)."""
+    one at `port`, else the one Pico plugged in (PicoChoiceError if several)."""
     if port is None:
         port = picos.the_one_pico(comports or picos.system_comports)
     launcher = mpremote or find_mpremote()
@@ -179,7 +172,7 @@ def _install(args: argparse.Namespace) -> int:
     mpremote = shlex.split(args.mpremote) if args.mpremote else None
     try:
         install(args.source, args.port, mpremote, layout=args.layout, dry_run=args.dry_run)
-    except (FirmwareNotFoundError, LayoutError, picos.PicoChoiceError) as e:
+    except (FirmwareMissingError, LayoutError, PicoChoiceError) as e:
         print(f"buzzerbox firmware install: {e}", file=sys.stderr)
         return 2
     except MpremoteError as e:

@@ -11,16 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from buzzerbox.errors import BuzzerboxError
+from buzzerbox.errors import PicoChoiceError
 
 PICO_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040, RP2350)
 
 #: the serial ports as `serial.tools.list_ports.comports` gives them
 Comports = Callable[[], Iterable[Any]]
-
-
-class PicoChoiceError(BuzzerboxError, ValueError):
-    """No port was named, and there is not exactly one Pico to take."""
 
 
 def system_comports() -> Iterable[Any]:

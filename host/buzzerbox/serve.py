@@ -2,8 +2,9 @@
 
     pad sources (GPIO, pad boards, or the phones' virtual pads)
       -> PadFeed (pads/feed.py) -> Box (box/: rules, the event log in store/)
-      -> listeners: the Flask app (web/, live stream), the MQTT publisher (mqtt/),
-         the pad lights
+      -> listeners: the phones' live stream (web/views.py: a live/ Stream of the
+         box's state), the MQTT publisher (mqtt/), the pad lights; the Flask app (web/)
+         serves the pages and the API around them
 
 This module builds them: the pad sources the config names (a pad map, or virtual
 pads), the event log, the Box, the MQTT publisher, the pad feed (started once
@@ -157,6 +158,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.store.check import ensure_healthy
     from buzzerbox.store.eventlog import EventLog
     from buzzerbox.web import create_app
+    from buzzerbox.web.views import phone_views
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     feed: PadFeed | None = None
@@ -219,22 +221,23 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     addresses = urls(str(cfg["host"]), int(sock.getsockname()[1]))
     guard = Guard()
-    app = create_app(
-        box,
-        {
-            "SECRET_KEY": secret_key(folder),
-            "ADMIN_PIN": pin,
-            "SESSIONS": sessions,
-            "URLS": addresses,
-            "OPEN_PADS": bool(cfg["open_pads"]),
-            "WIFI_SSID": cfg["wifi_ssid"],
-            "WIFI_PASSWORD": cfg["wifi_password"],
-            "SSE_MAX_CLIENTS": max_phones,
-            "SSE_FANOUT": True,
-            "SSE_FANOUT_THREADS": int(cfg["fanout_threads"]),
-            "GUARD": guard,
-        },
-    )
+    app_config = {
+        "SECRET_KEY": secret_key(folder),
+        "ADMIN_PIN": pin,
+        "SESSIONS": sessions,
+        "URLS": addresses,
+        "OPEN_PADS": bool(cfg["open_pads"]),
+        "WIFI_SSID": cfg["wifi_ssid"],
+        "WIFI_PASSWORD": cfg["wifi_password"],
+        "SSE_MAX_CLIENTS": max_phones,
+        "SSE_FANOUT": True,
+        "SSE_FANOUT_THREADS": int(cfg["fanout_threads"]),
+        "GUARD": guard,
+    }
+    # the phones' view of the box and its live stream (web/views.py), subscribed to the
+    # box here; the app registers its blueprints around them
+    views = phone_views(box, app_config)
+    app = create_app(box, app_config, views)
     presence.start()
     # server/listen.py: the connections accepted, and the fanout's copy of each phone's
     raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + max_phones + 256)

@@ -1,4 +1,5 @@
 """A box clock driven by hand, for tests and demos (the pads' own is pads/fakes/pins.py).
+The package's pytest fixtures built on it are buzzerbox/fixtures.py.
 
 clock = ManualClock()
 box = Box(log, clock=clock)

@@ -21,7 +21,7 @@ from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard, SyncLine
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.pulse import LinePulser
 from buzzerbox.pads.fakes.usb import UsbLink, UsbRig, UsbTiming
-from buzzerbox.pads.syncgroup import Pulse
+from buzzerbox.pads.timeline.syncgroup import Pulse
 from buzzerbox.testing import ManualClock
 from gpiozero.pins.mock import MockConnectedPin, MockFactory
 

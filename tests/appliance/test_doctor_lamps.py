@@ -7,12 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 from buzzerbox.appliance.lamps import lamp_test
-from buzzerbox.pads.arbiter import Edge
 from buzzerbox.pads.errors import PadMapError
 from buzzerbox.pads.fakes.padboard import FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.selftest import SelfTest
+from buzzerbox.pads.timeline.arbiter import Edge
 
 MAP = """seats = 2
 [[board]]

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.syncpulse import Pulse, SyncMatcher, SyncPulser
-from buzzerbox.pads.clockmap import ClockMap
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.pins import ClockedMockFactory
+from buzzerbox.pads.timeline.clockmap import ClockMap
 from buzzerbox.testing import START_US, ManualClock
 
 SYNC_CH = 23  # the last input of the pads24 layout

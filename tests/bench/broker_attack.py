@@ -57,7 +57,7 @@ def result(box: str, seq: int, winner: str) -> bytes:
 def race(box: str, seq: int, first: str) -> bytes:
     return message(
         id=f"{box}/1/{seq}", box=box, game_id=1, seq=seq, key=f"1/1/{seq}/0", title="Kids",
-        round=1, first=first, pad="stop", reaction_us=1000, margin_us=10, presses=[], late=[],
+        round=1, first=first, pad="stop", reaction_us=1000, lead_us=10, presses=[], late=[],
     )  # fmt: skip
 
 

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import platformdirs
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
@@ -52,7 +54,7 @@ def game(folder: Path) -> tuple[Box, ManualClock, object]:
     box = Box(EventLog(folder / "buzzerbox.db"), clock=clock, pads=parse_pad_map(PAD_MAP))
     app = create_app(box, {"SECRET_KEY": b"k" * 32, "URLS": ["http://box.local/"]})
     box.new_game({"game": "twist", "players": ["Ann", "Ben", "Cem", "Dan"]})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(box.countdown_us)
     assert box.state()["phase"] == "playing"
     return box, clock, app.extensions["buzzerbox"]["live"]
@@ -62,7 +64,7 @@ def play(box: Box, clock: ManualClock, start: int, n: int) -> None:
     for i in range(start, start + n):
         clock.advance(5_000)
         seat, pile = (i // 2) % 4, (i // 8) % 4
-        box.pad_edge(f"s{seat}p{pile}", i % 2 == 0, clock.now)
+        box.pad_edge(pad_edge(f"s{seat}p{pile}", i % 2 == 0, clock.now))
 
 
 def main() -> int:

@@ -49,6 +49,8 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+from buzzerbox.box.checks import table_entry
+from buzzerbox.rules.events import parse_edge
 
 GOAL_P95_MS = 100.0
 COUNTDOWN_US = 20_000
@@ -100,7 +102,7 @@ def worker(args: argparse.Namespace) -> int:
             box.new_game({"game": "kids", "players": PLAYERS})
             phase = "lobby"
         if phase in ("lobby", "scored"):
-            box.submit({"type": "round"})
+            box.submit(table_entry({"type": "round"}))
             beat[i] += args.interval
             reaction = rng.uniform(0.05, min(0.5, args.interval / 2))
             heapq.heappush(due, (time.monotonic() + COUNTDOWN_US / 1e6 + reaction, i))
@@ -110,10 +112,10 @@ def worker(args: argparse.Namespace) -> int:
             continue
         seat = rng.randrange(len(PLAYERS))
         t0 = time.monotonic()
-        box.press(seat, "stop", None, box.now_us())
+        box.play(parse_edge(True, seat, "stop", box.now_us()))
         out.append({"box": f"t{i + args.first:03d}", "seq": box.seq, "t0": t0})
         left = {name: 0 if s == seat else rng.randint(1, 30) for s, name in enumerate(PLAYERS)}
-        box.submit({"type": "left", "counts": left})
+        box.submit(table_entry({"type": "left", "counts": left}))
         heapq.heappush(due, (max(beat[i], time.monotonic()), i))
     for p, box in zip(publishers, boxes, strict=True):
         p.wait_published(box.seq, 30)

@@ -24,12 +24,12 @@ import sys
 import time
 
 from buzzerbox.clock import monotonic_us
-from buzzerbox.pads.arbiter import Arbiter, Edge
+from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.wires import Wire
-from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import Arbiter, Edge
 from buzzerbox.testing import START_US, ManualClock
 
 

@@ -12,7 +12,7 @@ methods (nothing in the product is changed for it):
     final        the arbiter let it go: the box's pad_edge begins
     rules        the rules took it: the log's append begins
     logged       append returned (SQLite, its fsync included)
-    diffed       the live stream's delta is made (LiveState.publish returned)
+    diffed       the live stream's delta is made (StateView.publish returned)
     sent         the fanout thread begins its round (first send)
     phone        the first of `--phones` phones (read in this process) has it
 
@@ -46,9 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from buzzerbox.box.core import Box
 from buzzerbox.clock import monotonic_us
 from buzzerbox.live.fanout import Fanout
-from buzzerbox.live.livestate import LiveState
-from buzzerbox.pads.arbiter import Arbiter
+from buzzerbox.live.livestate import StateView
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import Arbiter, Edge
 from buzzerbox.serve import main as serve_main
 from buzzerbox.store.eventlog import EventLog
 
@@ -65,7 +65,7 @@ local = threading.local()
 def instrument(ask: bool) -> None:
     """Wrap the methods whose times make the stages (in this process only)."""
     edge, pad_edge, append = Arbiter.edge, Box.pad_edge, EventLog.append
-    publish, send_all, init = LiveState.publish, Fanout.send_all, PadSources.__init__
+    publish, send_all, init = StateView.publish, Fanout.send_all, PadSources.__init__
 
     def sources_init(self: PadSources, *a: Any, **kw: Any) -> None:
         init(self, *a, **kw)
@@ -75,11 +75,11 @@ def instrument(ask: bool) -> None:
         marks.setdefault(e.t_us, {}).update(link=now_us, arbiter=monotonic_us())
         edge(self, e, now_us, **kw)
 
-    def box_pad_edge(self: Box, pad_id: str, pressed: bool, host_t_us: int) -> Any:
-        marks.setdefault(host_t_us, {})["final"] = monotonic_us()
-        local.key = host_t_us
+    def box_pad_edge(self: Box, e: Edge) -> Any:
+        marks.setdefault(e.t_us, {})["final"] = monotonic_us()
+        local.key = e.t_us
         try:
-            return pad_edge(self, pad_id, pressed, host_t_us)
+            return pad_edge(self, e)
         finally:
             local.key = None
 
@@ -93,12 +93,12 @@ def instrument(ask: bool) -> None:
             by_seq[seq] = key
         return seq
 
-    def hub_publish(self: LiveState, state: dict[str, Any]) -> None:
+    def hub_publish(self: StateView, state: dict[str, Any]) -> None:
         publish(self, state)
         key = getattr(local, "key", None)
         if key is not None and "diffed" not in marks[key] and "logged" in marks[key]:
             marks[key]["diffed"] = monotonic_us()
-            by_version[self.version] = key
+            by_version[self.stream.version] = key
 
     def fanout_send_all(self: Fanout, shard: Any, before: int, latest: int) -> None:
         now = monotonic_us()
@@ -109,9 +109,9 @@ def instrument(ask: bool) -> None:
 
     PadSources.__init__ = sources_init  # type: ignore[method-assign]
     Arbiter.edge = arb_edge  # type: ignore[method-assign,assignment]
-    Box.pad_edge = box_pad_edge  # type: ignore[method-assign]
+    Box.pad_edge = box_pad_edge  # type: ignore[method-assign,assignment]
     EventLog.append = log_append  # type: ignore[method-assign]
-    LiveState.publish = hub_publish  # type: ignore[method-assign]
+    StateView.publish = hub_publish  # type: ignore[method-assign]
     Fanout.send_all = fanout_send_all  # type: ignore[method-assign]
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from buzzerbox.box import Box, NoGameError, NotFinishedError, Pad, Played, Refused
+from buzzerbox.box.checks import table_entry
 from buzzerbox.box.enrol import lit_pads
+from buzzerbox.fixtures import MakeBox
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-from buzzerbox.store.eventlog import EventLog, StoreError
+from buzzerbox.rules.events import parse_edge
+from buzzerbox.store.eventlog import StoreError
 from buzzerbox.testing import ManualClock
 
 PLAYERS = ["Ann", "Ben", "Cem"]
@@ -17,7 +20,7 @@ PLAYERS = ["Ann", "Ben", "Cem"]
 
 def started(box: Box, clock: ManualClock, game: str = "ligretto", **fields: Any) -> None:
     box.new_game({"game": game, "players": PLAYERS, **fields})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(box.countdown_us)
     assert box.state()["phase"] == "playing"
 
@@ -31,7 +34,7 @@ def test_a_round_counts_down_then_the_box_gives_the_start_signal(
     box: Box, clock: ManualClock
 ) -> None:
     box.new_game({"game": "ligretto", "players": PLAYERS})
-    state = box.submit({"type": "round"})
+    state = box.submit(table_entry({"type": "round"}))
     assert state["phase"] == "countdown"
     assert state["box"]["countdown"] == "go"
     assert state["box"]["countdown_ends_us"] == clock.now + 3_000_000
@@ -49,8 +52,8 @@ def test_finishing_during_the_countdown_cancels_the_start_signal(
     box: Box, clock: ManualClock
 ) -> None:
     box.new_game({"game": "ligretto", "players": PLAYERS})
-    box.submit({"type": "round"})
-    box.submit({"type": "finish"})
+    box.submit(table_entry({"type": "round"}))
+    box.submit(table_entry({"type": "finish"}))
     clock.advance(5_000_000)
     assert box.state()["phase"] == "finished"
     assert [e.body["type"] for e in box.log.events(box.game_id or 0)][-1] == "finish"
@@ -60,7 +63,7 @@ def test_every_accepted_event_is_logged_and_announced_in_order(box: Box) -> None
     seen: list[int] = []
     box.when_changed.append(lambda state: seen.append(state["box"]["seq"]))
     box.new_game({"game": "kids", "players": PLAYERS})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     assert seen == [1, 2]
     assert box.log.last_seq() == 2
 
@@ -69,66 +72,63 @@ def test_a_refused_event_changes_nothing_and_logs_nothing(box: Box, clock: Manua
     started(box, clock)
     before = box.state()
     with pytest.raises(IllegalEventError, match="no stacks now"):
-        box.submit({"type": "stacks", "counts": dict.fromkeys(PLAYERS, 1)})
+        box.submit(table_entry({"type": "stacks", "counts": dict.fromkeys(PLAYERS, 1)}))
     with pytest.raises(InvalidEventError, match="cannot be posted"):
-        box.submit({"type": "go", "t_us": 5})
+        box.submit(table_entry({"type": "go", "t_us": 5}))
     assert box.state() is before
     assert box.log.last_seq() == before["box"]["seq"]
 
 
 def test_nothing_is_accepted_before_a_game(box: Box) -> None:
     with pytest.raises(NoGameError, match="start a new game"):
-        box.submit({"type": "round"})
+        box.submit(table_entry({"type": "round"}))
     assert box.state()["phase"] == "idle"
 
 
 def test_a_restarted_box_resumes_the_game_where_it_stood(
-    box: Box, clock: ManualClock, db_path: Path
+    box: Box, clock: ManualClock, make_box: MakeBox
 ) -> None:
     started(box, clock)
-    box.press(1, "stop", None, clock.now + 10)
-    box.submit({"type": "stacks", "counts": {"Ann": 3, "Ben": 0, "Cem": 5}})
-    again = Box(EventLog(db_path), clock=ManualClock(now=clock.now))
+    box.play(parse_edge(True, 1, "stop", clock.now + 10))
+    box.submit(table_entry({"type": "stacks", "counts": {"Ann": 3, "Ben": 0, "Cem": 5}}))
+    again = make_box(clock=ManualClock(now=clock.now))
     assert without_pad_test(again.state()) == without_pad_test(box.state())
     assert again.state()["undoable"] == "stacks"
-    again.close()
 
 
 def test_a_box_restarted_in_the_countdown_counts_down_again(
-    box: Box, clock: ManualClock, db_path: Path
+    box: Box, clock: ManualClock, make_box: MakeBox
 ) -> None:
     box.new_game({"game": "ligretto", "players": PLAYERS})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     later = ManualClock(now=clock.now + 10_000_000)
-    again = Box(EventLog(db_path), clock=later)
+    again = make_box(clock=later)
     assert again.state()["box"]["countdown_ends_us"] == later.now + 3_000_000
     later.advance(3_000_000)
     assert again.state()["phase"] == "playing"
-    again.close()
 
 
 def test_after_a_reboot_the_box_timeline_never_runs_behind_the_log(
-    box: Box, clock: ManualClock, db_path: Path
+    box: Box, clock: ManualClock, make_box: MakeBox
 ) -> None:
     clock.now = 50_000_000_000
     started(box, clock)
-    box.press(0, "stop", None, clock.now)
+    box.play(parse_edge(True, 0, "stop", clock.now))
     rebooted = ManualClock(now=2_000_000)  # the host clock starts again near 0
-    again = Box(EventLog(db_path), clock=rebooted)
+    again = make_box(clock=rebooted)
     assert again.now_us() > box.state()["race"][0]["t_us"]
-    again.submit({"type": "stacks", "counts": {"Ann": 0, "Ben": 2, "Cem": 2}})
-    again.submit({"type": "middle", "counts": {"Ann": 9, "Ben": 9, "Cem": 9}})
-    again.submit({"type": "round"})
+    again.submit(table_entry({"type": "stacks", "counts": {"Ann": 0, "Ben": 2, "Cem": 2}}))
+    again.submit(table_entry({"type": "middle", "counts": {"Ann": 9, "Ben": 9, "Cem": 9}}))
+    again.submit(table_entry({"type": "round"}))
     rebooted.advance(3_000_000)
-    state = again.press(1, "stop", None, again.now_us())
+    state = again.play(parse_edge(True, 1, "stop", again.now_us()))
     assert state["caller"] == "Ben"  # a real call, not a press out of order
-    again.close()
 
 
 def test_virtual_presses_stay_in_time_order(box: Box, clock: ManualClock) -> None:
     started(box, clock)
-    box.press(0, "stop", None, clock.now + 100)
-    state = box.press(1, "stop", None, clock.now + 50)  # took the lock second
+    box.play(parse_edge(True, 0, "stop", clock.now + 100))
+    state = box.play(parse_edge(True, 1, "stop", clock.now + 50))  # took the lock second
     # just after the first, not at its µs: equal times would be a tie (game log v1.1)
     assert [r["t_us"] for r in state["late"]] == [clock.now + 101]
     assert state["caller"] == "Ann" and not state["tie"]
@@ -145,7 +145,7 @@ def test_a_log_that_cannot_be_written_leaves_the_game_as_the_log_has_it(
 
     monkeypatch.setattr(box.log, "append", broken)
     with pytest.raises(StoreError):
-        box.press(0, "stop", None, clock.now)
+        box.play(parse_edge(True, 0, "stop", clock.now))
     assert box.state()["phase"] == before["phase"] == "playing"
 
 
@@ -169,8 +169,8 @@ def test_exports_of_scores_need_a_finished_game(box: Box, clock: ManualClock) ->
     started(box, clock, game="kids", rounds=1)
     with pytest.raises(NotFinishedError, match="not finished"):
         box.archive.export_csv()
-    box.press(2, "stop", None, clock.now)
-    box.submit({"type": "left", "counts": {"Ann": 3, "Ben": 5, "Cem": 0}})
+    box.play(parse_edge(True, 2, "stop", clock.now))
+    box.submit(table_entry({"type": "left", "counts": {"Ann": 3, "Ben": 5, "Cem": 0}}))
     assert box.archive.export_csv().splitlines()[-1] == "rank,,2,3,1"
     bgstats = box.archive.export_bgstats()
     assert bgstats["play"]["players"][2]["winner"] is True
@@ -188,9 +188,9 @@ def test_the_first_pressers_pad_and_blocked_piles_light(box: Box, clock: ManualC
     lit: list[list[str]] = []
     box.when_lit.append(lit.append)
     started(box, clock, game="twist", players=["Ann", "Ben"])
-    box.press(1, "pile", 2, clock.now + 1)
+    box.play(parse_edge(True, 1, "pile", clock.now + 1, 2))
     assert lit[-1] == ["s0-pile2"]  # Ben's hand blocks pile 2 for Ann
-    box.press(0, "stop", None, clock.now + 2)
+    box.play(parse_edge(True, 0, "stop", clock.now + 2))
     assert lit[-1] == ["s0-stop"]
     assert box.state()["box"]["lit"] == ["s0-stop"]
 
@@ -202,19 +202,21 @@ def test_lights_of_a_twin_it_claim() -> None:
 
 def test_a_pad_edge_the_rules_refuse_is_counted_not_raised(box: Box, clock: ManualClock) -> None:
     started(box, clock)
-    assert box.pad_edge("nowhere", True, clock.now) == Refused("pad nowhere is not in the pad map")
-    refused = box.pad_edge("s0-slap", True, clock.now)
+    refused = box.pad_edge(pad_edge("nowhere", True, clock.now))
+    assert refused == Refused("pad nowhere is not in the pad map")
+    refused = box.pad_edge(pad_edge("s0-slap", True, clock.now))
     assert isinstance(refused, Refused) and "slap" in refused.reason
     assert box.pad_refusals == 2
-    assert box.pad_edge("s2-stop", True, clock.now) == Played(2, "stop", None, pressed=True)
+    played = box.pad_edge(pad_edge("s2-stop", True, clock.now))
+    assert played == Played(2, "stop", None, pressed=True)
     assert box.state()["caller"] == "Cem"
     assert box.log.events(box.game_id or 0)[-1].body["pad_id"] == "s2-stop"
 
 
 def test_a_twin_it_split_counts_down_without_a_start_signal(box: Box, clock: ManualClock) -> None:
     started(box, clock, game="twinit")
-    box.press(0, "slap", None, clock.now)
-    state = box.submit({"type": "claim", "result": "split"})
+    box.play(parse_edge(True, 0, "slap", clock.now))
+    state = box.submit(table_entry({"type": "claim", "result": "split"}))
     assert state["box"]["countdown"] == "split"
     seq = state["box"]["seq"]
     clock.advance(3_000_000)

@@ -3,12 +3,9 @@ their seat; no two players at one table share a colour."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from buzzerbox.box import Box
 from buzzerbox.box.colours import ColourBook, colours_of
-from buzzerbox.store.eventlog import EventLog
-from web.web_fakes import ManualClock  # type: ignore[import-not-found]
+from buzzerbox.fixtures import MakeBox
 
 
 def named(players: list[str], colours: list[int]) -> dict[str, int]:
@@ -54,21 +51,14 @@ def test_a_clash_goes_to_who_played_last_and_nobody_shares() -> None:
     assert all(named(mixed, colours)[n] == latest[n] for n in ["Old0", *new[:6]])
 
 
-def test_the_box_says_each_seats_colour_in_its_state(db_path: Path, clock: ManualClock) -> None:
-    box = Box(EventLog(db_path), clock=clock)
-    try:
-        box.new_game({"game": "ligretto", "players": ["Ann", "Ben", "Cleo"]})
-        assert box.state()["box"]["colours"] == [0, 1, 2]
-        box.rematch()
-        assert box.state()["box"]["colours"] == [0, 1, 2]
-        box.new_game({"game": "twist", "players": ["Dan", "Cleo", "Ann"]})
-        colours = box.state()["box"]["colours"]
-        assert colours[1:] == [2, 0] and colours[0] not in (0, 1, 2)
-    finally:
-        box.close()
+def test_the_box_says_each_seats_colour_in_its_state(box: Box, make_box: MakeBox) -> None:
+    box.new_game({"game": "ligretto", "players": ["Ann", "Ben", "Cleo"]})
+    assert box.state()["box"]["colours"] == [0, 1, 2]
+    box.rematch()
+    assert box.state()["box"]["colours"] == [0, 1, 2]
+    box.new_game({"game": "twist", "players": ["Dan", "Cleo", "Ann"]})
+    colours = box.state()["box"]["colours"]
+    assert colours[1:] == [2, 0] and colours[0] not in (0, 1, 2)
+    box.close()
     # the colours are derived from the log: a box started again on it says the same
-    again = Box(EventLog(db_path), clock=clock)
-    try:
-        assert again.state()["box"]["colours"] == colours
-    finally:
-        again.close()
+    assert make_box().state()["box"]["colours"] == colours

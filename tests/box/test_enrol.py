@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box, Enrolled
+from buzzerbox.box.checks import table_entry
 from buzzerbox.box.enrol import PAD_TEST_EDGES
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.web import create_app
@@ -70,9 +72,9 @@ def seats(state: dict[str, Any]) -> dict[str, tuple[str, int, bool]]:
 
 def tap(box: Box, clock: ManualClock, pad: str) -> None:
     clock.now += 1000
-    box.pad_edge(pad, True, clock.now)
+    box.pad_edge(pad_edge(pad, True, clock.now))
     clock.now += 50_000
-    box.pad_edge(pad, False, clock.now)
+    box.pad_edge(pad_edge(pad, False, clock.now))
 
 
 def test_the_next_press_enrols_its_pad_for_the_seat(
@@ -84,9 +86,9 @@ def test_the_next_press_enrols_its_pad_for_the_seat(
     assert reply.status_code == 200, reply.json
     assert reply.json["box"]["enrolling"] == 0  # type: ignore[index]
     clock.now += 1000
-    assert hw.pad_edge("south", True, clock.now) == Enrolled(0, "enrolled for Ann")
+    assert hw.pad_edge(pad_edge("south", True, clock.now)) == Enrolled(0, "enrolled for Ann")
     clock.now += 50_000
-    released = hw.pad_edge("south", False, clock.now)
+    released = hw.pad_edge(pad_edge("south", False, clock.now))
     assert released == Enrolled(None, "released after its enrolment")
     state = hw_admin.get("/api/state").json or {}
     assert state["box"]["enrolling"] is None
@@ -208,7 +210,7 @@ def test_a_simulated_box_needs_no_enrolment(admin: FlaskClient) -> None:
 def test_the_pad_test_shows_the_last_edges_of_real_and_virtual_pads(
     hw: Box, admin: FlaskClient, box: Box, clock: ManualClock
 ) -> None:
-    hw.pad_edge("nowhere", True, clock.now)  # before any game, not in the map
+    hw.pad_edge(pad_edge("nowhere", True, clock.now))  # before any game, not in the map
     state = hw.state()
     assert state["box"]["pad_test"] == [
         {
@@ -228,7 +230,7 @@ def test_the_pad_test_shows_the_last_edges_of_real_and_virtual_pads(
             },
         }
     ]
-    hw.pad_edge("south", True, clock.now + 5)
+    hw.pad_edge(pad_edge("south", True, clock.now + 5))
     edge = hw.state()["box"]["pad_test"][-1]
     assert (edge["pad"], edge["role"], edge["seat"]) == ("south", "slap", 1)
     assert edge["note"].startswith("refused: no game has started")
@@ -236,7 +238,7 @@ def test_the_pad_test_shows_the_last_edges_of_real_and_virtual_pads(
     assert edge["note_said"]["fr"].startswith("refusé : ")
     assert "no game has started" not in edge["note_said"]["fr"]
     for n in range(PAD_TEST_EDGES):
-        hw.pad_edge("north", n % 2 == 0, clock.now + 10 + n)
+        hw.pad_edge(pad_edge("north", n % 2 == 0, clock.now + 10 + n))
     assert len(hw.state()["box"]["pad_test"]) == PAD_TEST_EDGES
     # a simulated box shows its virtual pads' edges, with their ids
     new_game(admin, "twist", players=["Ann", "Ben"])
@@ -259,11 +261,11 @@ def test_pad_edges_are_on_the_console_while_no_round_plays(
 ) -> None:
     caplog.set_level(logging.INFO, logger="buzzerbox.box.enrol")
     hw.new_game({"game": "twinit", "players": ["Ann", "Ben"]})
-    hw.pad_edge("north", True, clock.now)
+    hw.pad_edge(pad_edge("north", True, clock.now))
     assert caplog.messages == [f"pad north press: slap of seat 0 at {hw.now_us()} µs"]
-    hw.submit({"type": "round"})
+    hw.submit(table_entry({"type": "round"}))
     clock.advance(hw.countdown_us)
-    hw.pad_edge("south", True, clock.now)  # in play: DEBUG, not on the console
+    hw.pad_edge(pad_edge("south", True, clock.now))  # in play: DEBUG, not on the console
     assert hw.state()["claim"]["claimant"] == "Ben"
     assert len(caplog.messages) == 1
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from buzzerbox.box import Box
-from buzzerbox.pads.arbiter import Edge
+from buzzerbox.box.checks import table_entry
+from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.pads.fakes.pins import ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 
@@ -40,7 +42,7 @@ def test_a_resting_hand_is_one_card_and_a_lift_and_a_new_card_are_two(
     pad_map = parse_pad_map(MAP)
     box = Box(EventLog(tmp_path / "box.db"), clock=clock, pads=pad_map)
     box.new_game({"game": "twist", "players": ["Ann", "Ben"]})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(box.countdown_us)
     assert box.state()["phase"] == "playing"
     pads_clock = ManualClock(clock.now + 1_000)  # the host timeline: the box's, after the go
@@ -51,7 +53,7 @@ def test_a_resting_hand_is_one_card_and_a_lift_and_a_new_card_are_two(
         for event in src.poll(0):
             if isinstance(event, Edge):
                 edges.append(event)
-                box.pad_edge(event.pad, event.is_press, event.t_us)
+                box.pad_edge(pad_edge(event.pad, event.is_press, event.t_us))
 
     def laid() -> list[int]:
         return [p["laid"] for p in box.state()["players"]]

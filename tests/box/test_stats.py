@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.box.stats import player_stats
+from buzzerbox.rules.events import parse_edge
 from buzzerbox.testing import ManualClock
 
 ANN, BEN = 0, 1
@@ -23,11 +25,11 @@ def per_game(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def round_called(box: Box, clock: ManualClock, caller: int, after_us: int) -> None:
     """A round: the countdown, the go, and `caller`'s stop press `after_us` after it."""
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(box.countdown_us)
     assert box.state()["phase"] == "playing"
     clock.advance(after_us)
-    box.press(caller, "stop", None, box.now_us())
+    box.play(parse_edge(True, caller, "stop", box.now_us()))
 
 
 def game(
@@ -36,8 +38,8 @@ def game(
     """A finished game of Ann and Ben: one round `caller` called, the cards left, finish."""
     box.new_game({"game": kind, "players": ["Ann", "Ben"]})
     round_called(box, clock, caller, after_us)
-    box.submit({"type": "left", "counts": left})
-    box.submit({"type": "finish"})
+    box.submit(table_entry({"type": "left", "counts": left}))
+    box.submit(table_entry({"type": "finish"}))
     assert box.state()["phase"] == "finished"
     assert box.game_id is not None
     return box.game_id
@@ -62,9 +64,9 @@ def test_an_abandoned_rematch_counts_for_nobody(box: Box, clock: ManualClock) ->
 def test_a_finish_taken_back_is_no_finished_game(box: Box, clock: ManualClock) -> None:
     game(box, clock, "kids", ANN, 5_000_000, {"Ann": 0, "Ben": 4})
     assert stats(box)["Ann"]["wins"] == 1
-    box.submit({"type": "undo"})  # the finish
+    box.submit(table_entry({"type": "undo"}))  # the finish
     assert stats(box) == {}
-    box.submit({"type": "finish"})
+    box.submit(table_entry({"type": "finish"}))
     assert stats(box)["Ann"]["wins"] == 1
 
 
@@ -74,17 +76,17 @@ def test_wins_per_game_best_round_and_streaks(box: Box, clock: ManualClock) -> N
     twist = game(box, clock, "twist", BEN, 1_500_000, {"Ann": 6, "Ben": 0})
     # the fourth: a false start, then a stop press the table takes back, then the call
     box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-    box.press(ANN, "stop", None, box.now_us())  # before the round: a false start
-    box.submit({"type": "round"})
+    box.play(parse_edge(True, ANN, "stop", box.now_us()))  # before the round: a false start
+    box.submit(table_entry({"type": "round"}))
     clock.advance(box.countdown_us)
     clock.advance(1_000_000)
     bumped = box.now_us()
-    box.press(ANN, "stop", None, bumped)
-    box.submit({"type": "void", "seat": ANN, "t_us": bumped})
+    box.play(parse_edge(True, ANN, "stop", bumped))
+    box.submit(table_entry({"type": "void", "seat": ANN, "t_us": bumped}))
     clock.advance(7_000_000)
-    box.press(ANN, "stop", None, box.now_us())
-    box.submit({"type": "left", "counts": {"Ann": 0, "Ben": 3}})
-    box.submit({"type": "finish"})
+    box.play(parse_edge(True, ANN, "stop", box.now_us()))
+    box.submit(table_entry({"type": "left", "counts": {"Ann": 0, "Ben": 3}}))
+    box.submit(table_entry({"type": "finish"}))
     rows = stats(box)
     ann, ben = rows["Ann"], rows["Ben"]
     assert [r["name"] for r in rows.values()] == ["Ann", "Ben"]  # most wins first
@@ -122,11 +124,11 @@ def test_wins_per_game_best_round_and_streaks(box: Box, clock: ManualClock) -> N
 
 def test_a_caller_the_table_named_has_no_stop_time(box: Box, clock: ManualClock) -> None:
     box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(box.countdown_us + 4_000_000)
-    box.submit({"type": "caller", "seat": BEN})
-    box.submit({"type": "left", "counts": {"Ann": 2, "Ben": 0}})
-    box.submit({"type": "finish"})
+    box.submit(table_entry({"type": "caller", "seat": BEN}))
+    box.submit(table_entry({"type": "left", "counts": {"Ann": 2, "Ben": 0}}))
+    box.submit(table_entry({"type": "finish"}))
     ben = stats(box)["Ben"]
     assert ben["wins"] == 1 and ben["quickest_call"] is None
 
@@ -170,12 +172,12 @@ def test_a_past_game_is_played_again_with_its_players_and_settings(
 def test_ligrettos_best_round_is_the_most_points(box: Box, clock: ManualClock) -> None:
     box.new_game({"game": "ligretto", "players": ["Ann", "Ben"]})
     round_called(box, clock, ANN, 30_000_000)
-    box.submit({"type": "stacks", "counts": {"Ann": 0, "Ben": 3}})
-    box.submit({"type": "middle", "counts": {"Ann": 12, "Ben": 5}})  # +12, −1
+    box.submit(table_entry({"type": "stacks", "counts": {"Ann": 0, "Ben": 3}}))
+    box.submit(table_entry({"type": "middle", "counts": {"Ann": 12, "Ben": 5}}))  # +12, −1
     round_called(box, clock, BEN, 20_000_000)
-    box.submit({"type": "stacks", "counts": {"Ann": 2, "Ben": 0}})
-    box.submit({"type": "middle", "counts": {"Ann": 4, "Ben": 20}})  # 0, +20
-    box.submit({"type": "finish"})
+    box.submit(table_entry({"type": "stacks", "counts": {"Ann": 2, "Ben": 0}}))
+    box.submit(table_entry({"type": "middle", "counts": {"Ann": 4, "Ben": 20}}))  # 0, +20
+    box.submit(table_entry({"type": "finish"}))
     rows = stats(box)
     assert per_game(rows["Ann"])["ligretto"]["best_round"]["points"] == 12
     assert per_game(rows["Ann"])["ligretto"]["best_round"]["round"] == 1

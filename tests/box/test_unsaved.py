@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.serve import say_unsaved
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
@@ -42,7 +43,7 @@ def test_a_stalled_fsync_shows_the_change_unsaved_then_saved(
     shown: list[dict[str, Any]] = []
     box.when_changed.append(lambda state: shown.append(state["box"]))
     box.new_game({"game": "twist", "players": ["Ann", "Ben"]})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     assert all(s.get("unsaved") is None for s in shown)  # no stall: all shown was on disk
     log.reveal_wait_s = 0.05
     card.clear()  # the card stalls

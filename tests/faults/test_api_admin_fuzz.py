@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import schemathesis
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 from flask import Flask
@@ -34,7 +35,7 @@ def clock() -> ManualClock:
 def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, clock: ManualClock) -> Flask:
     box = Box(EventLog(Path(tmp_path_factory.mktemp("admin-fuzz")) / "box.db"), clock=clock)
     box.new_game({"game": "twist", "players": ["Ann", "Ben", "Cem"], "rounds": 2})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(box.countdown_us)  # playing: presses, callers and scores are all open
     return fuzzed_app_of(box, PIN, b"f" * 32)  # type: ignore[no-any-return]
 

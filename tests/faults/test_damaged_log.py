@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.store.eventlog import EventLog
 
 from .boxproc import Phone
@@ -28,9 +29,9 @@ def two_games(data: Path) -> Path:
     path = data / "buzzerbox.db"
     box = Box(EventLog(path))
     box.new_game({"game": "kids", "players": PLAYERS})
-    box.submit({"type": "finish"})
+    box.submit(table_entry({"type": "finish"}))
     box.new_game({"game": "ligretto", "players": PLAYERS, "target": 99})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     box.close()
     return path
 

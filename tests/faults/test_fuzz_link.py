@@ -15,13 +15,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from buzzerbox.pads import protocol as p
-from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
+from buzzerbox.pads.board import protocol as p
+from buzzerbox.pads.board.syncrounds import SYNC_TIMEOUT_US
 from buzzerbox.pads.fakes.padboard import FakeBoard
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.wires import Wire, collect, edges, make_wire, presses, run_wires
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.syncrounds import SYNC_TIMEOUT_US
+from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge
 from buzzerbox.testing import START_US, ManualClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -21,7 +21,7 @@ from .boxproc import Phone, ServedBox, start_box, write_config
 MS = 1000
 # a mapped press time against the board's true time, over real ptys and TCP in real time,
 # also just after a replug: a board's presses are mapped only once a SYNC round trip was
-# short (<= 2 ms: good to 1 ms) or after the best of 16 (pads/syncrounds.py)
+# short (<= 2 ms: good to 1 ms) or after the best of 16 (pads/board/syncrounds.py)
 TOLERANCE_US = 5 * MS
 PAD_MAP = """seats = 2
 [[board]]

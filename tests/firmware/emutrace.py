@@ -26,10 +26,10 @@ from typing import Any
 
 from buzzerbox.appliance.fairness import FairnessReport
 from buzzerbox.appliance.fairness_run import measure
-from buzzerbox.pads.arbiter import Edge
+from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.syncgroup import Pulse
+from buzzerbox.pads.timeline.syncgroup import Pulse
 
 from .emulator import BOARD_ID, EmuClock, PicoEmulator
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from buzzerbox.pads import boardside
+from buzzerbox.pads.board import boardside
 from buzzerbox.pads.fakes.padboard import FakeBoard
 
 from .fwbench import BOARD_ID, FirmwareProcess, Frame, crc16, fw

@@ -133,7 +133,7 @@ def test_sync_is_answered_with_the_time_its_line_completed(board: Board) -> None
     board.timer.press(5, 2100)
     board.sync()
     # each answer is followed by a TICK at its probe's time: a host waiting for this
-    # board's watermark asks with a SYNC (host/buzzerbox/pads/session.py ask_watermark)
+    # board's watermark asks with a SYNC (host/buzzerbox/pads/board/session.py ask_watermark)
     assert [(f.type, f.fields[1:]) for f in board.frames()] == [
         ("SYNC", ("42", "1234")),
         ("TICK", ("1234",)),

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from buzzerbox import flash
 from buzzerbox.cli import main
+from buzzerbox.errors import MpremoteError
 
 from .fwbench import FIRMWARE
 
@@ -91,7 +92,7 @@ def test_a_folder_without_firmware_is_refused(
 
 
 def test_a_missing_mpremote_is_named(tmp_path: Path) -> None:
-    with pytest.raises(flash.MpremoteError, match="could not be started"):
+    with pytest.raises(MpremoteError, match="could not be started"):
         flash.install(FIRMWARE, None, [str(tmp_path / "no-such-mpremote")])
 
 

@@ -188,7 +188,7 @@ def test_the_diagram_is_the_same_bytes_every_time() -> None:
 
 
 def test_the_pad_map_knows_the_firmware_layouts_by_channel_count() -> None:
-    from buzzerbox.pads.padspec import FIRMWARE_LAYOUTS
+    from buzzerbox.pads.padmap.spec import FIRMWARE_LAYOUTS
 
     assert dict(FIRMWARE_LAYOUTS) == {n: lay.name for n, lay in pinout.PICO_LAYOUTS.items()}
 

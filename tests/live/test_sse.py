@@ -13,7 +13,8 @@ from typing import Any
 import jsonpatch
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.live.livestate import LiveState, StreamSettings, stream
+from buzzerbox.live.livestate import StateView, View
+from buzzerbox.live.sse import Full, Stream, StreamSettings
 from buzzerbox.web import create_app
 from flask import Flask
 from flask.testing import FlaskClient
@@ -193,10 +194,16 @@ def test_a_slow_stream_skips_to_the_latest_state(client: FlaskClient, admin: Fla
     response.close()
 
 
+def state_stream(view: View, full: Full, ring: int = 64) -> tuple[Stream, StateView]:
+    """A live stream with the phones' view of a state on it."""
+    stream = Stream(full, ring=ring)
+    return stream, StateView(stream, view)
+
+
 def test_a_stream_further_behind_than_the_ring_gets_the_full_state() -> None:
-    hub = LiveState(lambda s: dict(s), lambda view, admin: json.dumps(view), ring=2)
+    hub, view = state_stream(lambda s: dict(s), lambda view, admin: json.dumps(view), ring=2)
     for seq in range(1, 6):
-        hub.publish({"box": {"seq": seq}})
+        view.publish({"box": {"seq": seq}})
     assert hub.catch_up(4, False) == (5, hub.catch_up(4, True)[1])  # deltas: one for all
     assert b"event: delta" in hub.catch_up(3, False)[1]
     version, data = hub.catch_up(2, False)
@@ -213,7 +220,7 @@ def quick(box: Box, app_config: dict[str, Any]) -> Flask:
 def test_keepalives_and_the_stream_ends_for_the_browser_to_reconnect(quick: Flask) -> None:
     """Keepalives are events the page sees (a comment it would not), saying how often
     they come: the first at once, in the stream's head."""
-    hub: LiveState = quick.extensions["buzzerbox"]["live"]
+    hub: Stream = quick.extensions["buzzerbox"]["live"]
     response, chunks = open_stream(quick.test_client())
     keepalive = b"event: keepalive\ndata: 1\n\n"  # SSE_KEEPALIVE_S 0.001: 1 ms
     assert next(chunks).startswith(b"retry: 2000\n\n" + keepalive + b"id: ")
@@ -238,15 +245,17 @@ def test_streams_beyond_the_limit_are_refused(box: Box, app_config: dict[str, An
 
 
 def test_a_waiting_stream_wakes_on_publish() -> None:
-    hub = LiveState(lambda s: dict(s), lambda view, admin: json.dumps({**view, "admin": admin}))
-    hub.publish({"box": {"seq": 7}})
+    hub, view = state_stream(
+        lambda s: dict(s), lambda view, admin: json.dumps({**view, "admin": admin})
+    )
+    view.publish({"box": {"seq": 7}})
     assert hub.join()
-    body = stream(hub, False, None, StreamSettings(keepalive_s=30))
+    body = hub.messages(False, None, StreamSettings(keepalive_s=30))
     assert b'event: state\ndata: {"box": {"seq": 7}, "admin": false}' in next(body)
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(next(body)))
     reader.start()
-    hub.publish({"box": {"seq": 8}})
+    view.publish({"box": {"seq": 8}})
     reader.join(timeout=10)
     assert got == [
         f"id: 8.2.{hub.boot}\nevent: delta\n"

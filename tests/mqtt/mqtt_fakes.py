@@ -23,9 +23,11 @@ from typing import Any, Protocol, TypeVar
 
 import paho.mqtt.client as mqtt
 from buzzerbox.box import Box
-from buzzerbox.hub.board import Board, Update
+from buzzerbox.box.checks import table_entry
+from buzzerbox.hub.leaderboard import Leaderboard, Update
 from buzzerbox.mqtt import Publisher
 from buzzerbox.mqtt.connect import stop_client
+from buzzerbox.rules.events import parse_edge
 from buzzerbox.testing import ManualClock as ManualClock
 from buzzerbox.testing import Timer as Timer
 from paho.mqtt.enums import CallbackAPIVersion
@@ -237,7 +239,7 @@ class Watcher:
     """What a hub's board passes on, recorded for the test to wait on: the events it
     accepts (per box, in order) and the updates for the page."""
 
-    board: Board
+    board: Leaderboard
     cond: threading.Condition = field(default_factory=threading.Condition)
     events: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -275,22 +277,22 @@ def log_seqs(box: Box) -> list[int]:
 
 def kids_round(box: Box, clock: ManualClock, winner: int, after_us: int = 850_000) -> None:
     """One Ligretto Kids round: the countdown, `winner` presses stop, the cards left."""
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(COUNTDOWN_US)
     clock.advance(after_us)
-    box.press(winner, "stop", None, box.now_us())
+    box.play(parse_edge(True, winner, "stop", box.now_us()))
     players = box.state()["players"]
     left = {p["name"]: (0 if seat == winner else 3 + seat) for seat, p in enumerate(players)}
-    box.submit({"type": "left", "counts": left})
+    box.submit(table_entry({"type": "left", "counts": left}))
 
 
 def twinit_claim(box: Box, clock: ManualClock, first: int, second: int, lead_us: int) -> None:
     """A Twin It! claim: `first` slaps, `second` `lead_us` later; the table says pair."""
     if box.state()["phase"] == "lobby":
-        box.submit({"type": "round"})
+        box.submit(table_entry({"type": "round"}))
         clock.advance(COUNTDOWN_US)
     clock.advance(600_000)
-    box.press(first, "slap", None, box.now_us())
+    box.play(parse_edge(True, first, "slap", box.now_us()))
     clock.advance(lead_us)
-    box.press(second, "slap", None, box.now_us())
-    box.submit({"type": "claim", "result": "pair"})
+    box.play(parse_edge(True, second, "slap", box.now_us()))
+    box.submit(table_entry({"type": "claim", "result": "pair"}))

@@ -18,7 +18,9 @@ import sys
 from pathlib import Path
 
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.mqtt import attach
+from buzzerbox.rules.events import parse_edge
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 
@@ -34,16 +36,18 @@ def main(data: Path, url: str, name: str) -> int:
         if command["op"] == "game":
             box.new_game({"game": "kids", "players": command["players"]})
         elif command["op"] == "round":
-            box.submit({"type": "round"})
+            box.submit(table_entry({"type": "round"}))
             clock.advance(COUNTDOWN_US + 500_000)
             winner = int(command["winner"])
-            box.press(winner, "stop", None, box.now_us())
+            box.play(parse_edge(True, winner, "stop", box.now_us()))
             names = [p["name"] for p in box.state()["players"]]
             box.submit(
-                {
-                    "type": "left",
-                    "counts": {n: 0 if i == winner else 5 for i, n in enumerate(names)},
-                }
+                table_entry(
+                    {
+                        "type": "left",
+                        "counts": {n: 0 if i == winner else 5 for i, n in enumerate(names)},
+                    }
+                )
             )
         elif command["op"] == "wait":
             publisher.wait_connected(15.0)

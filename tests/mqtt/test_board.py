@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from buzzerbox.hub.board import Board
-from buzzerbox.live.sse import Live
+from buzzerbox.hub.leaderboard import Leaderboard
+from buzzerbox.live.updates import UpdatesView
 
 
 def msg(**fields: Any) -> bytes:
@@ -47,7 +47,7 @@ def result(box: str, game_id: int, seq: int, winners: list[str], finished: bool 
 
 
 def test_events_once_each_with_gaps_seen() -> None:
-    board = Board()
+    board = Leaderboard()
     seen: list[int] = []
     board.when_event.append(lambda box, data: seen.append(data["seq"]))
     for seq, prev in [(1, None), (2, 1), (2, 1), (1, None), (3, 2), (5, 4), (6, 5)]:
@@ -59,7 +59,7 @@ def test_events_once_each_with_gaps_seen() -> None:
 
 
 def test_state_replaced_unless_older_and_status() -> None:
-    board = Board()
+    board = Leaderboard()
     (update,) = board.apply("buzzerbox/t1/state", state(5))
     assert update[0] == "table" and update[1]["seq"] == 5 and update[1]["online"] is True
     assert board.apply("buzzerbox/t1/state", state(4, "scoring")) == []
@@ -70,7 +70,7 @@ def test_state_replaced_unless_older_and_status() -> None:
 
 
 def test_bad_messages_are_dropped_and_counted() -> None:
-    board = Board()
+    board = Leaderboard()
     assert board.apply("buzzerbox/t1/state", b"not json") == []
     assert board.apply("buzzerbox/t1/state", b"[1, 2]") == []
     assert board.apply("buzzerbox/t1/state", msg(seq=3, state={"players": "Ann"})) == []
@@ -83,12 +83,12 @@ def test_bad_messages_are_dropped_and_counted() -> None:
 
 
 def test_tournament_from_results_and_races() -> None:
-    board = Board()
+    board = Leaderboard()
     board.apply("buzzerbox/t1/games/1", result("t1", 1, 40, ["Ann"]))
     board.apply("buzzerbox/t2/games/9", result("t2", 9, 80, ["Ben"]))
     updates = board.apply("buzzerbox/t2/games/9", result("t2", 9, 80, ["Ben"]))
     assert updates == []  # the same result again changes nothing
-    race = msg(seq=5, game_id=3, key="3/1/100/2", first="Cem", reaction_us=812_000, margin_us=35)
+    race = msg(seq=5, game_id=3, key="3/1/100/2", first="Cem", reaction_us=812_000, lead_us=35)
     kinds = [k for k, _ in board.apply("buzzerbox/t3/race", race)]
     assert kinds == ["race", "tournament"]
     rows = {r["name"]: r for r in board.snapshot()["tournament"]}
@@ -103,15 +103,23 @@ def test_tournament_from_results_and_races() -> None:
 
 
 def test_photo_finishes_keyed_and_bounded() -> None:
-    board = Board(finishes=3)
+    board = Leaderboard(finishes=3)
     for n in range(5):
         board.apply("buzzerbox/t1/race", msg(seq=n + 1, key=f"1/{n}/0/0", first="Ann", at=n))
-    better = msg(seq=9, key="1/4/0/0", first="Ann", margin_us=12, at=4)
+    better = msg(seq=9, key="1/4/0/0", first="Ann", lead_us=12, at=4)
     board.apply("buzzerbox/t1/race", better)
     assert board.apply("buzzerbox/t1/race", better) == []
     finishes = board.snapshot()["finishes"]
     assert [f["key"] for f in finishes] == ["t1/1/4/0/0", "t1/1/3/0/0", "t1/1/2/0/0"]
-    assert finishes[0]["margin_us"] == 12
+    assert finishes[0]["lead_us"] == 12
+
+
+def test_a_race_of_a_box_not_updated_names_the_lead_margin_us() -> None:
+    board = Leaderboard()
+    old = msg(seq=5, key="1/1/0/0", first="Ann", reaction_us=900, margin_us=40)
+    board.apply("buzzerbox/t1/race", old)
+    [finish] = board.snapshot()["finishes"]
+    assert finish["lead_us"] == 40 and "margin_us" not in finish
 
 
 def frames(chunk: bytes) -> list[tuple[str, Any]]:
@@ -124,10 +132,10 @@ def frames(chunk: bytes) -> list[tuple[str, Any]]:
 
 
 def test_live_stream_board_then_updates_then_board_when_behind() -> None:
-    board = Board()
-    live = Live(board.snapshot, ring=4)
+    board = Leaderboard()
+    live = UpdatesView(board.snapshot, ring=4)
     board.apply("buzzerbox/t1/state", state(1))
-    stream = live.stream(keepalive_s=0.01, max_stream_s=30)
+    stream = live.messages(keepalive_s=0.01, max_stream_s=30)
     ((tick, every), (kind, first)) = frames(next(stream))
     assert (tick, every) == ("keepalive", 10)  # at once, saying how often (ms)
     assert kind == "board" and isinstance(first, dict) and first["tables"][0]["box"] == "t1"
@@ -146,31 +154,36 @@ def test_live_stream_board_then_updates_then_board_when_behind() -> None:
 
 
 def test_live_refuses_screens_beyond_the_limit() -> None:
-    live = Live(dict, max_clients=1)
-    assert live.join() and not live.join()
-    live.leave()
-    assert live.join()
+    live = UpdatesView(dict, max_clients=1)
+    assert live.stream.join() and not live.stream.join()
+    live.stream.leave()
+    assert live.stream.join()
 
 
 def test_a_screen_that_comes_back_gets_the_updates_since_its_last_event_id() -> None:
-    board = Board()
-    live = Live(board.snapshot, ring=4)
+    board = Leaderboard()
+    live = UpdatesView(board.snapshot, ring=4)
     live.publish(board.apply("buzzerbox/t1/state", state(1)))
-    first = live.stream(max_stream_s=30)
+    first = live.messages(max_stream_s=30)
     head = next(first).decode()
     last_id = head.split("id: ")[1].split("\n")[0]
     first.close()
     live.publish(board.apply("buzzerbox/t2/state", state(2)))  # while the screen was away
     live.publish(board.apply("buzzerbox/t3/state", state(3)))
-    resumed = live.stream(max_stream_s=30, last_version=live.version_of(last_id))
+    resumed = live.messages(max_stream_s=30, last_version=live.stream.version_of(last_id))
     assert [(k, d["box"]) for k, d in frames(next(resumed)) if isinstance(d, dict)] == [
         ("table", "t2"),
         ("table", "t3"),
     ]
     resumed.close()
     odd = ("²", "١", "9" * 5000)  # digits int() refuses or reads, too long: not a version
-    assert [live.version_of(f"{v}.{live.boot}") for v in odd] == [None, None, None]
-    for unknown in ("1", f"1.{live.boot}x", "99." + live.boot):  # another hub's, or later
-        again = live.stream(max_stream_s=30, last_version=live.version_of(unknown))
+    boot = live.stream.boot
+    assert [live.stream.version_of(f"{v}.{boot}") for v in odd] == [None, None, None]
+    for unknown in (
+        "1",
+        f"1.{live.stream.boot}x",
+        "99." + live.stream.boot,
+    ):  # another hub's, or later
+        again = live.messages(max_stream_s=30, last_version=live.stream.version_of(unknown))
         assert [k for k, _ in frames(next(again))] == ["keepalive", "board"]
         again.close()

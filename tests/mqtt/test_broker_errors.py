@@ -8,10 +8,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import TlsFileError, attach, broker_from
-from buzzerbox.mqtt.connect import CONNECTED, REFUSED, UNREACHABLE, Link, LinkStatus, wait_until
+from buzzerbox.mqtt.connect import (
+    CONNECTED,
+    REFUSED,
+    UNREACHABLE,
+    BrokerLink,
+    BrokerLinkStatus,
+    wait_until,
+)
 from buzzerbox.mqtt.topics import Broker
 
 from .certs import Pki, make_pki, password_file, tls_listener
@@ -37,8 +44,8 @@ def tls_broker(tmp_path: Path, pki: Pki) -> Iterator[Mosquitto]:
     mosquitto.stop()
 
 
-def first_answer(broker: Broker) -> LinkStatus:
-    link = Link(broker, "buzzerbox-test", clean=True, label="test", on_up=lambda c: None)
+def first_answer(broker: Broker) -> BrokerLinkStatus:
+    link = BrokerLink(broker, "buzzerbox-test", clean=True, label="test", on_up=lambda c: None)
     link.start()
     try:
         return wait_until(link, (CONNECTED, UNREACHABLE, REFUSED), AT_ONCE_S)
@@ -155,7 +162,7 @@ def test_tls_files_are_checked_at_start(tmp_path: Path, pki: Pki) -> None:
 
 
 def test_the_hubs_board_carries_the_reason(tls_broker: Mosquitto) -> None:
-    board = Board()
+    board = Leaderboard()
     broker = broker_from(f"mqtt://box@127.0.0.1:{tls_broker.port}", env=ENV)
     subscriber = Subscriber(broker, board, name="hub-test").start()
     try:

@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.outbox import Acks
+from buzzerbox.rules.events import parse_edge
 from buzzerbox.store import StoredEvent
 from buzzerbox.store.tail import LogTail
 
@@ -84,8 +86,8 @@ def test_a_late_finish_fires_no_home_assistant_event(make_box: MakeBox, clock: M
 def test_an_undone_finish_withdraws_the_result(make_box: MakeBox, clock: ManualClock) -> None:
     box = make_box("t1", clock)
     box.new_game({"game": "ligretto", "players": ["Ann", "Ben"], "target": 50})
-    box.submit({"type": "finish"})
-    box.submit({"type": "undo"})
+    box.submit(table_entry({"type": "finish"}))
+    box.submit(table_entry({"type": "undo"}))
     deriver = Deriver("t1")
     messages = [m for e in stored(box) for m in deriver.feed(e, now=e.at)]
     assert [r["finished"] for r in payloads(messages, "games")] == [True, False]
@@ -96,16 +98,16 @@ def test_twinit_slaps_update_the_race_with_the_margin(
 ) -> None:
     box = make_box("t1", clock)
     box.new_game({"game": "twinit", "players": ["Ann", "Ben", "Cem"]})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(COUNTDOWN_US)
     go = box.now_us()
-    box.press(2, "slap", None, go + 400_000)
-    box.press(0, "slap", None, go + 400_350)
-    box.submit({"type": "claim", "result": "pair"})
-    box.press(1, "slap", None, go + 9_000_000)
+    box.play(parse_edge(True, 2, "slap", go + 400_000))
+    box.play(parse_edge(True, 0, "slap", go + 400_350))
+    box.submit(table_entry({"type": "claim", "result": "pair"}))
+    box.play(parse_edge(True, 1, "slap", go + 9_000_000))
     deriver = Deriver("t1")
     races = payloads([m for e in stored(box) for m in deriver.feed(e, now=e.at)], "race")
-    assert [(r["first"], r["margin_us"], r["reaction_us"]) for r in races] == [
+    assert [(r["first"], r["lead_us"], r["reaction_us"]) for r in races] == [
         ("Cem", None, 400_000),
         ("Cem", 350, 400_000),
         ("Ben", None, None),  # only the first race of a round has a reaction

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import Publisher, attach
 from buzzerbox.mqtt.topics import parse_broker
@@ -20,7 +20,7 @@ TIMEOUT_S = 15.0
 
 @pytest.fixture
 def hub(broker: Mosquitto) -> Iterator[Watcher]:
-    board = Board()
+    board = Leaderboard()
     watcher = Watcher(board)
     subscriber = Subscriber(parse_broker(broker.url), board, watcher.updates, name="test-hub")
     subscriber.start()
@@ -97,7 +97,7 @@ def test_three_tables_a_broker_restart_and_a_box_restart(
     assert {f["box"] for f in finishes} == {"t1", "t2", "t3"}
 
     # a hub started now builds the same tournament from the retained messages alone
-    late = Watcher(Board())
+    late = Watcher(Leaderboard())
     subscriber = Subscriber(parse_broker(broker.url), late.board, late.updates, name="late")
     subscriber.start()
     try:

@@ -16,12 +16,13 @@ import paho.mqtt.client as mqtt
 import pytest
 from buzzerbox.cli import main
 from buzzerbox.datadir import DataLock
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach
-from buzzerbox.mqtt.connect import REFUSED, LinkStatus, stop_client
+from buzzerbox.mqtt.connect import REFUSED, BrokerLinkStatus, stop_client
+from buzzerbox.mqtt.errors import SigningKeyError
 from buzzerbox.mqtt.settings import signer_from
-from buzzerbox.mqtt.sign import Signer, SigningKeyError
+from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import parse_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -77,7 +78,7 @@ def test_with_the_key_a_forged_claim_is_ignored_and_counted(
     broker: Mosquitto, make_box: MakeBox, attached: Attach, clock: ManualClock
 ) -> None:
     box = make_box("t4", clock)
-    seen: list[LinkStatus] = []
+    seen: list[BrokerLinkStatus] = []
     publisher = attached(box, "t4", signer=Signer(KEY))
     publisher.link.when_status.append(seen.append)
     assert publisher.wait_connected(TIMEOUT_S)
@@ -91,7 +92,7 @@ def test_with_the_key_a_forged_claim_is_ignored_and_counted(
 def test_a_hub_with_the_key_shows_only_authentic_results(
     broker: Mosquitto, make_box: MakeBox, clock: ManualClock, tmp_path: Path
 ) -> None:
-    board = Board(signer=Signer(KEY))
+    board = Leaderboard(signer=Signer(KEY))
     watcher = Watcher(board)
     hub = Subscriber(parse_broker(broker.url), board, watcher.updates, name="signed").start()
     box = make_box("t3", clock)

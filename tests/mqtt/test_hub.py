@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import BOX_STATIC, create_app
-from buzzerbox.hub.board import Board
-from buzzerbox.live.sse import Live
+from buzzerbox.hub.leaderboard import Leaderboard
+from buzzerbox.live.updates import UpdatesView
 from buzzerbox.mqtt import attach
 from buzzerbox.mqtt.sign import Signer
 from flask.testing import FlaskClient
@@ -25,17 +25,17 @@ from .test_board import state
 
 
 @pytest.fixture
-def board() -> Board:
-    return Board()
+def board() -> Leaderboard:
+    return Leaderboard()
 
 
 @pytest.fixture
-def live(board: Board) -> Live:
-    return Live(board.snapshot, max_clients=2)
+def live(board: Leaderboard) -> UpdatesView:
+    return UpdatesView(board.snapshot, max_clients=2)
 
 
 @pytest.fixture
-def client(board: Board, live: Live) -> FlaskClient:
+def client(board: Leaderboard, live: UpdatesView) -> FlaskClient:
     app = create_app(board, live, {"SSE_KEEPALIVE_S": 0.01, "TESTING": True})
     return app.test_client()
 
@@ -63,7 +63,7 @@ def test_the_page_and_its_assets_come_from_the_hub(client: FlaskClient) -> None:
     watchdog.close()
 
 
-def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
+def test_the_board_as_json(client: FlaskClient, board: Leaderboard) -> None:
     board.apply("buzzerbox/t1/state", state(4))
     reply = client.get("/api/board")
     assert reply.json is not None
@@ -81,7 +81,7 @@ def test_the_board_as_json(client: FlaskClient, board: Board) -> None:
 
 
 def test_the_live_stream_board_first_then_updates(
-    client: FlaskClient, board: Board, live: Live
+    client: FlaskClient, board: Leaderboard, live: UpdatesView
 ) -> None:
     reply = client.get("/api/events", buffered=False)
     assert reply.mimetype == "text/event-stream"
@@ -96,7 +96,7 @@ def test_the_live_stream_board_first_then_updates(
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
     second.close()
     reply.close()
-    assert live.clients == 0
+    assert live.stream.clients == 0
 
 
 def test_hub_command_refuses_a_bad_broker(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from buzzerbox.cli import main
 from buzzerbox.hub.app import create_app
-from buzzerbox.hub.board import Board
-from buzzerbox.live.sse import Live
+from buzzerbox.hub.leaderboard import Leaderboard
+from buzzerbox.live.updates import UpdatesView
 from buzzerbox.server.auth import LoginLimiter
 from flask.testing import FlaskClient
 
@@ -20,8 +20,8 @@ PIN = "24681357"
 
 
 @pytest.fixture
-def board() -> Board:
-    board = Board()
+def board() -> Leaderboard:
+    board = Leaderboard()
     board.apply("buzzerbox/t1/state", state(3))
     board.apply("buzzerbox/t2/state", state(5))
     board.apply("buzzerbox/t2/status", b"offline")
@@ -29,12 +29,12 @@ def board() -> Board:
 
 
 @pytest.fixture
-def live(board: Board) -> Live:
-    return Live(board.snapshot, max_clients=2)
+def live(board: Leaderboard) -> UpdatesView:
+    return UpdatesView(board.snapshot, max_clients=2)
 
 
 @pytest.fixture
-def client(board: Board, live: Live) -> FlaskClient:
+def client(board: Leaderboard, live: UpdatesView) -> FlaskClient:
     config = {"ADMIN_PIN": PIN, "TESTING": True, "LOGIN_LIMITER": LoginLimiter(free=3)}
     return create_app(board, live, config).test_client()
 
@@ -47,7 +47,7 @@ def log_in(client: FlaskClient, pin: str = PIN) -> str:
     return csrf
 
 
-def tables(board: Board) -> list[str]:
+def tables(board: Leaderboard) -> list[str]:
     return [t["box"] for t in board.snapshot()["tables"]]
 
 
@@ -55,7 +55,7 @@ def error(reply: Any) -> str:
     return str(reply.json["error"])
 
 
-def test_the_admin_removes_an_offline_table(client: FlaskClient, board: Board) -> None:
+def test_the_admin_removes_an_offline_table(client: FlaskClient, board: Leaderboard) -> None:
     csrf = log_in(client)
     assert client.get("/api/session").json == {"admin": True, "csrf": csrf}
     reply = client.delete("/api/tables/t2", headers={"X-CSRF-Token": csrf})
@@ -64,7 +64,7 @@ def test_the_admin_removes_an_offline_table(client: FlaskClient, board: Board) -
 
 
 def test_the_admin_removes_any_table_even_online_and_any_result(
-    client: FlaskClient, board: Board
+    client: FlaskClient, board: Leaderboard
 ) -> None:
     csrf = log_in(client)
     online = client.delete("/api/tables/t1", headers={"X-CSRF-Token": csrf})
@@ -99,7 +99,9 @@ def test_the_hubs_refusals_are_in_the_readers_language(client: FlaskClient) -> N
     }
 
 
-def test_removing_needs_the_admin_and_the_csrf_token(client: FlaskClient, board: Board) -> None:
+def test_removing_needs_the_admin_and_the_csrf_token(
+    client: FlaskClient, board: Leaderboard
+) -> None:
     guest = client.delete("/api/tables/t2")
     assert guest.status_code == 403 and "log in with the admin PIN" in error(guest)
     log_in(client)
@@ -120,7 +122,7 @@ def test_a_wrong_pin_says_where_the_pin_is_and_tries_are_limited(client: FlaskCl
     assert bad.status_code == 400 and "PIN" in error(bad)
 
 
-def test_the_stream_says_the_table_is_gone(client: FlaskClient, live: Live) -> None:
+def test_the_stream_says_the_table_is_gone(client: FlaskClient, live: UpdatesView) -> None:
     csrf = log_in(client)
     seen: list[Any] = []
     live.publish = lambda updates: seen.extend(updates)  # type: ignore[method-assign]
@@ -131,7 +133,7 @@ def test_the_stream_says_the_table_is_gone(client: FlaskClient, live: Live) -> N
 def test_a_table_removed_stays_off_until_its_box_is_back() -> None:
     """What the broker kept of a box (its retained state, its last will) comes again on
     every subscription: it does not bring a removed table back; the box does."""
-    board = Board()
+    board = Leaderboard()
     board.apply("buzzerbox/t2/state", state(5))
     board.apply("buzzerbox/t2/status", b"offline")
     board.remove("t2")
@@ -139,7 +141,7 @@ def test_a_table_removed_stays_off_until_its_box_is_back() -> None:
     assert board.apply("buzzerbox/t2/status", b"offline") == []
     assert tables(board) == []
     saved = json.loads(json.dumps(board.record()))
-    again = Board()
+    again = Leaderboard()
     again.restore(saved)  # the hub restarted: still gone
     assert again.apply("buzzerbox/t2/state", state(5)) == [] and tables(again) == []
     assert again.apply("buzzerbox/t2/status", b"online") != []
@@ -155,7 +157,9 @@ def test_buzzerbox_hub_refuses_a_blank_pin(capsys: pytest.CaptureFixture[str]) -
     assert "--pin: the PIN is blank: give digits" in capsys.readouterr().err
 
 
-def test_the_admin_gets_a_live_page_when_guests_hold_every_place(board: Board, live: Live) -> None:
+def test_the_admin_gets_a_live_page_when_guests_hold_every_place(
+    board: Leaderboard, live: UpdatesView
+) -> None:
     config = {"ADMIN_PIN": PIN, "TESTING": True, "LOGIN_LIMITER": LoginLimiter(free=3)}
     app = create_app(board, live, config)
     guests = [app.test_client() for _ in range(2)]
@@ -170,7 +174,7 @@ def test_the_admin_gets_a_live_page_when_guests_hold_every_place(board: Board, l
         reply.close()
 
 
-def test_hidden_characters_in_names_are_refused(board: Board) -> None:
+def test_hidden_characters_in_names_are_refused(board: Leaderboard) -> None:
     for hidden in ("\u202eecilA", "Ann\u200b", "Ben\x07"):
         players = [{"name": hidden, "total": 1}]
         payload = json.dumps(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.hub.record import Keeper
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt.sign import Signer
@@ -26,7 +26,7 @@ JUNK = 20_000
 def test_junk_is_refused_before_the_keeper_and_a_signed_state_shows_after_it(
     broker: Mosquitto, tmp_path: Path
 ) -> None:
-    board = Board(signer=Signer(KEY))
+    board = Leaderboard(signer=Signer(KEY))
     watcher = Watcher(board)
     keeper = Keeper(board, tmp_path / "hub.json", watcher.updates).start()
     hub = Subscriber(

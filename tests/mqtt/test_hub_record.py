@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from buzzerbox.box import Box
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.hub.record import Keeper, load, save
 from buzzerbox.hub.subscriber import Subscriber
 from buzzerbox.mqtt import attach
@@ -33,7 +33,7 @@ def test_the_tournament_outlives_a_broker_without_persistence(
     box = make_box("t1", clock)
     publisher = attach(box, broker.url, "t1", tmp_path / "t1")
     try:
-        board = Board()
+        board = Leaderboard()
         watcher = Watcher(board)
         keeper = Keeper(board, record).start()
         hub = Subscriber(parse_broker(broker.url), board, watcher.updates, name="rec").start()
@@ -44,7 +44,7 @@ def test_the_tournament_outlives_a_broker_without_persistence(
         broker.stop()
         broker.start()  # it forgot every retained result and the hub's session
 
-        board = Board()
+        board = Leaderboard()
         watcher = Watcher(board)
         keeper = Keeper(board, record).start()
         assert [r["name"] for r in board.snapshot()["tournament"]] == ["Ann", "Ben"]
@@ -62,20 +62,20 @@ def test_the_tournament_outlives_a_broker_without_persistence(
 
 def test_a_damaged_record_starts_empty(tmp_path: Path) -> None:
     path = tmp_path / "hub.json"
-    board = Board()
+    board = Leaderboard()
     board.apply("buzzerbox/t1/state", state(3))
     save(board, path)
-    again = Board()
+    again = Leaderboard()
     assert load(again, path) and [t["box"] for t in again.snapshot()["tables"]] == ["t1"]
     for damage in ("{", '{"tables": 1}', json.dumps({"tables": {"t1": {"state": "x"}}})):
         path.write_text(damage)
-        fresh = Board()
+        fresh = Leaderboard()
         assert not load(fresh, path) and fresh.snapshot()["tables"] == []
 
 
 def test_a_table_long_offline_drops_off() -> None:
     now = [1000.0]
-    board = Board(forget_after_s=600, clock=lambda: now[0])
+    board = Leaderboard(forget_after_s=600, clock=lambda: now[0])
     board.apply("buzzerbox/t1/state", state(3))
     board.apply("buzzerbox/t2/state", state(3))
     board.apply("buzzerbox/t1/status", b"offline")

@@ -16,7 +16,7 @@ from buzzerbox.mqtt.claim import (
     Claimant,
     owner_id,
 )
-from buzzerbox.mqtt.connect import CONNECTED, REFUSED, LinkStatus, wait_until
+from buzzerbox.mqtt.connect import CONNECTED, REFUSED, BrokerLinkStatus, wait_until
 from buzzerbox.mqtt.topics import check_box_name, default_box_name
 
 from .mqtt_fakes import TIMEOUT_S, Attach, MakeBox, ManualClock, Record, kids_round, log_seqs
@@ -61,8 +61,8 @@ def test_the_claim_decisions() -> None:
     assert mine.may_challenge(10.0) and not mine.may_challenge(10.5) and mine.may_challenge(11.0)
 
 
-def statuses(publisher_link: object) -> list[LinkStatus]:
-    seen: list[LinkStatus] = []
+def statuses(publisher_link: object) -> list[BrokerLinkStatus]:
+    seen: list[BrokerLinkStatus] = []
     publisher_link.when_status.append(seen.append)  # type: ignore[attr-defined]
     return seen
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.mqtt.connect import REFUSED
 from buzzerbox.mqtt.sign import Signer
 
@@ -36,12 +36,12 @@ def signed(topic: str, payload: bytes) -> tuple[str, bytes]:
     return topic, Signer(KEY).sign(topic, payload)
 
 
-def winners(board: Board) -> list[tuple[str, int]]:
+def winners(board: Leaderboard) -> list[tuple[str, int]]:
     return [(r["name"], r["wins"]) for r in board.snapshot()["tournament"]]
 
 
 def test_a_replayed_result_does_not_undo_its_withdrawal() -> None:
-    board = Board(signer=Signer(KEY))
+    board = Leaderboard(signer=Signer(KEY))
     win = signed(GAME, result("t5", 1, 10, ["Ann"]))  # the recording
     board.apply(*win)
     assert winners(board) == [("Ann", 1), ("Ben", 0)]
@@ -49,12 +49,12 @@ def test_a_replayed_result_does_not_undo_its_withdrawal() -> None:
     assert winners(board) == []
     board.apply(*win)  # the recording, replayed
     assert winners(board) == []
-    restarted = Board(signer=Signer(KEY))  # the hub restarted: its record read back
+    restarted = Leaderboard(signer=Signer(KEY))  # the hub restarted: its record read back
     restarted.restore(board.record())
     restarted.apply(*win)
     assert winners(restarted) == []
     # a withdrawal the hub never saw the result of counts all the same
-    never_seen = Board(signer=Signer(KEY))
+    never_seen = Leaderboard(signer=Signer(KEY))
     never_seen.apply(*signed(GAME, result("t5", 1, 12, [], finished=False)))
     never_seen.apply(*win)
     assert winners(never_seen) == []

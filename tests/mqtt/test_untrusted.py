@@ -15,8 +15,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from buzzerbox.hub.board import Board
-from buzzerbox.live.sse import Live
+from buzzerbox.hub.leaderboard import Leaderboard
+from buzzerbox.live.updates import UpdatesView
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.mqtt.sign import Signer
 from paho.mqtt.enums import CallbackAPIVersion
@@ -66,8 +66,8 @@ BAD: list[tuple[str, str, bytes]] = [
     ("kind", "reason", "payload"), BAD, ids=[f"{k}-{r}-{i}" for i, (k, r, _) in enumerate(BAD)]
 )
 def test_a_bad_message_is_dropped_and_counted(kind: str, reason: str, payload: bytes) -> None:
-    board = Board()
-    live = Live(board.snapshot)
+    board = Leaderboard()
+    live = UpdatesView(board.snapshot)
     live.publish(board.apply("buzzerbox/t1/state", state(4)))
     before = board.snapshot()
     assert board.apply(f"buzzerbox/t1/{kind}", payload) == []
@@ -80,7 +80,7 @@ def test_a_bad_message_is_dropped_and_counted(kind: str, reason: str, payload: b
 def test_what_the_hub_does_not_keep_may_nest_deep_and_is_not_kept() -> None:
     """Only a message holding a \\u escape is read string by string (a lone surrogate);
     else the hub reads the fields it keeps: an unknown field nesting deep is ignored."""
-    board = Board()
+    board = Leaderboard()
     deep = json.loads("[" * 20 + "]" * 20)
     state_seq_9 = json.loads(playing(players=[{"name": "Ann", "total": 3}]))
     updates = board.apply("buzzerbox/t1/state", json.dumps({**state_seq_9, "x": deep}).encode())
@@ -92,7 +92,7 @@ def test_what_the_hub_does_not_keep_may_nest_deep_and_is_not_kept() -> None:
 def test_a_flood_of_made_up_boxes_is_bounded() -> None:
     """Without a key the board is bounded and a flood pushes out only tables that hold
     no result; with the key no unsigned name gets in at all."""
-    board = Board(max_tables=10)
+    board = Leaderboard(max_tables=10)
     board.apply("buzzerbox/real/state", state(1))
     board.apply("buzzerbox/real/games/1", result("real", 1, 2, ["Ann"]))
     for n in range(50):
@@ -100,7 +100,7 @@ def test_a_flood_of_made_up_boxes_is_bounded() -> None:
     snapshot = board.snapshot()
     assert len(snapshot["tables"]) == 10 and "real" in [t["box"] for t in snapshot["tables"]]
     signer = Signer(b"k" * 32)
-    board = Board(max_tables=10, signer=signer)
+    board = Leaderboard(max_tables=10, signer=signer)
     board.apply("buzzerbox/real/state", signer.sign("buzzerbox/real/state", state(1)))
     for n in range(50):
         board.apply(f"buzzerbox/fake{n}/state", state(1))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from buzzerbox.pads.arbiter import Arbiter
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.pins import ClockedMockFactory
 from buzzerbox.pads.fakes.port import FakeBoardPort
+from buzzerbox.pads.timeline.arbiter import Arbiter
 from buzzerbox.testing import START_US, ManualClock
 
 

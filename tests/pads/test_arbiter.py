@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
 from buzzerbox.pads.fakes.wires import edges
+from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge
 
 T0 = 1_000_000
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.wires import collect, edges, presses, run_wires
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge
 from buzzerbox.testing import ManualClock
 
 from tests.pads.test_session import online

@@ -6,7 +6,7 @@ import random
 
 import pytest
 from buzzerbox.errors import InputError
-from buzzerbox.pads.clockmap import ClockMap
+from buzzerbox.pads.timeline.clockmap import ClockMap
 
 
 def board_t(host_us: float, offset_us: float, drift_ppm: float, tick_hz: int = 1_000_000) -> int:

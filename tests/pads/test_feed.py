@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.errors import ConfigError
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.serve import settings
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
@@ -71,7 +72,7 @@ def test_edges_of_real_pads_are_presses_of_their_seats(pad_map: PadMap, tmp_path
         "enrolled": False,
     }  # fmt: skip
     box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
-    box.submit({"type": "round"})
+    box.submit(table_entry({"type": "round"}))
     clock.advance(3_000_000)
     changed: queue.Queue[dict[str, Any]] = queue.Queue()
     box.when_changed.append(changed.put)

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 from buzzerbox.errors import InputError
-from buzzerbox.pads.arbiter import GPIO, Edge
-from buzzerbox.pads.debounce import Debouncer
 from buzzerbox.pads.errors import GpioUnavailableError
 from buzzerbox.pads.fakes.pins import ClockedMockFactory
 from buzzerbox.pads.fakes.wires import edges
@@ -16,6 +14,8 @@ from buzzerbox.pads.gpio import GpioPads
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import GPIO, Edge
+from buzzerbox.pads.timeline.debounce import Debouncer
 from buzzerbox.testing import ManualClock
 
 Seen = list[tuple[int, int, int]]

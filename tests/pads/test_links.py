@@ -8,13 +8,13 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.fakes.padboard import SyncLine
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.pulse import LinePulser
 from buzzerbox.pads.fakes.wires import collect, edges, presses, status_is
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, PadEvent
 
 StartPort = Callable[..., FakeBoardPort]
 

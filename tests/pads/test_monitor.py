@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
 from buzzerbox.pads.fakes.padboard import FakeBoard, SyncLine
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.pulse import WirePulser
@@ -24,6 +23,7 @@ from buzzerbox.pads.fakes.wires import collect, presses, status_is
 from buzzerbox.pads.monitor import TextPrinter, event_json
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, FramesLost
 
 StartPort = Callable[..., FakeBoardPort]
 

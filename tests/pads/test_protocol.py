@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from buzzerbox.pads import protocol as p
+from buzzerbox.pads.board import protocol as p
 from buzzerbox.pads.errors import FrameError
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -5,15 +5,15 @@ with press times never moved, and the sync wire's input never held back."""
 from __future__ import annotations
 
 import pytest
-from buzzerbox.pads.arbiter import GPIO, Arbiter, Edge
-from buzzerbox.pads.debounce import Debouncer
+from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.errors import PadMapError
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.pins import SHIFTS_MS, ClockedMockFactory, drive_pin, resting_hand
 from buzzerbox.pads.fakes.wires import Wire, edges, run_wires
 from buzzerbox.pads.padmap import parse_pad_map
-from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import GPIO, Arbiter, Edge
+from buzzerbox.pads.timeline.debounce import Debouncer
 from buzzerbox.testing import ManualClock
 
 

@@ -3,11 +3,11 @@ SYNC and clock mapping, seq tracking, reboots, silence, late edges."""
 
 from __future__ import annotations
 
-from buzzerbox.pads import protocol as p
-from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost
+from buzzerbox.pads.board import protocol as p
+from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.wires import Wire, edges, make_wire, run_wires
-from buzzerbox.pads.session import BoardSession
+from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost
 from buzzerbox.testing import ManualClock
 
 

@@ -5,11 +5,16 @@ can all be slow, and a time mapped from such a round trip is off by half of it."
 
 from __future__ import annotations
 
-from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge
+from buzzerbox.pads.board.session import BoardSession
+from buzzerbox.pads.board.syncrounds import (
+    SYNC_FAST_US,
+    SYNC_GOOD_RTT_US,
+    SYNC_SETTLE,
+    SYNC_STEADY_US,
+)
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.wires import edges
-from buzzerbox.pads.session import BoardSession
-from buzzerbox.pads.syncrounds import SYNC_FAST_US, SYNC_GOOD_RTT_US, SYNC_SETTLE, SYNC_STEADY_US
+from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge
 from buzzerbox.testing import ManualClock
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.fakes.usb import UsbLink, UsbRig, UsbTiming
-from buzzerbox.pads.syncgroup import PulseTimer, SyncGroup
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.timeline.syncgroup import PulseTimer, SyncGroup
 from buzzerbox.testing import ManualClock
 
 SYNC_CH = 7

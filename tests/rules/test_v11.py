@@ -119,7 +119,7 @@ def test_version_1_logs_replay_as_version_1_did(case: str) -> None:
     new = replay_state((V1 / f"{case}.jsonl").read_bytes().splitlines())
     if case in STOP_TIES:
         assert new["rejected"], "the tie leaves a round without a caller"
-        assert "nobody called" in new["rejected"][0]["reason"]  # the rest follows from it
+        assert "tied with no caller named" in new["rejected"][0]["reason"]  # the rest follows
         return
     if old["game"] == "twist":
         for state in (old, new):

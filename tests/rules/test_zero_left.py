@@ -59,7 +59,7 @@ def test_the_caller_still_has_zero_and_nobody_called_still_asks_for_one(game: st
         {"type": "press", "seat": 1, "pad": "stop", "t_us": 9000},  # a tie: no caller
     ):
         tied.apply_dict(event)
-    with pytest.raises(IllegalEventError, match="nobody called in round 1") as refusal:
+    with pytest.raises(IllegalEventError, match="stop presses of round 1 tied") as refusal:
         tied.apply_dict({"type": "left", "counts": {"Ann": 0, "Ben": 0, "Cem": 7}})
     assert refusal.value.subject == "Ann"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from buzzerbox.errors import Words
 from buzzerbox.server import bodies, limits
-from buzzerbox.server.errors import BadBody
+from buzzerbox.server.errors import BadBodyError
 from flask.testing import FlaskClient
 
 JSON = {"Content-Type": "application/json"}
@@ -54,11 +54,11 @@ def test_the_import_is_large_only_for_the_admin(
 
 
 def test_the_parse_counts_values_and_depth_before_building() -> None:
-    limits.check_parse(b'{"pin": "[[[[,,,,"}', BadBody)  # strings do not count
-    with pytest.raises(BadBody, match="over 2000 values"):
-        limits.check_parse(b"[" + b"0," * 2000 + b"0]", BadBody)
-    with pytest.raises(BadBody, match="nests deeper than 32"):
-        limits.check_parse(b"[" * 33 + b"]" * 33, BadBody)
+    limits.check_parse(b'{"pin": "[[[[,,,,"}', BadBodyError)  # strings do not count
+    with pytest.raises(BadBodyError, match="over 2000 values"):
+        limits.check_parse(b"[" + b"0," * 2000 + b"0]", BadBodyError)
+    with pytest.raises(BadBodyError, match="nests deeper than 32"):
+        limits.check_parse(b"[" * 33 + b"]" * 33, BadBodyError)
 
 
 def test_the_guard_is_given_the_same_sizes(client: FlaskClient) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from buzzerbox.datadir import admin_pin, secret_key
 from buzzerbox.durable import write_atomic
-from buzzerbox.hub.board import Board
+from buzzerbox.hub.leaderboard import Leaderboard
 from buzzerbox.hub.record import save
 from buzzerbox.server.sessions import Sessions
 
@@ -48,7 +48,7 @@ def durably_renamed(calls: list[tuple[str, str]], name: str) -> bool:
 WRITERS: dict[str, Callable[[Path], object]] = {
     "admin_pin": lambda d: admin_pin(d, "1234", str),
     "secret_key": lambda d: secret_key(d),
-    "hub.json": lambda d: save(Board(), d / "hub.json"),
+    "hub.json": lambda d: save(Leaderboard(), d / "hub.json"),
     "x.bin": lambda d: write_atomic(d / "x.bin", b"x"),
 }
 

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import http.client
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from buzzerbox.fixtures import PIN as PIN
+from buzzerbox.fixtures import Seconds as Seconds
 from buzzerbox.testing import ManualClock as ManualClock
 from buzzerbox.testing import Timer as Timer
 from flask.testing import FlaskClient
-
-PIN = "4711"
-
-
-@dataclass
-class Seconds:
-    """A monotonic clock in seconds for the login limiter."""
-
-    now: float = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def play(admin: FlaskClient, *events: dict[str, Any]) -> dict[str, Any]:

@@ -21,9 +21,9 @@ import serial
 from buzzerbox.appliance import pinout
 from buzzerbox.appliance.syncpulse import PERIOD_US, PULSE_US, Pulser, SyncMatcher
 from buzzerbox.clock import monotonic_us
-from buzzerbox.pads import protocol as p
-from buzzerbox.pads.clockmap import ClockMap
-from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
+from buzzerbox.pads.board import protocol as p
+from buzzerbox.pads.link.serialport import LinkEvent, OpenPort, SerialLink
+from buzzerbox.pads.timeline.clockmap import ClockMap
 
 HELLO_RETRY_US = 500_000
 

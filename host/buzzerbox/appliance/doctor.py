@@ -47,8 +47,8 @@ from buzzerbox.appliance.fairness_run import add_fairness_options, fairness_sect
 from buzzerbox.appliance.lamps import add_lamp_options, lamp_test
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.brokerprobe import add_doctor_options, doctor_section
+from buzzerbox.pads.board.protocol import Hello
 from buzzerbox.pads.padmap import PadMap
-from buzzerbox.pads.protocol import Hello
 from buzzerbox.picos import PICO_VID
 
 BY_ID = Path("/dev/serial/by-id")
@@ -165,9 +165,9 @@ def pad_test(
     presses: int | None = None,
 ) -> int:
     """Print every pad edge (press each pad) until `seconds` pass or `presses` were seen."""
-    from buzzerbox.pads.arbiter import Edge
     from buzzerbox.pads.monitor import TextPrinter, run_monitor
     from buzzerbox.pads.sources import PadSources
+    from buzzerbox.pads.timeline.arbiter import Edge
 
     gpio = factory if pad_map is not None and pad_map.gpio_pads else None
     if not urls and gpio is None:
@@ -318,7 +318,8 @@ def run_doctor(
 
 def log_doctor(folder: Path, out: TextIO) -> int:
     """`doctor --log DIR`: 0 healthy or repaired, 1 if it cannot be used, 2 no such log."""
-    from buzzerbox.datadir import DataFolderBusyError, DataLock
+    from buzzerbox.datadir import DataLock
+    from buzzerbox.errors import DataFolderBusyError
     from buzzerbox.store.check import check_log
 
     path = folder / "buzzerbox.db"

@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from buzzerbox.pads.arbiter import GPIO, Edge
-from buzzerbox.pads.syncgroup import Pulse
+from buzzerbox.pads.timeline.arbiter import GPIO, Edge
+from buzzerbox.pads.timeline.syncgroup import Pulse
 
 PROMISE_US: Final[Mapping[str, int]] = {
     "wire": 10,  # README: "the same boards and presses with the sync wire": p95 ≤ 10 µs

@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from buzzerbox.appliance.fairness import FairnessReport, FairnessTally, TestInput
-from buzzerbox.pads.arbiter import GPIO, Edge
+from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.padmap import PadMap
-from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources, open_pulser
-from buzzerbox.pads.syncgroup import PERIOD_US, Pulser
+from buzzerbox.pads.timeline.arbiter import GPIO, Edge
+from buzzerbox.pads.timeline.syncgroup import PERIOD_US, Pulser
 
 PULSES = 50
 LOW_US = 60_000

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from buzzerbox.errors import BuzzerboxError
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, PadEvent
 
 STEP_S = 1.0
 

@@ -10,7 +10,7 @@ knows when it pulled the line, to within the few µs its write takes, so each
 
 - `SyncPulser` (the pads area's, pads/gpio.py) drives the line through gpiozero
   (any pin factory) and stamps each pulse with the host clock before and after the
-  write. The box's arbitration uses the wire through pads/syncgroup.py; this module
+  write. The box's arbitration uses the wire through pads/timeline/syncgroup.py; this module
   is the doctor's measuring of it.
 - `SyncMatcher` pairs a board's sync edges with the pulses, using the board's
   rough USB mapping only to tell the pulses apart (they are 1 s apart), and
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from buzzerbox import lazy
-from buzzerbox.pads.clockmap import ClockMap
-from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, Pulse, Pulser
+from buzzerbox.pads.timeline.clockmap import ClockMap
+from buzzerbox.pads.timeline.syncgroup import PERIOD_US, PULSE_US, Pulse, Pulser
 
 if TYPE_CHECKING:
     from buzzerbox.pads.gpio import SyncPulser

@@ -15,7 +15,7 @@ from typing import Any
 from buzzerbox.box.errors import ImportRefusedError
 from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.events import TABLE_ENTRIES
+from buzzerbox.rules.events import TABLE_ENTRIES, Event, parse_event
 
 #: an imported game log: at most this many characters and lines
 MAX_IMPORT_CHARS = 2 * 1024 * 1024
@@ -75,9 +75,15 @@ TABLE_EVENTS = frozenset(
 )
 
 
-def check_table_entry(obj: Mapping[str, Any]) -> None:
-    """InvalidEventError unless `obj` is a table entry a phone may post."""
-    kind = obj.get("type")
+def table_entry(obj: Mapping[str, Any]) -> Event:
+    """The table entry a phone posted (a JSON object), parsed once: InvalidEventError
+    unless it is one a phone may post and well formed."""
+    check_table_entry(obj.get("type"))
+    return parse_event(dict(obj))
+
+
+def check_table_entry(kind: object) -> None:
+    """InvalidEventError unless `kind` (an event's type) is a table entry a phone may post."""
     if not isinstance(kind, str) or kind not in TABLE_EVENTS:
         said = {"kind": kind, "kinds": ", ".join(sorted(TABLE_EVENTS))}
         raise InvalidEventError(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from buzzerbox.box.archive import GameArchive, lost_game
@@ -25,7 +26,7 @@ from buzzerbox.box.checks import (
     shown_rejected,
 )
 from buzzerbox.box.countdown import Countdown
-from buzzerbox.box.enrol import ENROL_PHASES, PadSeats, PadSource, lit_pads, noted
+from buzzerbox.box.enrol import ENROL_PHASES, PadLayout, PadSeats, lit_pads, noted
 from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
@@ -33,10 +34,19 @@ from buzzerbox.box.phones import PhoneSeats
 from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.pads.pad import Pad
+from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.events import ClaimSettled, Event, event_to_dict
+from buzzerbox.rules.events import (
+    ClaimSettled,
+    Event,
+    PadPressed,
+    PadReleased,
+    StartSignalled,
+    event_to_dict,
+    event_type,
+)
 from buzzerbox.rules.phase import Phase
 from buzzerbox.store.eventlog import EventLog, StoreError
 from buzzerbox.store.restore import load_lines, replay_stored
@@ -55,7 +65,7 @@ class Box:
         log_: EventLog,
         *,
         clock: Clock | None = None,
-        pads: PadSource | None = None,
+        pads: PadLayout | None = None,
         countdown_us: int = COUNTDOWN_US,
         phones: PhoneSeats | None = None,
     ) -> None:
@@ -63,8 +73,8 @@ class Box:
         self.clock: Clock = clock or SystemClock()
         self.countdown_us = countdown_us
         #: where the pads come from: a pad map, or the phones' virtual pads (the default)
-        self.pad_source: PadSource = pads if pads is not None else VirtualPads()
-        self._seats = PadSeats(self.pad_source)
+        self.pad_layout: PadLayout = pads if pads is not None else VirtualPads()
+        self._seats = PadSeats(self.pad_layout)
         #: phones as pads: which phone is whose buzzer (phones.py; kept if given a file)
         self.phones = phones if phones is not None else PhoneSeats()
         self.when_changed: list[Callable[[dict[str, Any]], None]] = []
@@ -136,7 +146,7 @@ class Box:
     @property
     def is_simulated(self) -> bool:
         """Whether the pads are virtual (pressed on the phones), not wired."""
-        return self.pad_source.is_virtual
+        return self.pad_layout.is_virtual
 
     def report(self, key: str, value: Any) -> None:
         """Another part's status under state["box"][key] (e.g. the broker link)."""
@@ -181,11 +191,12 @@ class Box:
             self._changed()
             return self.state()
 
-    def submit(self, obj: Mapping[str, Any]) -> dict[str, Any]:
-        """A table entry from a phone (round, caller, ..., undo); returns the new state."""
-        check_table_entry(obj)
+    def submit(self, entry: Event) -> dict[str, Any]:
+        """A table entry (round, caller, ..., undo: `table_entry` parses a phone's);
+        returns the new state."""
+        check_table_entry(event_type(entry))
         with self._lock:
-            self._accept(dict(obj))
+            self._accept(entry)
             return self.state()
 
     def import_log(self, text: str) -> dict[str, Any]:
@@ -217,44 +228,35 @@ class Box:
         with self._lock:
             return self._seats.pads(self._engine)
 
-    def press(
-        self,
-        seat: int,
-        pad: str,
-        pile: int | None,
-        t_us: int,
-        *,
-        released: bool = False,
-        pad_id: str | None = None,
-        clamp: bool = True,
+    def play(
+        self, edge: PadPressed | PadReleased, *, pad_id: str | None = None, clamp: bool = True
     ) -> dict[str, Any]:
-        """A pad edge at `t_us` (box timeline). A virtual pad's time is clamped so pad
-        events stay in time order (two requests may take the lock in either order);
-        a real pad's is not (`clamp=False`): the rules refuse an edge out of order."""
-        obj: dict[str, Any] = {"type": "release" if released else "press", "seat": seat, "pad": pad}
-        if pile is not None:
-            obj["pile"] = pile
+        """A seat's pad edge at `edge.t_us` (box timeline): a virtual pad's or a phone's
+        (`parse_edge` makes one of a page's request), or a real pad's (`pad_id`, from
+        `pad_edge`). A virtual pad's time is clamped so pad events stay in time order
+        (two requests may take the lock in either order); a real pad's is not
+        (`clamp=False`): the rules refuse an edge out of order."""
         with self._lock:
             last = self._engine.game.last_pad_t if self._engine and clamp else -1
-            obj["t_us"] = max(t_us, 0) if t_us >= last else last + 1  # no made-up tie
-            if pad_id is not None:
-                obj["pad_id"] = pad_id
-            edge = self._seats.edge_of(obj, pad_id)  # a malformed edge is refused, not shown
+            if edge.t_us < last:
+                edge = replace(edge, t_us=last + 1)  # after the last, no made-up tie
+            record = self._seats.edge_of(edge, pad_id)  # the pad test's
             try:
-                self._accept(obj)
+                self._accept(edge, pad_id)
             except BuzzerboxError as exc:
-                noted(edge, Words("refused: {reason}", {"reason": exc.words or str(exc)}))
+                noted(record, Words("refused: {reason}", {"reason": exc.words or str(exc)}))
                 self._changed()
                 raise
             return self.state()
 
-    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> EdgeOutcome:
-        """An edge from the pads layer (host timeline): mapped through the pad map and the
-        game's enrolments; while a seat enrols, a press enrols its pad and is not played.
-        Never raises: an edge the box or the rules refuse is counted, logged and returned
-        as `Refused` with its reason."""
+    def pad_edge(self, edge: Edge) -> EdgeOutcome:
+        """An edge from the pads layer (the arbiter's, final, host timeline): mapped
+        through the pad map and the game's enrolments; while a seat enrols, a press
+        enrols its pad and is not played. Never raises: an edge the box or the rules
+        refuse is counted, logged and returned as `Refused` with its reason."""
+        pad_id, pressed = edge.pad, edge.is_press
         with self._lock:
-            t_us = self.host_to_box_us(host_t_us)
+            t_us = self.host_to_box_us(edge.t_us)
             try:
                 taken = self._seats.enrol_edge(
                     pad_id, pressed, t_us, self._engine, self._game_id, self.log
@@ -274,8 +276,8 @@ class Box:
                     said = {"pad": pad_id}
                     words = Words("pad {pad} is not in the pad map", said)
                     raise InvalidEventError(words, code="pad-not-mapped")
-                where = (pad.seat, pad.role, pad.pile, t_us)
-                self.press(*where, released=not pressed, pad_id=pad_id, clamp=False)
+                kind = PadPressed if pressed else PadReleased
+                self.play(kind(pad.seat, pad.role, t_us, pad.pile), pad_id=pad_id, clamp=False)
             except BuzzerboxError as exc:
                 self.pad_refusals += 1
                 logger.info("pad %s %s refused: %s", pad_id, "press" if pressed else "release", exc)
@@ -317,13 +319,15 @@ class Box:
 
     # -- inside the lock ------------------------------------------------------------------
 
-    def _accept(self, obj: dict[str, Any]) -> Event:
+    def _accept(self, event: Event, pad_id: str | None = None) -> Event:
+        """Apply `event` (typed: parsed where it entered the box) and log it, the log's
+        JSON made here, where it leaves for the store (`pad_id`: a real pad's, kept)."""
         if self._engine is None or self._game_id is None:
             raise NoGameError(Words("no game has started: start a new game first"), code="no-game")
-        event = self._engine.apply_dict(obj)
+        self._engine.apply(event)
         body = event_to_dict(event)
-        if "pad_id" in obj:
-            body["pad_id"] = obj["pad_id"]
+        if pad_id is not None:
+            body["pad_id"] = pad_id
         try:
             self.seq = self.log.append(self._game_id, body, progress(self._engine))
         except StoreError:
@@ -369,7 +373,7 @@ class Box:
             self._countdown.stop()
             try:
                 if kind == "go" and self._engine and self._engine.game.phase == Phase.COUNTDOWN:
-                    self._accept({"type": "go", "t_us": self.now_us()})
+                    self._accept(StartSignalled(self.now_us()))
                     return
             except BuzzerboxError as exc:
                 logger.error("the start signal was refused: %s", exc)

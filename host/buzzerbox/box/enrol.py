@@ -10,7 +10,7 @@ per game in the log's database (its own table, outside the rules' events), and a
 restarted box resumes them. Pads are enrolled between rounds (phase lobby or scored);
 a round that starts ends a pending enrolment.
 
-A box's pads come from its pad source: a pad map (wired pads, enrolled as above) or
+A box's pads come from its pad layout: a pad map (wired pads, enrolled as above) or
 the virtual pads of a simulated box (pads/virtual.py), which need no enrolment.
 
 The pad test: the last `PAD_TEST_EDGES` edges of every pad, real or virtual (pad id,
@@ -34,7 +34,7 @@ from buzzerbox.pads.pad import Pad, pad_label
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-from buzzerbox.rules.events import PadPressed, PadReleased, parse_event
+from buzzerbox.rules.events import PadPressed, PadReleased
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.words import no_seat
 
@@ -90,8 +90,9 @@ class Enrolments(Protocol):
     def clear_enrolments(self, game_id: int) -> None: ...
 
 
-class PadSource(Protocol):
-    """Where a box's pads come from: a `PadMap` or `VirtualPads` (pads/)."""
+class PadLayout(Protocol):
+    """The pads a box has, and for which seat and role: a `PadMap` (wired pads) or
+    `VirtualPads` (pads/). Not where the edges come from: that is pads/sources.py."""
 
     @property
     def is_virtual(self) -> bool: ...
@@ -100,13 +101,13 @@ class PadSource(Protocol):
 
 
 class PadSeats:
-    """A box's pads for its game: its pad source, this game's enrolments, the pad test.
+    """A box's pads for its game: its pad layout, this game's enrolments, the pad test.
 
     Not thread-safe on its own: the box calls it under its lock.
     """
 
-    def __init__(self, source: PadSource) -> None:
-        self.source = source
+    def __init__(self, layout: PadLayout) -> None:
+        self.layout = layout
         #: the seat whose pad the next press enrols, if any
         self.enrolling: int | None = None
         self._seats: dict[str, int] = {}  # pad id -> seat, this game's enrolments
@@ -163,7 +164,7 @@ class PadSeats:
         if seat is None or engine is None:
             return None
         game = engine.game
-        mapped = next((p for p in self.source.for_game(game) if p.id == pad_id), None)
+        mapped = next((p for p in self.layout.for_game(game) if p.id == pad_id), None)
         pile = mapped.pile if mapped is not None and "pile" in game.pads else None
         if pile is not None and pile >= game.piles:
             said = {"pad": pad_id, "pile": pile + 1, "game": game.title}
@@ -189,7 +190,7 @@ class PadSeats:
         """The table's enrolment command: the next press enrols a pad for `seat` (None:
         stop waiting; `reset`: the game's pads are the pad map's again). Wired pads only,
         between rounds. InvalidEventError, IllegalEventError, NoGameError, StoreError."""
-        if self.source.is_virtual:
+        if self.layout.is_virtual:
             raise IllegalEventError(
                 Words("a simulated box has a virtual pad per seat: enrolment is for real pads"),
                 code="simulated-box",
@@ -272,7 +273,7 @@ class PadSeats:
         return self._made_json[1]
 
     def _pads(self, engine: Engine | None) -> list[Pad]:
-        base = list(self.source.for_game(engine.game if engine else None))
+        base = list(self.layout.for_game(engine.game if engine else None))
         if not self._seats or engine is None:
             return base
         roles = engine.game.pads
@@ -305,13 +306,9 @@ class PadSeats:
         self._edges.append(record)
         return record
 
-    def edge_of(self, obj: Mapping[str, Any], pad_id: str | None) -> dict[str, Any]:
-        """Keep a `press` or `release` of the game log for the pad test (`pad_id`: a real
-        pad's; else a virtual pad's). InvalidEventError if it is malformed: not kept."""
-        event = parse_event(obj)
-        if not isinstance(event, PadPressed | PadReleased):
-            said = {"kind": obj.get("type")}
-            raise InvalidEventError(Words("{kind!r} is no pad edge: press or release", said))
+    def edge_of(self, event: PadPressed | PadReleased, pad_id: str | None) -> dict[str, Any]:
+        """Keep a pad edge for the pad test (`pad_id`: a real pad's; else a virtual
+        pad's); the record, its note set later if it is not played."""
         seat, role, pile = event.seat, event.pad, event.pile
         pad = Pad(pad_id or virtual_id(seat, role, pile), role, seat, pile=pile)
         return self.edge(pad.id, pad, isinstance(event, PadPressed), event.t_us)

@@ -44,6 +44,14 @@ class PhoneTokenError(PhoneSeatInvalidError, InputError):
     """A phone sent no usable token: answered with 400."""
 
 
+class SeatsFileError(BuzzerboxError, ValueError):
+    """The phone seats file is not one the box wrote: `words` say why."""
+
+    def __init__(self, words: Words) -> None:
+        super().__init__(words.english())
+        self.words = words
+
+
 __all__ = [
     "NO_REMATCH",
     "GameNotFoundError",

@@ -30,6 +30,7 @@ from buzzerbox.box.errors import (
     PhoneSeatInvalidError,
     PhoneSeatRefusedError,
     PhoneTokenError,
+    SeatsFileError,
 )
 from buzzerbox.datadir import write_private
 from buzzerbox.errors import Words
@@ -41,14 +42,6 @@ TOKEN_CHARS = range(16, 129)
 OFF = Words("phones are no pads now: the host switches them on at the table view")
 #: more than a table has seats: a file with more is not the box's
 MAX_KEPT = 64
-
-
-class NotSeatsFile(ValueError):
-    """The phone seats file is not one the box wrote: `words` say why."""
-
-    def __init__(self, words: Words) -> None:
-        super().__init__(words.english())
-        self.words = words
 
 
 class PhoneSeats:
@@ -72,7 +65,7 @@ class PhoneSeats:
             try:
                 self.is_on, self._game, self._started, self._seats = _read(self.path)
             except (OSError, ValueError, RecursionError) as exc:
-                why = exc.words if isinstance(exc, NotSeatsFile) else str(exc)
+                why = exc.words if isinstance(exc, SeatsFileError) else str(exc)
                 self.problem = Words(
                     "the phone seats file {path} cannot be read ({why}): "
                     "every seat is free, the guests' phones pick theirs again",
@@ -216,25 +209,25 @@ def _read(path: Path) -> tuple[bool, int | None, float | None, dict[str, int]]:
     ValueError if it is not one."""
     kept = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(kept, dict) or kept.get("version") != 1:
-        raise NotSeatsFile(Words("not a phone seats file of version 1"))
+        raise SeatsFileError(Words("not a phone seats file of version 1"))
     on, game, seats = kept.get("on"), kept.get("game"), kept.get("seats")
     if type(on) is not bool or not (game is None or type(game) is int):
-        raise NotSeatsFile(Words("its on or game is not a boolean and a game id"))
+        raise SeatsFileError(Words("its on or game is not a boolean and a game id"))
     started = kept.get("started")
     if not (started is None or type(started) is float):
-        raise NotSeatsFile(Words("its started is not the moment the log started the game"))
+        raise SeatsFileError(Words("its started is not the moment the log started the game"))
     if not isinstance(seats, dict) or len(seats) > MAX_KEPT:
         said = {"most": MAX_KEPT}
-        raise NotSeatsFile(Words("its seats are not an object of at most {most} phones", said))
+        raise SeatsFileError(Words("its seats are not an object of at most {most} phones", said))
     for token, seat in seats.items():
         try:
             check_token(token)
         except PhoneTokenError as exc:
-            raise NotSeatsFile(exc.words or Words(str(exc))) from None
+            raise SeatsFileError(exc.words or Words(str(exc))) from None
         if type(seat) is not int or seat < 0:
-            raise NotSeatsFile(Words("seat {seat!r:.24} is not a seat number", {"seat": seat}))
+            raise SeatsFileError(Words("seat {seat!r:.24} is not a seat number", {"seat": seat}))
     if len(set(seats.values())) != len(seats):
-        raise NotSeatsFile(Words("a seat is held by two phones"))
+        raise SeatsFileError(Words("a seat is held by two phones"))
     return on, game, started, dict(seats)
 
 

@@ -2,7 +2,7 @@
 
     buzzerbox hub --broker mqtt://broker.local [--host H --port P]
 
-- board.py       the fold of the boxes' messages: tables, tournament, photo finishes
+- leaderboard.py the fold of the boxes' messages: tables, tournament, photo finishes
 - tables.py      what the board holds of a box (Table) and of a player (Record)
 - validate.py    every message from the broker checked, bounded and copied
 - record.py      the hub's own record on disk (hub.json), idle tables dropped

@@ -34,9 +34,10 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.errors import Words
-from buzzerbox.hub.board import Board, Update
-from buzzerbox.hub.errors import NotRemovable
-from buzzerbox.live.sse import Live, Stream
+from buzzerbox.hub.errors import NotRemovableError
+from buzzerbox.hub.leaderboard import Leaderboard, Update
+from buzzerbox.live.sse import StreamBody, StreamSettings
+from buzzerbox.live.updates import UpdatesView
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane
 from buzzerbox.server.language import install_language
@@ -57,7 +58,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(
+    board: Leaderboard, live: UpdatesView, config: Mapping[str, Any] | None = None
+) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.config.update(DEFAULTS)
@@ -108,17 +111,18 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             words = Words("this address already has its share of live pages: close some")
             return busy(429, words, "too-many-streams")
         # the admin's own places beyond --max-screens (as on the box: server/guard.py ADMIN_STREAMS)
-        if not live.join(ADMIN_STREAMS if auth.is_admin() else 0):
+        if not live.stream.join(ADMIN_STREAMS if auth.is_admin() else 0):
             guard.give_stream(address)
             return busy(503, Words("the hub serves as many screens as it can: try again soon"))
-        frames = live.stream(
+        settings = StreamSettings(
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
             max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
             retry_ms=int(cfg["SSE_RETRY_MS"]),
-            last_version=live.version_of(request.headers.get("Last-Event-ID")),
         )
+        last = live.stream.version_of(request.headers.get("Last-Event-ID"))
+        frames = live.stream.messages(auth.is_admin(), last, settings)
         return Response(
-            Stream(live, Slotted(frames, lambda: guard.give_stream(address))),
+            StreamBody(live.stream, Slotted(frames, lambda: guard.give_stream(address))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -128,7 +132,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def remove(box: str) -> ResponseReturnValue:
         try:
             updates = board.remove(box)
-        except NotRemovable as exc:
+        except NotRemovableError as exc:
             return refuse(exc.status, exc.words or str(exc), code=exc.code)
         show(updates)
         return jsonify(removed=box)
@@ -138,7 +142,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def strike(box: str, game_id: int) -> ResponseReturnValue:
         try:
             updates = board.remove_result(box, game_id)
-        except NotRemovable as exc:
+        except NotRemovableError as exc:
             return refuse(exc.status, exc.words or str(exc), code=exc.code)
         show(updates)
         return jsonify(removed={"box": box, "game_id": game_id})

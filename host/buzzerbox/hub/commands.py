@@ -116,12 +116,13 @@ def client_id(args: argparse.Namespace, name: str) -> str:
 
 
 def run_hub(args: argparse.Namespace) -> int:
-    from buzzerbox.datadir import DataFolderBusyError, DataLock, admin_pin
+    from buzzerbox.datadir import DataLock, admin_pin
+    from buzzerbox.errors import DataFolderBusyError
     from buzzerbox.hub.app import create_app  # here: the other commands load no Flask
-    from buzzerbox.hub.board import Board
+    from buzzerbox.hub.leaderboard import Leaderboard
     from buzzerbox.hub.record import RECORD_FILE, Keeper
     from buzzerbox.hub.subscriber import Subscriber
-    from buzzerbox.live.sse import Live
+    from buzzerbox.live.updates import UpdatesView
     from buzzerbox.server.auth import new_pin
     from buzzerbox.server.guard import ADMIN_STREAMS, Guard
     from buzzerbox.server.listen import bind, make_server, urls
@@ -151,8 +152,8 @@ def run_hub(args: argparse.Namespace) -> int:
         sock.close()
         print(f"buzzerbox hub: {exc}", file=sys.stderr)
         return 2 if not isinstance(exc, DataFolderBusyError) else 3
-    board = Board(forget_after_s=args.forget_after * 60, signer=signer)
-    live = Live(board.snapshot, max_clients=args.max_screens)
+    board = Leaderboard(forget_after_s=args.forget_after * 60, signer=signer)
+    live = UpdatesView(board.snapshot, max_clients=args.max_screens)
     keeper = Keeper(board, args.data / RECORD_FILE if args.data else None, live.publish).start()
     live.snapshot = keeper.shown  # new pages get the board as saved
     subscriber = Subscriber(

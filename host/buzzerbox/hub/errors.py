@@ -5,11 +5,11 @@ from __future__ import annotations
 from buzzerbox.errors import BuzzerboxError, Words
 
 
-class Invalid(BuzzerboxError, ValueError):
+class InvalidMessageError(BuzzerboxError, ValueError):
     """A message the hub drops; the text is the reason (a short label)."""
 
 
-class NotRemovable(BuzzerboxError, ValueError):
+class NotRemovableError(BuzzerboxError, ValueError):
     """The admin asked to remove a table that is not there or is online; says why."""
 
     def __init__(self, status: int, message: str | Words, code: str = "not-on-the-board") -> None:

@@ -2,7 +2,7 @@
 
 A venue's broker may run without persistence: restarted, it has forgotten every
 retained result, and the boxes only publish what is new. So the hub keeps the board
-(`Board.record()`: the tables, the finished games, the races) in `hub.json` in its
+(`Leaderboard.record()`: the tables, the finished games, the races) in `hub.json` in its
 data folder, written durably (durable.py: a temporary file, fsync, rename, the
 folder fsynced), and reads it back at start.
 
@@ -13,7 +13,7 @@ saves the record once for all of it (a group commit), and only then hands the
 updates to the live pages, makes the saved snapshot the one new pages and
 /api/board get (`shown`), and acknowledges the messages to the broker: a cut before
 the save loses only messages the broker still holds and sends again. The same thread
-drops the tables offline too long (`Board.forget_idle`).
+drops the tables offline too long (`Leaderboard.forget_idle`).
 """
 
 from __future__ import annotations
@@ -28,14 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from buzzerbox.durable import write_atomic
-from buzzerbox.hub.board import Board, Update
+from buzzerbox.hub.leaderboard import Leaderboard, Update
 
 log = logging.getLogger(__name__)
 
 RECORD_FILE = "hub.json"
 
 
-def load(board: Board, path: Path) -> bool:
+def load(board: Leaderboard, path: Path) -> bool:
     """Restore the board from `path`; False (and a warning) if there is no usable one."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -52,7 +52,7 @@ def load(board: Board, path: Path) -> bool:
     return True
 
 
-def save(board: Board, path: Path) -> None:
+def save(board: Leaderboard, path: Path) -> None:
     data = json.dumps(board.record(), ensure_ascii=False, separators=(",", ":"))
     write_atomic(path, data.encode("utf-8"), 0o600)
 
@@ -63,7 +63,7 @@ class Keeper:
 
     def __init__(
         self,
-        board: Board,
+        board: Leaderboard,
         path: Path | None,
         publish: Callable[[list[Update]], None] | None = None,
         *,

@@ -6,7 +6,7 @@ briefly gone; the retained state, race, results and status of every box arrive
 on each subscription anyway.
 
 Everything from the broker is untrusted: the board validates and bounds each message
-(a bad one is dropped and counted, see board.py), and nothing a message does can end
+(a bad one is dropped and counted, see leaderboard.py), and nothing a message does can end
 the subscriber: an exception while handling one is logged (once per kind), counted
 in `board.dropped` and the next message is read; a message that changed nothing
 (junk, refused or a duplicate) is acknowledged at once, never handed to the record's
@@ -24,8 +24,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from buzzerbox.hub.board import Board, Update
-from buzzerbox.mqtt.connect import Link, LinkStatus
+from buzzerbox.hub.leaderboard import Leaderboard, Update
+from buzzerbox.mqtt.connect import BrokerLink, BrokerLinkStatus
 from buzzerbox.mqtt.topics import ROOT, Broker
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ class Subscriber:
     def __init__(
         self,
         broker: Broker,
-        board: Board,
+        board: Leaderboard,
         publish: Callable[[list[Update]], None] | None = None,
         *,
         name: str = "hub",
@@ -64,7 +64,7 @@ class Subscriber:
         self.failures = 0
         #: set once the subscriptions of the current connection are acknowledged
         self.subscribed = threading.Event()
-        self.link = Link(
+        self.link = BrokerLink(
             broker,
             client_id or f"buzzerbox-hub-{name}",
             clean=False,
@@ -79,7 +79,7 @@ class Subscriber:
         self._status(self.link.status)
 
     @property
-    def status(self) -> LinkStatus:
+    def status(self) -> BrokerLinkStatus:
         return self.link.status
 
     def start(self) -> Subscriber:
@@ -89,7 +89,7 @@ class Subscriber:
     def close(self) -> None:
         self.link.close()
 
-    def _status(self, status: LinkStatus) -> None:
+    def _status(self, status: BrokerLinkStatus) -> None:
         if not status.is_connected:
             self.subscribed.clear()
         updates = self.board.set_broker(status.to_json())

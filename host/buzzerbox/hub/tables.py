@@ -1,4 +1,4 @@
-"""What the event's board (board.py) holds: each box's table, each player's record.
+"""What the event's leaderboard (leaderboard.py) holds: each box's table, each player's record.
 
 A `Table` is what the board knows of one box (its latest state, its event counts) and
 gives the page's summary of it and the hub's record of it; a `Record` is a player's
@@ -103,8 +103,8 @@ def least(a: int | None, b: int | None) -> int | None:
 
 
 def parse_record(saved: dict[str, Any]) -> tuple[Any, ...]:
-    """The parts of a hub's record (Board.record()), each checked by validate.py:
-    (tables, results, finishes, races, gone, struck); raises Invalid (or KeyError,
+    """The parts of a hub's record (Leaderboard.record()), each checked by validate.py:
+    (tables, results, finishes, races, gone, struck); raises InvalidMessageError (or KeyError,
     TypeError) if it is not one."""
     tables: dict[str, Table] = {}
     for box, t in dict(saved["tables"]).items():

@@ -5,7 +5,7 @@ broker is trusted: a message is read only if it is small (`MAX_PAYLOAD`), valid
 UTF-8 JSON without NaN or a lone surrogate, and every field the board uses has the
 type and size it should. The board keeps only the cleaned copy these functions
 return (the fields it shows, nothing else), so what reaches a page is always JSON
-a browser can read. A message that fails raises `Invalid` with the reason it is
+a browser can read. A message that fails raises `InvalidMessageError` with the reason it is
 dropped (counted per reason on the board). No I/O.
 """
 
@@ -16,7 +16,7 @@ import math
 import unicodedata
 from typing import Any
 
-from buzzerbox.hub.errors import Invalid
+from buzzerbox.hub.errors import InvalidMessageError
 
 #: the largest message the hub reads (a state of a 12-player game is about 6 KiB)
 MAX_PAYLOAD = 64 * 1024
@@ -28,9 +28,9 @@ MAX_INT = 2**53
 
 
 def parse(payload: bytes) -> dict[str, Any]:
-    """The JSON object of a message, with an int `seq`; Invalid otherwise."""
+    """The JSON object of a message, with an int `seq`; InvalidMessageError otherwise."""
     if len(payload) > MAX_PAYLOAD:
-        raise Invalid("too large")
+        raise InvalidMessageError("too large")
     try:
         text: str | bytes = payload.decode("utf-8")  # strict: no lone surrogate from bytes
     except UnicodeDecodeError:
@@ -38,14 +38,14 @@ def parse(payload: bytes) -> dict[str, Any]:
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError):
-        raise Invalid("not JSON") from None
+        raise InvalidMessageError("not JSON") from None
     if not isinstance(data, dict):
-        raise Invalid("not an object")
+        raise InvalidMessageError("not an object")
     if isinstance(text, bytes) or "\\u" in text:  # a \u escape may make a lone surrogate
         _check_text(data, 0)
     seq = data.get("seq")
     if not isinstance(seq, int) or not _is_int(seq) or seq < 0:
-        raise Invalid("bad seq")
+        raise InvalidMessageError("bad seq")
     return data
 
 
@@ -56,12 +56,12 @@ def _no_constant(name: str) -> Any:
 def _check_text(value: Any, depth: int) -> None:
     """Every string (keys too) encodes as UTF-8: no lone surrogate ("\\ud800")."""
     if depth > 12:
-        raise Invalid("too deep")
+        raise InvalidMessageError("too deep")
     if isinstance(value, str):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise Invalid("bad text") from None
+            raise InvalidMessageError("bad text") from None
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_text(key, depth)
@@ -76,7 +76,7 @@ def _check_depth(value: dict[str, Any] | list[Any], depth: int) -> None:
     sent (an event); the rest of a message is read field by field, whatever its depth."""
     for item in value.values() if isinstance(value, dict) else value:
         if depth >= 12:  # an item at 13
-            raise Invalid("too deep")
+            raise InvalidMessageError("too deep")
         if isinstance(item, dict | list):
             _check_depth(item, depth + 1)
 
@@ -89,7 +89,7 @@ def integer(value: Any, what: str, *, optional: bool = True) -> int | None:
     if value is None and optional:
         return None
     if not _is_int(value):
-        raise Invalid(f"bad {what}")
+        raise InvalidMessageError(f"bad {what}")
     return int(value)
 
 
@@ -97,7 +97,7 @@ def number(value: Any, what: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise Invalid(f"bad {what}")
+        raise InvalidMessageError(f"bad {what}")
     return float(value)
 
 
@@ -107,11 +107,11 @@ def text(value: Any, what: str, *, limit: int = MAX_TEXT, optional: bool = True)
     if value is None and optional:
         return None
     if not isinstance(value, str) or len(value) > limit:
-        raise Invalid(f"bad {what}")
+        raise InvalidMessageError(f"bad {what}")
     if not (value.isascii() and value.isprintable()) and any(
         unicodedata.category(ch) in ("Cc", "Cf") for ch in value
     ):  # control and format characters, refused as the box's names refuse them
-        raise Invalid("hidden character")
+        raise InvalidMessageError("hidden character")
     return value
 
 
@@ -119,7 +119,7 @@ def name(value: Any) -> str:
     out = text(value, "name", limit=MAX_NAME, optional=False)
     assert out is not None
     if not out:
-        raise Invalid("bad name")
+        raise InvalidMessageError("bad name")
     return out
 
 
@@ -127,14 +127,14 @@ def items(value: Any, what: str, limit: int) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list) or len(value) > limit:
-        raise Invalid(f"bad {what}")
+        raise InvalidMessageError(f"bad {what}")
     return value
 
 
 def objects(value: Any, what: str, limit: int) -> list[dict[str, Any]]:
     out = items(value, what, limit)
     if not all(isinstance(i, dict) for i in out):
-        raise Invalid(f"bad {what}")
+        raise InvalidMessageError(f"bad {what}")
     return out
 
 
@@ -151,7 +151,7 @@ def state_message(data: dict[str, Any]) -> dict[str, Any]:
     """A `state` message: the envelope, the summary fields and the game's state."""
     state = data.get("state")
     if state is not None and not isinstance(state, dict):
-        raise Invalid("bad state")
+        raise InvalidMessageError("bad state")
     game: dict[str, Any] | None = None
     if state is not None:
         race = objects(state.get("race"), "race", MAX_PRESSES)
@@ -182,7 +182,7 @@ def state_message(data: dict[str, Any]) -> dict[str, Any]:
 def event_message(data: dict[str, Any]) -> dict[str, Any]:
     """An `event` message: the envelope, `prev` and the event object (kept as sent)."""
     if not isinstance(data.get("event"), dict):
-        raise Invalid("bad event")
+        raise InvalidMessageError("bad event")
     _check_depth(data["event"], 1)
     return {**envelope(data), "prev": integer(data.get("prev"), "prev"), "event": data["event"]}
 
@@ -206,7 +206,8 @@ def race_message(data: dict[str, Any]) -> dict[str, Any]:
         "first": name(data.get("first")),
         "pad": text(data.get("pad"), "pad", limit=32),
         "reaction_us": integer(data.get("reaction_us"), "reaction_us"),
-        "margin_us": integer(data.get("margin_us"), "margin_us"),
+        # the runner-up's lead; `margin_us` is its name before issue 37 (a box not updated)
+        "lead_us": integer(data.get("lead_us", data.get("margin_us")), "lead_us"),
         "presses": [_press(p) for p in objects(data.get("presses"), "presses", MAX_PRESSES)],
         "late": [
             {"name": name(p.get("name")), "lead_us": integer(p.get("lead_us"), "lead_us")}
@@ -218,14 +219,14 @@ def race_message(data: dict[str, Any]) -> dict[str, Any]:
 def result_message(data: dict[str, Any]) -> dict[str, Any]:
     """A `games/<id>` message: a game's result (or `finished: false`, withdrawn)."""
     if integer(data.get("game_id"), "game_id") is None:
-        raise Invalid("bad game_id")
+        raise InvalidMessageError("bad game_id")
     stats = {} if data.get("stats") is None else data["stats"]
     if not isinstance(stats, dict) or len(stats) > MAX_PLAYERS:
-        raise Invalid("bad stats")
+        raise InvalidMessageError("bad stats")
     clean_stats = {}
     for who, s in stats.items():
         if not isinstance(s, dict):
-            raise Invalid("bad stats")
+            raise InvalidMessageError("bad stats")
         clean_stats[name(who)] = {
             "fastest_us": integer(s.get("fastest_us"), "fastest_us"),
             "closest_us": integer(s.get("closest_us"), "closest_us"),

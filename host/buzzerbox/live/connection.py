@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from buzzerbox.live.livestate import LiveState
+from buzzerbox.live.sse import Stream
 
 
 class Connection:
@@ -57,7 +57,7 @@ class Connection:
         self.shard = 0  # which of the fanout's threads writes it (fanout.py)
 
     def catch_up(self, payloads: Payloads, backlog_limit: int) -> None:
-        """Bring the phone to the hub's latest version (the deltas since its version, or
+        """Bring the phone to the stream's latest version (the deltas since its version, or
         the full state); a phone that has not read what it was sent is left behind for
         now (the next change or keepalive brings it up to date, never a queue). The
         caller holds the lock, as for every method here but `close`."""
@@ -70,7 +70,7 @@ class Connection:
 
     def keepalive(self, payloads: Payloads, backlog_limit: int, message: bytes) -> None:
         """The keepalive (livestate.py), or what the phone missed."""
-        if self.version < payloads.hub.version:
+        if self.version < payloads.stream.version:
             self.catch_up(payloads, backlog_limit)
         elif self.is_open and self.channel.total_outbufs_len <= backlog_limit:
             self.write(chunk(message) if self.is_chunked else message)
@@ -126,14 +126,14 @@ class Payloads:
     """What the streams at each version need, worked out once per round of the fanout
     (most phones are at the same version: one delta, framed once, for all of them)."""
 
-    def __init__(self, hub: LiveState) -> None:
-        self.hub = hub
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
         self._made: dict[tuple[int, bool, bool], tuple[int, bytes]] = {}
 
     def get(self, version: int, is_admin: bool, chunked: bool) -> tuple[int, bytes]:
         key = (version, is_admin, chunked)
         made = self._made.get(key)
         if made is None:
-            latest, data = self.hub.catch_up(version, is_admin)
+            latest, data = self.stream.catch_up(version, is_admin)
             made = self._made[key] = (latest, chunk(data) if chunked and data else data)
         return made

@@ -49,9 +49,8 @@ from itertools import islice, repeat
 from typing import Any
 
 from buzzerbox.live.connection import Connection, Payloads, chunk
-from buzzerbox.live.livestate import LiveState
 from buzzerbox.live.shard import Shard
-from buzzerbox.live.sse import keepalive_frame
+from buzzerbox.live.sse import Stream, keepalive_frame
 
 #: one non-blocking send of the bytes to each of the numbers: the places that did not take it all
 SendAll = Callable[[list[int], bytes], list[tuple[int, int]]]
@@ -104,17 +103,17 @@ def check_threads(threads: int) -> None:
 
 
 class Fanout:
-    """The threads that write every change of the hub to every connection."""
+    """The threads that write every change of the stream to every connection."""
 
     def __init__(
         self,
-        hub: LiveState,
+        stream: Stream,
         keepalive_s: float = 2.0,
         backlog_limit: int = 64 * 1024,
         threads: int = 1,
     ) -> None:
         check_threads(threads)
-        self.hub = hub
+        self.stream = stream
         self.keepalive_s = keepalive_s
         self.keepalive = keepalive_frame(keepalive_s)
         self.backlog_limit = backlog_limit
@@ -165,11 +164,11 @@ class Fanout:
 
     def _run(self, shard: Shard, number: int) -> None:
         name_thread(f"{THREAD_NAME}-{number + 1}")
-        version = self.hub.version
+        version = self.stream.version
         keepalive_at = time.monotonic() + self.keepalive_s
         check_at = time.monotonic() + HANGUP_CHECK_S
         while True:  # a daemon thread, for the life of the server
-            latest = self.hub.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
+            latest = self.stream.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
             with shard.lock:  # no stream thread adds, writes or ends a connection now
                 if time.monotonic() >= check_at:  # not on every change
                     check_at = time.monotonic() + HANGUP_CHECK_S
@@ -178,7 +177,7 @@ class Fanout:
                     if time.monotonic() < keepalive_at:
                         continue
                     keepalive_at = time.monotonic() + self.keepalive_s
-                    payloads = Payloads(self.hub)
+                    payloads = Payloads(self.stream)
                     shard.sync()
                     for connection in shard.members:
                         connection.keepalive(payloads, self.backlog_limit, self.keepalive)
@@ -199,8 +198,8 @@ class Fanout:
         the others catch up. The caller holds the shard's lock."""
         if shard.dirty:
             shard.sort(before)
-        data = self.hub.deltas(before, latest)
-        payloads = Payloads(self.hub)
+        data = self.stream.deltas(before, latest)
+        payloads = Payloads(self.stream)
         if data is None:  # the ring lost them (a sender far behind): each catches up
             shard.sync()
             for c in shard.members:
@@ -315,7 +314,7 @@ def handed_over(
     try:  # remove() too if add() fails half-way: the fanout keeps no stream gone
         fanout.add(connection)
         with connection.lock:  # its sender's: not in the middle of a round
-            connection.catch_up(Payloads(fanout.hub), 1 << 62)  # what came since the head
+            connection.catch_up(Payloads(fanout.stream), 1 << 62)  # what came since the head
         connection.closed.wait(max_stream_s)
     finally:
         fanout.remove(connection)

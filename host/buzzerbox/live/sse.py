@@ -1,11 +1,19 @@
-"""Server-Sent Events: what the box's stream (livestate.py: `LiveState`, GET /api/events,
-the state to every phone) and the event's hub (`Live`: the leaderboard to every
-screen) share, and `Live` itself.
+"""The one live stream engine: `Stream`, what every screen is sent as Server-Sent Events.
 
-Both count their open streams against `max_clients` (`Clients.join`/`leave`; the
-endpoint refuses with 503 beyond it, so the server's threads never run out), and
-both hand the server a `Stream` whose `close` gives the place back, once. Both send
-the same keepalive (`keepalive_frame`), an event the page watches for.
+A `Stream` keeps the latest `ring` messages, each under a version (and the id
+`[<tag>.]<version>.<boot>`: a view's own tag, e.g. the box's log seq, then the
+stream's version and the boot token of this process), and the streams waiting for the
+next. A screen that reconnects with its Last-Event-ID gets the messages since, while the
+ring holds them, else the whole thing again (`full`: the box's state, the hub's
+board), never a queue that grows. The views per audience are apart: the box's phones'
+(livestate.py `StateView`: the public state, then JSON Patch deltas) and the event's
+hub (its leaderboard's updates, `Stream.publish`); a thread per stream writes it
+(`Stream.messages`), or, under waitress, the fanout (fanout.py) writes every stream.
+
+Every stream counts against `max_clients` (`Clients.join`/`leave`; the endpoint
+refuses with 503 beyond it, so the server's threads never run out) and is handed to
+the server as a `StreamBody`, whose `close` gives the place back, once. Each sends the
+same keepalive (`keepalive_frame`), an event the page watches for.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -63,101 +72,139 @@ def json_frame(event_id: int | str, kind: str, data: Any) -> bytes:
     return frame(event_id, json.dumps(data, ensure_ascii=False, separators=(",", ":")), kind)
 
 
-class Live(Clients):
-    """The hub's stream: the latest updates, and the screens waiting for them.
+#: full(latest, is_admin) -> the `data:` JSON of the whole thing for a stream starting
+#: now (None: nothing to show yet); `latest` is what the view last pushed
+Full = Callable[[Any, bool], str | None]
 
-    A stream starts with the whole board (`event: board`), then gets each update as
-    it comes (`event: table`, `race` or `tournament`; each replaces the thing it
-    names). A keepalive (`keepalive_frame`) comes with the board, and again whenever
-    nothing else was sent for `keepalive_s`. The last `ring` updates are kept; a screen
-    that fell further behind gets the whole board again instead, never a queue that
-    grows. Each frame's id is `<version>.<boot>`: a screen that reconnects with it as
-    Last-Event-ID gets the updates since, while the ring still holds them, not the
-    whole board.
-    """
+
+@dataclass(frozen=True, slots=True)
+class StreamSettings:
+    keepalive_s: float = 2.0
+    max_stream_s: float = 600.0
+    retry_ms: int = 2000
+
+    @property
+    def keepalive(self) -> bytes:
+        """The keepalive message: its data is how often it comes, in ms."""
+        return keepalive_frame(self.keepalive_s)
+
+    @property
+    def head(self) -> bytes:
+        """What a stream starts with: the browser's retry delay, and a keepalive."""
+        return f"retry: {self.retry_ms}\n\n".encode() + self.keepalive
+
+
+class Stream(Clients):
+    """The latest messages of one live stream (a ring), their versions, and the streams
+    waiting for the next; the whole thing (`full`, sent as `full_kind`) for a stream
+    that starts or fell behind the ring."""
 
     def __init__(
-        self,
-        snapshot: Callable[[], dict[str, Any]],
-        *,
-        ring: int = 256,
-        max_clients: int = 100,
+        self, full: Full, *, full_kind: str = "state", max_clients: int = 1000, ring: int = 64
     ) -> None:
         super().__init__(max_clients)
-        self.snapshot = snapshot
-        self._ring: deque[tuple[int, bytes]] = deque(maxlen=ring)
-        self._version = 0
+        self.full = full
+        self.full_kind = full_kind
         self.boot = secrets.token_hex(4)
+        self._version = 0
+        self._tag: object = None
+        self._latest: Any = None
+        self._ring: deque[tuple[int, bytes]] = deque(maxlen=ring)
 
     @property
     def version(self) -> int:
         return self._version
 
+    def event_id(self, version: int, tag: object = None) -> str:
+        return f"{version}.{self.boot}" if tag is None else f"{tag}.{version}.{self.boot}"
+
     def version_of(self, last_event_id: str | None) -> int | None:
-        """The version a Last-Event-ID names, if it is this hub's (since its start)."""
-        version, _, boot = (last_event_id or "").strip().partition(".")
-        return int(version) if boot == self.boot and is_number(version) else None
+        """The version a Last-Event-ID names, if it is this stream's (since its start)."""
+        parts = (last_event_id or "").strip().split(".")
+        if len(parts) not in (2, 3) or parts[-1] != self.boot or not is_number(parts[-2]):
+            return None
+        return int(parts[-2])
+
+    def push(self, kind: str | None, data: str, latest: Any = None, tag: object = None) -> None:
+        """The next version: a message of `kind` (None: none, the ring starts again and a
+        stream behind gets `full`); `latest` is what `full` is made of from now on."""
+        with self._cond:
+            self._push(kind, data, latest, tag)
+            self._cond.notify_all()
+
+    def _push(self, kind: str | None, data: str, latest: Any, tag: object) -> None:
+        version = self._version + 1
+        self._version, self._tag, self._latest = version, tag, latest
+        if kind is None:
+            self._ring.clear()
+        else:
+            self._ring.append((version, frame(self.event_id(version, tag), data, kind)))
 
     def publish(self, updates: list[Update]) -> None:
-        """Called for each board change, by one thread (the subscriber's), in order."""
+        """Each update as a message of its own (the hub's: `event: table`, `race`, ...)."""
         if not updates:
             return
         with self._cond:
             for kind, data in updates:
-                self._version += 1
-                event_id = f"{self._version}.{self.boot}"
-                self._ring.append((self._version, json_frame(event_id, kind, data)))
+                self._push(
+                    kind, json.dumps(data, ensure_ascii=False, separators=(",", ":")), None, None
+                )
             self._cond.notify_all()
 
-    def _next(self, version: int, timeout: float) -> tuple[int, bytes | None, bool]:
-        """(new version, the frames since `version` or None, whether to resend all)."""
+    def wait_newer(self, version: int, timeout: float) -> int:
+        """The latest version, once it is newer than `version` or `timeout` s have passed."""
         with self._cond:
-            if self._version == version:
+            if self._version <= version:
                 self._cond.wait(timeout)
-            latest = self._version
-            if latest == version:
-                return version, None, False
-            if not self._ring or self._ring[0][0] > version + 1 or version > latest:
-                return latest, None, True
-            since = []  # the newest first, back to `version`: not the whole ring each time
-            for v, f in reversed(self._ring):
-                if v <= version:
-                    break
-                since.append(f)
-            return latest, b"".join(reversed(since)), False
+            return self._version
 
-    def stream(
+    def deltas(self, version: int, latest: int) -> bytes | None:
+        """The messages from `version` to `latest` (the same for every screen), or None
+        when the ring no longer holds them all."""
+        with self._cond:
+            return self._since(version, latest)
+
+    def _since(self, version: int, latest: int) -> bytes | None:
+        ring = self._ring
+        if not ring or not ring[0][0] <= version + 1 <= latest <= ring[-1][0]:
+            return None
+        return b"".join(m for v, m in ring if version < v <= latest)
+
+    def catch_up(self, version: int | None, is_admin: bool) -> tuple[int, bytes]:
+        """(the latest version, what a stream at `version` needs to reach it): nothing,
+        the messages since, or the whole thing (`version` None, or older than the ring)."""
+        with self._cond:
+            latest, tag, current = self._version, self._tag, self._latest
+            if version == latest:
+                return latest, b""
+            if version is not None and (data := self._since(version, latest)) is not None:
+                return latest, data
+        whole = self.full(current, is_admin)
+        if whole is None:
+            return latest, b""
+        return latest, frame(self.event_id(latest, tag), whole, self.full_kind)
+
+    def messages(
         self,
-        keepalive_s: float = 2.0,
-        max_stream_s: float = 600.0,
-        retry_ms: int = 2000,
+        is_admin: bool,
+        last_version: int | None,
+        settings: StreamSettings,
         clock: Callable[[], float] = time.monotonic,
-        last_version: int | None = None,
     ) -> Generator[bytes, None, None]:
-        """The frames of one screen's stream, until `max_stream_s` has passed: the whole
-        board, or the updates since `last_version` (its Last-Event-ID) if still held."""
-        keepalive = keepalive_frame(keepalive_s)
-        head = f"retry: {retry_ms}\n\n".encode() + keepalive
-        version, frames, resend = self._next(-1 if last_version is None else last_version, 0)
-        if last_version is None or resend:
-            yield head + self._board(version)
-        else:
-            yield head + (frames or b"")
-        deadline = clock() + max_stream_s
+        """The messages of one stream, written by its own thread: the whole thing (or the
+        messages since `last_version`), then each change, until `max_stream_s` has passed."""
+        version, data = self.catch_up(last_version, is_admin)
+        yield settings.head + data
+        deadline = clock() + settings.max_stream_s
         while (left := deadline - clock()) > 0:
-            version, frames, resend = self._next(version, min(keepalive_s, left))
-            if resend:
-                yield self._board(version)
-            elif frames is None:
-                yield keepalive
-            else:
-                yield frames
-
-    def _board(self, version: int) -> bytes:
-        return json_frame(f"{version}.{self.boot}", "board", self.snapshot())
+            if self.wait_newer(version, min(settings.keepalive_s, left)) == version:
+                yield settings.keepalive
+                continue
+            version, data = self.catch_up(version, is_admin)
+            yield data
 
 
-class Stream:
+class StreamBody:
     """A stream's response body: its messages; `close` (called by the server when the
     phone or screen goes, or the stream ends, started or not) gives its place back, once."""
 

@@ -6,7 +6,7 @@
 - claim.py      one name, one box: the claim that tells two boxes apart (pure)
 - nameguard.py  `NameGuard`: the claim on the connection, giving way, trying again
 - outbox.py     when the cursor (mqtt.db, kept by buzzerbox.store.tail) may move
-- connect.py    the connection both sides use: `Link`, and why it is down, in words
+- connect.py    the connection both sides use: `BrokerLink`, and why it is down, in words
 - publisher.py  `Publisher`: a box's log to the broker
 - settings.py   `attach(box, ...)`, serve's options and config keys, the environment
 - brokerprobe.py one attempt to reach the broker, for `buzzerbox doctor`
@@ -30,13 +30,13 @@ from buzzerbox.mqtt.settings import (
 )
 
 if TYPE_CHECKING:
-    from buzzerbox.mqtt.connect import LinkStatus
+    from buzzerbox.mqtt.connect import BrokerLinkStatus
     from buzzerbox.mqtt.errors import TlsFileError
     from buzzerbox.mqtt.publisher import Publisher
 
 #: what loads paho, loaded when first asked for, not with the package (`--help`)
 LAZY = {
-    "LinkStatus": "buzzerbox.mqtt.connect",
+    "BrokerLinkStatus": "buzzerbox.mqtt.connect",
     "TlsFileError": "buzzerbox.mqtt.errors",
     "Publisher": "buzzerbox.mqtt.publisher",
 }
@@ -49,8 +49,8 @@ __all__ = [
     "SERVE_DEFAULTS",
     "SERVE_TYPES",
     "BoxNameError",
+    "BrokerLinkStatus",
     "BrokerUrlError",
-    "LinkStatus",
     "MqttError",
     "Publisher",
     "TlsFileError",

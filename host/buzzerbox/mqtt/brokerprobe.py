@@ -14,14 +14,20 @@ from buzzerbox.mqtt.settings import FILE_KEYS, SERVE_DEFAULTS, add_tls_options, 
 from buzzerbox.mqtt.topics import Broker
 
 if TYPE_CHECKING:
-    from buzzerbox.mqtt.connect import LinkStatus
+    from buzzerbox.mqtt.connect import BrokerLinkStatus
 
 
-def probe(broker: Broker, timeout_s: float = 10.0) -> LinkStatus:
+def probe(broker: Broker, timeout_s: float = 10.0) -> BrokerLinkStatus:
     """One connection attempt (a throwaway client id): connected, or why not."""
-    from buzzerbox.mqtt.connect import CONNECTED, REFUSED, UNREACHABLE, Link, wait_until  # paho
+    from buzzerbox.mqtt.connect import (  # paho
+        CONNECTED,
+        REFUSED,
+        UNREACHABLE,
+        BrokerLink,
+        wait_until,
+    )
 
-    link = Link(
+    link = BrokerLink(
         broker,
         f"buzzerbox-doctor-{uuid.uuid4().hex[:8]}",
         clean=True,

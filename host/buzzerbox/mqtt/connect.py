@@ -1,6 +1,6 @@
 """The connection both sides use: MQTT 3.1.1 (paho, callbacks API v2), QoS 1 throughout.
 
-`Link` keeps one connection to the broker up, in a thread of its own, and says at
+`BrokerLink` keeps one connection to the broker up, in a thread of its own, and says at
 once, in words, why it is not: every attempt is a fresh paho client (so nothing of a
 dead connection is resent behind the caller's back: the box rewinds to its cursor
 instead), the failure is read from the exception or the broker's answer
@@ -51,7 +51,7 @@ STATE_WORDS = {
 
 
 @dataclass(frozen=True, slots=True)
-class LinkStatus:
+class BrokerLinkStatus:
     """Where a link stands: `state` (connecting, connected, unreachable, refused,
     stopped), why in words (`reason` in English; `words` to say it in another language),
     and since when (Unix s)."""
@@ -121,7 +121,7 @@ NO_PROPERTIES = Properties(PacketTypes.PUBACK)  # type: ignore[no-untyped-call]
 
 
 class Client(mqtt.Client):
-    """paho's client, run by the Link's thread (`run`), closing the socket of a failed
+    """paho's client, run by the BrokerLink's thread (`run`), closing the socket of a failed
     TLS handshake at once (paho leaves it to the garbage collector: a ResourceWarning,
     and a file descriptor per retry), reading a PUBACK without paho's objects."""
 
@@ -189,7 +189,7 @@ def stop_client(client: mqtt.Client) -> None:
     client._reset_sockets()
 
 
-class Link:
+class BrokerLink:
     """One connection to the broker, kept up in a thread of its own.
 
     `on_up(client)` is called (in the link's thread) on each accepted connection, with
@@ -223,7 +223,7 @@ class Link:
         self.keepalive_s = keepalive_s
         self.reconnect_max_s = reconnect_max_s
         self.connect_timeout_s = connect_timeout_s
-        self.when_status: list[Callable[[LinkStatus], None]] = []
+        self.when_status: list[Callable[[BrokerLinkStatus], None]] = []
         self.crashes = 0
         self.client: mqtt.Client | None = None
         self._wall = wall_clock
@@ -232,10 +232,10 @@ class Link:
         self._answered = False
         self._pause_s: float | None = None  # held for a while (hold's retry_s)
         self._lock = threading.Lock()
-        self.status = LinkStatus(CONNECTING, "connecting", broker.url, wall_clock())
+        self.status = BrokerLinkStatus(CONNECTING, "connecting", broker.url, wall_clock())
         self._thread = threading.Thread(target=self._run, name=f"mqtt {label}", daemon=True)
 
-    def start(self) -> Link:
+    def start(self) -> BrokerLink:
         log.info("mqtt: %s: connecting to %s", self.label, self.broker.url)
         self._thread.start()
         return self
@@ -277,7 +277,7 @@ class Link:
             old = self.status
             if (old.state, old.reason) == (state, english):
                 return
-            status = LinkStatus(state, english, self.broker.url, self._wall(), words)
+            status = BrokerLinkStatus(state, english, self.broker.url, self._wall(), words)
             self.status = status
         for listener in list(self.when_status):  # first: the console says what they show
             try:
@@ -321,7 +321,7 @@ class Link:
             client_id=self.client_id,
             clean_session=self.clean,
             protocol=mqtt.MQTTv311,
-            reconnect_on_failure=False,  # the Link reconnects, with a fresh client
+            reconnect_on_failure=False,  # the BrokerLink reconnects, with a fresh client
             manual_ack=self.manual_ack,  # the caller acks a message once it is kept
         )
         configure(client, self.broker)
@@ -375,11 +375,11 @@ class Link:
         self._lost = Words("the connection closed") if text == "Unspecified error" else text
 
 
-def wait_until(link: Link, states: tuple[str, ...], timeout: float) -> LinkStatus:
+def wait_until(link: BrokerLink, states: tuple[str, ...], timeout: float) -> BrokerLinkStatus:
     """The link's status once it is one of `states` (or whatever it is at the timeout)."""
     done = threading.Event()
 
-    def check(status: LinkStatus) -> None:
+    def check(status: BrokerLinkStatus) -> None:
         if status.state in states:
             done.set()
 

@@ -9,8 +9,8 @@ may have sent before, with the same ids) and says, for each event, what to publi
   subscriber sees a gap, and drops a message it has already seen (QoS 1 may deliver
   one twice);
 - `race`: when a race has a new first press, runner-up or claim slap: who was first,
-  by how much (`margin_us`: the runner-up's lead) and, for the first race of a round,
-  how long after the start signal (`reaction_us`);
+  by how much (`lead_us`: the runner-up's lead, as the rules name it) and, for the
+  first race of a round, how long after the start signal (`reaction_us`);
 - `games/<id>`: a game's result when it finishes (and again, `finished: false`, when
   the finish is undone), with per-player race stats for the event's tournament;
 - `ha/event`: "game_finished" for Home Assistant, only when the finish is fresh (a
@@ -140,8 +140,8 @@ class Deriver:
         first = game.race[0]
         key = f"{self.game_id}/{game.round}/{first['t_us']}/{first['seat']}"
         runner = game.race[1] if len(game.race) > 1 else (game.late[0] if game.late else None)
-        margin = None if runner is None else runner.get("lead_us")
-        sig = (key, len(game.race), margin)
+        lead = None if runner is None else runner.get("lead_us")
+        sig = (key, len(game.race), lead)
         if sig == self._race_sig:
             return None
         is_new = self._race_sig is None or self._race_sig[0] != key
@@ -157,7 +157,7 @@ class Deriver:
         if is_new:
             stats["races"] += 1
         stats["fastest_us"] = _least(stats["fastest_us"], reaction)
-        stats["closest_us"] = _least(stats["closest_us"], margin)
+        stats["closest_us"] = _least(stats["closest_us"], lead)
         presses = [
             {k: p[k] for k in ("seat", "name", "pad", "pile", "lead_us") if k in p}
             for p in game.race[:RACE_PRESSES]
@@ -172,7 +172,7 @@ class Deriver:
             "first": first["name"],
             "pad": first["pad"],
             "reaction_us": reaction,
-            "margin_us": margin,
+            "lead_us": lead,  # the runner-up's
             "presses": presses,
             "late": late,
         }

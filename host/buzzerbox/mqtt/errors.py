@@ -20,3 +20,7 @@ class BrokerUrlError(MqttError, ConfigError):
 class TlsFileError(BrokerUrlError):
     """A CA file, client certificate or key that cannot be used, or a login or TLS
     setting that does not fit the broker's URL."""
+
+
+class SigningKeyError(MqttError, ConfigError):
+    """A key for signing that cannot be used (missing file, too short)."""

@@ -23,7 +23,7 @@ import paho.mqtt.client as mqtt
 
 from buzzerbox.errors import Words
 from buzzerbox.mqtt import claim as claims
-from buzzerbox.mqtt.connect import REFUSED, Link
+from buzzerbox.mqtt.connect import REFUSED, BrokerLink
 from buzzerbox.mqtt.sign import Signer, signed
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, topic
 
@@ -65,7 +65,7 @@ class NameGuard:
         self,
         name: str,
         claimant: claims.Claimant,
-        link: Link,
+        link: BrokerLink,
         signer: Signer | None,
         *,
         grace_s: float = claims.GRACE_S,

@@ -3,7 +3,7 @@
 The `Publisher` listens to the box (`box.when_changed`: it only wakes its own thread,
 never blocks the box) and publishes what its log holds beyond the cursor (see
 outbox.py), in log order, with QoS 1: each event, the races, the results and, after
-each batch, the retained state. Its `Link` (connect.py) keeps the connection and
+each batch, the retained state. Its `BrokerLink` (connect.py) keeps the connection and
 says why there is none (`status`, `when_status`). On every connection it claims
 its name (nameguard.py, claim.py), says "online" (retained; its last will: "offline"), sends the
 Home Assistant discovery configs, rewinds to the cursor, publishes the backlog in
@@ -34,7 +34,7 @@ from paho.mqtt.enums import MQTTErrorCode
 
 from buzzerbox.box import Box
 from buzzerbox.mqtt import claim as claims
-from buzzerbox.mqtt.connect import Link, LinkStatus
+from buzzerbox.mqtt.connect import BrokerLink, BrokerLinkStatus
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.discovery import DEFAULT_PREFIX, discovery
 from buzzerbox.mqtt.finishes import SentFinishes
@@ -112,7 +112,7 @@ class Publisher:
         self._tail: LogTail | None = None
         self.failure: BaseException | None = None
         self.errors = 0
-        self.link = Link(
+        self.link = BrokerLink(
             broker,
             # a suffix of its own: two boxes with one name (or a stranger reusing the
             # id) do not throw each other off the broker; the claim tells them apart
@@ -160,7 +160,7 @@ class Publisher:
     # -- reading ------------------------------------------------------------------------
 
     @property
-    def status(self) -> LinkStatus:
+    def status(self) -> BrokerLinkStatus:
         return self.link.status
 
     @property

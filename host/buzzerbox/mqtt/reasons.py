@@ -1,4 +1,4 @@
-"""Why a connection to the broker failed, and what to do, in words (connect.py's `Link`).
+"""Why a connection to the broker failed, and what to do, in words (connect.py's `BrokerLink`).
 
 `explain` reads a failed attempt's exception (refused, unknown host, no route, a
 certificate not trusted, a TLS handshake to a plain port, ...); `refusal` reads the

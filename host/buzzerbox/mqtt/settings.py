@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # paho (connect, publisher) loads when a broker is used, not for --help
     from buzzerbox.box import Box
-    from buzzerbox.mqtt.connect import LinkStatus
+    from buzzerbox.mqtt.connect import BrokerLinkStatus
     from buzzerbox.mqtt.publisher import Publisher
     from buzzerbox.mqtt.sign import Signer
 
@@ -114,7 +114,7 @@ def attach(
     name = check_box_name(box_name) if box_name else default_box_name(machine=machine_id())
     publisher = Publisher(box.log.path, name, data_dir, broker, **options)
 
-    def report(status: LinkStatus) -> None:
+    def report(status: BrokerLinkStatus) -> None:
         box.report("mqtt", {"box_name": name, **status.to_json()})
 
     publisher.link.when_status.append(report)

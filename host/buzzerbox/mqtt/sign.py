@@ -29,7 +29,7 @@ import re
 import secrets
 from pathlib import Path
 
-from buzzerbox.errors import ConfigError
+from buzzerbox.mqtt.errors import SigningKeyError
 
 ENV_KEY = "BUZZERBOX_MQTT_SECRET"
 #: a key shorter than this is refused (a guessable key signs nothing)
@@ -37,10 +37,6 @@ MIN_KEY = 16
 _TAIL = b',"sig":"'
 _SIG_LEN = len(_TAIL) + 64 + 2  # ,"sig":"<64 hex>"}
 _HEX = re.compile(rb"[0-9a-f]{64}")
-
-
-class SigningKeyError(ConfigError):
-    """A key for signing that cannot be used (missing file, too short)."""
 
 
 def new_key() -> str:

@@ -6,7 +6,6 @@ The box uses `PadSources` (boards over serial, GPIO pads), which hands out
 each pad is (role, seat, pile, light). See README.md in this folder.
 """
 
-from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, FramesLost, PadEvent
 from buzzerbox.pads.errors import (
     FakeBoardCommandError,
     FrameError,
@@ -17,6 +16,14 @@ from buzzerbox.pads.errors import (
 )
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap, load_pad_map, parse_pad_map
+from buzzerbox.pads.timeline.arbiter import (
+    GPIO,
+    Arbiter,
+    BoardStatusChanged,
+    Edge,
+    FramesLost,
+    PadEvent,
+)
 
 __all__ = [
     "GPIO",

@@ -145,17 +145,13 @@ def _monitor(args: argparse.Namespace) -> int:
     return run_monitor(sources, printer)
 
 
-class _Stop(Exception):
-    pass
-
-
 def _fake_board(args: argparse.Namespace) -> int:
     from buzzerbox.pads.errors import FakeBoardCommandError
     from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
     from buzzerbox.pads.fakes.port import FakeBoardPort, run_line
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
-        raise _Stop
+        raise KeyboardInterrupt  # SIGTERM ends it as Ctrl-C does
 
     try:
         clock = BoardClock(offset_us=args.offset_us, drift_ppm=args.drift_ppm, tick_hz=args.tick_hz)
@@ -194,7 +190,7 @@ def _fake_board(args: argparse.Namespace) -> int:
                     idle.wait(pause)
             while True:  # stdin ended: serve until a signal
                 idle.wait(3600)
-        except (_Stop, KeyboardInterrupt):
+        except KeyboardInterrupt:
             return 0
         except OSError as exc:
             print(f"buzzerbox fake-board: {exc}", file=sys.stderr)

@@ -36,5 +36,11 @@ class PadNotFoundError(PadsError, LookupError):
     """A pad (or its light) that the pad map does not have."""
 
 
-class FirmwareMissingError(PadsError, FileNotFoundError):
-    """The firmware that ships in the package is not there (a broken install)."""
+class CommandRefusedError(PadsError, ValueError):
+    """A host line a board will not act on: `err` (the protocol's ERR code) and `text`
+    make its ERR frame."""
+
+    def __init__(self, err: int, text: str) -> None:
+        super().__init__(text)
+        self.err = err
+        self.text = text

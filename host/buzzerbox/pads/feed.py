@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from buzzerbox.errors import BuzzerboxError, ConfigError
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost
 from buzzerbox.pads.padmap import PadMap, load_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.selftest import SELFTEST_S, SelfTest
 from buzzerbox.pads.sources import PadSources, open_pulser
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, FramesLost
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,8 @@ class PadSink(Protocol):
 
     when_lit: list[Callable[[list[str]], None]]
 
-    def pad_edge(self, pad_id: str, pressed: bool, host_t_us: int) -> object: ...
+    def pad_edge(self, edge: Edge) -> object:
+        """A final edge, in true time order (the arbiter's, host timeline)."""
 
     def pad_board(self, status: Mapping[str, Any]) -> None:
         """A board's status changed (`monitor --json`'s board object): for the pages."""
@@ -122,7 +123,7 @@ class PadFeed:
                 self.selftest.take(event)
             if isinstance(event, Edge):
                 self.edges += 1
-                self.box.pad_edge(event.pad, event.is_press, event.t_us)
+                self.box.pad_edge(event)  # the arbiter's Edge, as it is
             elif isinstance(event, BoardStatusChanged):
                 log.info("pad board %s is %s%s", event.board, event.status, event.clock_text())
                 if event.note:

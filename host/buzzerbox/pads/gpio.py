@@ -21,8 +21,8 @@ from typing import Any
 
 from gpiozero import LED, InputDevice
 
-from buzzerbox.pads.debounce import Debouncer
-from buzzerbox.pads.syncgroup import Pulse
+from buzzerbox.pads.timeline.debounce import Debouncer
+from buzzerbox.pads.timeline.syncgroup import Pulse
 
 EdgeCallback = Callable[[int, int, int], None]
 """`when_edge(pin, state, t_us)`: state 1 = pressed (contact closed)."""

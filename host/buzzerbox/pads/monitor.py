@@ -24,9 +24,9 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, TextIO
 
-from buzzerbox.pads.arbiter import BoardStatusChanged, Edge, FramesLost, PadEvent
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, FramesLost, PadEvent
 
 
 def event_json(ev: PadEvent) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from buzzerbox.pads.arbiter import GPIO
+from buzzerbox.pads.timeline.arbiter import GPIO
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
-from buzzerbox.pads.arbiter import Edge, PadEvent
 from buzzerbox.pads.padmap import PadMap
+from buzzerbox.pads.timeline.arbiter import Edge, PadEvent
 
 if TYPE_CHECKING:
     from buzzerbox.pads.sources import PadSources

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 import serial
 
 from buzzerbox.clock import monotonic_us
-from buzzerbox.pads.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.errors import PadNotFoundError, PadsError
-from buzzerbox.pads.link import LinkEvent, OpenPort, SerialLink
+from buzzerbox.pads.link.serialport import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
-from buzzerbox.pads.session import BoardSession
-from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, Pulser, PulseTimer, SyncGroup
+from buzzerbox.pads.timeline.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.timeline.syncgroup import PERIOD_US, PULSE_US, Pulser, PulseTimer, SyncGroup
 
 if TYPE_CHECKING:
     from buzzerbox.pads.gpio import GpioPads, SyncPulser

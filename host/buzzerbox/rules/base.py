@@ -306,12 +306,7 @@ class Game(Timing):
             raise self.refuse(what, Words("amend corrects a game still going"))
         scored = len(self.history)
         if not 1 <= event.round <= scored:
-            allowed = (
-                Words("amend corrects a scored round: rounds 1-{last} are scored", {"last": scored})
-                if scored
-                else Words("amend corrects a scored round: no round is scored yet")
-            )
-            raise self.refuse(what, allowed, subject="round")
+            raise self.refuse(what, self._amendable(event.round, scored), subject="round")
         entry = self.history[event.round - 1]
         caller = None if entry["caller"] is None else self.players.index(entry["caller"])
         points, extra = self.amended(entry, caller, event)
@@ -322,6 +317,19 @@ class Game(Timing):
         self.check_end()
         if under_way and self.is_finished():
             self.dropped_round()  # as a finish would: the round under way is not scored
+
+    def _amendable(self, number: int, scored: int) -> Words:
+        """What amend takes, said to an amend of round `number` (`scored` rounds are)."""
+        if number == self.round and self.phase is Phase.SCORING:
+            return Words(
+                "enter its counts (undo takes an entry back): amend corrects a round once it "
+                "is scored"
+            )
+        if scored == 0:
+            return Words("amend corrects a scored round: no round is scored yet")
+        if scored == 1:
+            return Words("amend corrects a scored round: only round 1 is scored")
+        return Words("amend corrects a scored round: rounds 1-{last} are scored", {"last": scored})
 
     def amended(
         self, entry: dict[str, Any], caller: int | None, event: RoundAmended

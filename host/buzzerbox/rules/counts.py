@@ -43,9 +43,16 @@ def by_seat(players: Sequence[str], counts: Mapping[str, int], what: Words) -> l
 
 
 def check_left(
-    players: Sequence[str], counts: Sequence[int], dealt: int, caller: int | None, round_: int
+    players: Sequence[str],
+    counts: Sequence[int],
+    dealt: int,
+    caller: int | None,
+    round_: int,
+    *,
+    tied: bool = False,
 ) -> None:
-    """Cards left (Twist, Kids): 0 to `dealt`; 0 for the caller.
+    """Cards left (Twist, Kids): 0 to `dealt`; 0 for the caller (`tied`: the round's
+    stop presses tied and no caller is named).
 
     v1.2 reading: the others "count the cards they have left over" (000, 001), and 0
     is a count: a player who emptied their hand moments after the caller has 0 left
@@ -71,15 +78,27 @@ def check_left(
             )
         if n == 0 and caller is None:
             said = {"name": name, "round": round_, "dealt": dealt}
-            raise IllegalEventError(
+            words = (
                 Words(
+                    "{name}: 0 cards is only possible for a caller, and the stop presses "
+                    "of round {round} tied with no caller named: enter 1 to {dealt}, or "
+                    "name the caller first",
+                    said,
+                )
+                if tied
+                else Words(
                     "{name}: 0 cards is only possible for a caller, and nobody called "
                     "in round {round}: enter 1 to {dealt}, or name the caller first",
                     said,
-                ),
-                subject=name,
-                code="zero-without-caller",
+                )
             )
+            raise IllegalEventError(words, subject=name, code="zero-without-caller")
+
+
+def was_tied(entry: Mapping[str, object]) -> bool:
+    """Whether a scored round (its history entry) ended in a stop tie nobody was named
+    for: no caller, and no stall."""
+    return entry["caller"] is None and not entry["stalled"]
 
 
 def fewest(players: Sequence[str], counts: Sequence[int]) -> list[str]:

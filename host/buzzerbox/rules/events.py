@@ -228,13 +228,17 @@ def _game(obj: Mapping[str, Any]) -> GameCreated:
     target = obj.get("target")
     rounds = obj.get("rounds")
     if target is not None and type(target) is not int:
-        words = Words(
-            "target {target!r} is not a number: ligretto plays to 50, 99 or 150", {"target": target}
+        said = {"target": target}
+        words = (
+            Words("target {target!r} is not a whole number: ligretto plays to 50, 99 or 150", said)
+            if isinstance(target, float)
+            else Words("target {target!r} is not a number: ligretto plays to 50, 99 or 150", said)
         )
         raise InvalidEventError(words, subject="target", code="target-not-offered")
     if rounds is not None and (type(rounds) is not int or rounds < 1):
         words = Words(
-            "rounds {rounds!r} is not allowed: give a whole number from 1", {"rounds": rounds}
+            "rounds {rounds!r} is not allowed: give a whole number from 1",
+            {"rounds": rounds},
         )
         raise InvalidEventError(words, subject="rounds", code="rounds-not-allowed")
     first = obj.get("first")
@@ -336,6 +340,20 @@ _PARSERS: Final[dict[object, Callable[[Mapping[str, Any]], Event]]] = {
     "undo": lambda obj: EntryUndone(),
     "game": _game,
 }
+
+
+def parse_edge(
+    pressed: bool, seat: object, pad: object, t_us: object, pile: object = None
+) -> PadPressed | PadReleased:
+    """A pad edge handed in apart (a page's seat, pad and pile, and its time), checked as
+    a log line's `press` or `release` is: InvalidEventError says what is wrong."""
+    obj: dict[str, object] = {"type": "press" if pressed else "release"}
+    obj |= {"seat": seat, "pad": pad, "t_us": t_us}
+    if pile is not None:
+        obj["pile"] = pile
+    event = _PARSERS[obj["type"]](obj)
+    assert isinstance(event, PadPressed | PadReleased)
+    return event
 
 
 def parse_event(obj: object) -> Event:

@@ -17,18 +17,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import parse_event
+from buzzerbox.rules.written import WrittenFloat
 
 #: a log line: its number and its object (an `Unreadable` when it could not be read)
 Line = tuple[int, Any]
-
-#: the C scanner under json.loads, without its wrappers (raw_decode says why)
-_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +34,81 @@ class Unreadable:
     """A line that is no JSON text: why."""
 
     reason: str
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of a line, or InvalidEventError if it gives a key twice (json.loads
+    would keep the last of the two, silently)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                shown = json.dumps(key, ensure_ascii=False)[:40]
+                raise InvalidEventError(  # said as the other unreadable lines are: in English
+                    f"this line gives {shown} twice in one object: each key (a field, a "
+                    "player's count) is given once",
+                    subject=key,
+                    code="key-twice",
+                )
+            seen.add(key)
+    return obj
+
+
+#: the C scanner under json.loads, without its wrappers (raw_decode says why); a number
+#: with a fraction or an exponent keeps its text, for the refusal that quotes it
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    parse_float=WrittenFloat
+).scan_once
+#: the same, refusing a key given twice in one object: `_repeats` runs it on a line its
+#: count of keys does not clear
+_scan_pairs: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    parse_float=WrittenFloat, object_pairs_hook=_no_repeats
+).scan_once
+
+
+def _cleared(commas: int, obj: dict[str, Any]) -> bool:
+    """Whether a line with `commas` commas, read as `obj`, cannot give a key twice.
+
+    An object of n pairs is written with n - 1 commas (an array of n items too), and a
+    text may hold more; so with every object's pairs counted by its distinct keys, a
+    line with no more commas than that has no key given twice."""
+    keys, objects = len(obj), 1
+    pending: list[object] = [v for v in obj.values() if type(v) is dict or type(v) is list]
+    while pending:
+        item = pending.pop()
+        if type(item) is dict:
+            if item:
+                keys += len(item)
+                objects += 1
+                pending.extend(v for v in item.values() if isinstance(v, _NESTED))
+        elif type(item) is list:
+            pending.extend(v for v in item if isinstance(v, _NESTED))
+    return commas + objects == keys
+
+
+_NESTED: Final = (dict, list)
+
+
+def _repeats(line: str, obj: object) -> Unreadable | None:
+    """Why `obj`, read from `line`, is refused if an object in it gives a key twice.
+
+    Most lines are cleared by counting their commas (`_cleared`; a flat object of n
+    keys with n - 1 commas at once); any other is read again, checking each object's
+    keys."""
+    if type(obj) is dict:
+        commas = line.count(",")
+        if commas + 1 == len(obj) or _cleared(commas, obj):
+            return None
+    elif not isinstance(obj, list):
+        return None
+    try:
+        _scan_pairs(line, 0)
+    except RecursionError:
+        return None  # too deep: refused as such
+    except InvalidEventError as exc:
+        return Unreadable(str(exc))
+    return None
 
 
 _BLANK = Unreadable("a blank line")  # skipped, never listed
@@ -87,6 +160,9 @@ def _load(raw: str | bytes) -> object:
         return _TOO_DEEP
     if _too_deep(line, obj):
         return _TOO_DEEP
+    repeated = _repeats(line, obj)
+    if repeated is not None:
+        return repeated
     try:
         if not line.isascii():  # a str may hold a raw lone surrogate (ASCII text cannot)
             line.encode("utf-8")
@@ -175,8 +251,11 @@ def _fold(
                 except (ValueError, StopIteration, RecursionError):
                     pass
                 else:
-                    if end != len(raw):
-                        obj = _BLANK
+                    if end != len(raw) or (
+                        (type(obj) is not dict or raw.count(",") + 1 != len(obj))  # not flat
+                        and _repeats(raw, obj) is not None
+                    ):
+                        obj = _BLANK  # _load says why
             if obj is _BLANK:
                 obj = _load(raw)
                 if obj is _BLANK:

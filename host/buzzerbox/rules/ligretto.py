@@ -13,7 +13,7 @@ from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
-from buzzerbox.rules.counts import by_seat
+from buzzerbox.rules.counts import by_seat, was_tied
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import GameCreated, MiddleEntered, RoundAmended, StacksEntered
 from buzzerbox.rules.phase import Phase
@@ -81,7 +81,9 @@ class Ligretto(Game):
         }[self.phase]
         raise self.refuse(step, allowed)
 
-    def check_stacks(self, counts: list[int], caller: int | None, round_: int) -> None:
+    def check_stacks(
+        self, counts: list[int], caller: int | None, round_: int, *, tied: bool = False
+    ) -> None:
         for seat, n in enumerate(counts):
             if 0 < n <= STACK and seat != caller:
                 continue  # the common count: nothing to say
@@ -110,15 +112,21 @@ class Ligretto(Game):
             if n == 0 and seat != caller:
                 if caller is None:
                     said = {"name": name, "round": round_, "most": STACK}
-                    raise IllegalEventError(
+                    words = (
                         Words(
+                            "{name}: 0 cards is only possible for the caller, and the stop "
+                            "presses of round {round} tied with no caller named: enter 1 to "
+                            "{most}, or name the caller first",
+                            said,
+                        )
+                        if tied
+                        else Words(
                             "{name}: 0 cards is only possible for the caller, and nobody called "
                             "in round {round}: enter 1 to {most}, or name the caller first",
                             said,
-                        ),
-                        subject=name,
-                        code="zero-without-caller",
+                        )
                     )
+                    raise IllegalEventError(words, subject=name, code="zero-without-caller")
                 said = {"name": name, "caller": self.name(caller), "most": STACK}
                 raise IllegalEventError(
                     Words(
@@ -171,7 +179,7 @@ class Ligretto(Game):
                 code="stacks-entered",
             )
         counts = by_seat(self.players, event.counts, Words("the Ligretto stack"))
-        self.check_stacks(counts, self.caller, self.round)
+        self.check_stacks(counts, self.caller, self.round, tied=self.tie)
         self.stacks = counts
 
     def enter_middle(self, event: MiddleEntered) -> None:
@@ -199,7 +207,7 @@ class Ligretto(Game):
         middle = [entry["middle"][name] for name in self.players]
         if event.stacks is not None:
             stacks = by_seat(self.players, event.stacks, Words("the Ligretto stack"))
-            self.check_stacks(stacks, caller, event.round)
+            self.check_stacks(stacks, caller, event.round, tied=was_tied(entry))
         if event.middle is not None:
             middle = by_seat(self.players, event.middle, Words("the middle"))
         self.check_middle(middle, stacks)

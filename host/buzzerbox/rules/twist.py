@@ -19,7 +19,7 @@ from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
-from buzzerbox.rules.counts import by_seat, check_left, fewest
+from buzzerbox.rules.counts import by_seat, check_left, fewest, was_tied
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import (
     CardsLeftEntered,
@@ -153,7 +153,7 @@ class Twist(Game):
                 Words("no cards left now"), Words("they are counted when a round is over")
             )
         counts = by_seat(self.players, event.counts, Words("the cards left"))
-        check_left(self.players, counts, self.dealt, self.caller, self.round)
+        check_left(self.players, counts, self.dealt, self.caller, self.round, tied=self.tie)
         self.left = counts
         self.score_round([-n for n in counts], {"left": self.by_name(counts)})
 
@@ -162,7 +162,7 @@ class Twist(Game):
     ) -> tuple[list[int], dict[str, Any]]:
         assert event.left is not None
         counts = by_seat(self.players, event.left, Words("the cards left"))
-        check_left(self.players, counts, self.dealt, caller, event.round)
+        check_left(self.players, counts, self.dealt, caller, event.round, tied=was_tied(entry))
         return [-n for n in counts], {"left": self.by_name(counts)}
 
     def round_winners(self, entry: dict[str, Any]) -> list[str]:

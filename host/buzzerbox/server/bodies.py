@@ -3,7 +3,7 @@
 `read_json()` is the body as JSON, or None when it is not JSON (the endpoint says
 what it expected). Python's parser raises RecursionError on deep nesting, and takes
 "\\ud800" (a lone surrogate: no Unicode text) into a str that fails later, when it
-is written: both are refused here, as 400s that say why (BadBody). The body's size
+is written: both are refused here, as 400s that say why (BadBodyError). The body's size
 (per endpoint) was checked before it was read, and its values and depth are counted
 on its bytes before it is parsed (limits.py).
 
@@ -18,7 +18,7 @@ import json
 from flask import request
 
 from buzzerbox.errors import Words
-from buzzerbox.server.errors import BadBody
+from buzzerbox.server.errors import BadBodyError
 from buzzerbox.server.limits import check_parse, deep_words
 
 #: how deep a body may nest (the deepest the API takes is 3: an object of lists)
@@ -31,7 +31,7 @@ def check_json(value: object) -> object:
     while pending:
         item, depth = pending.pop()
         if depth > MAX_DEPTH:
-            raise BadBody(deep_words(), code="too-deep")
+            raise BadBodyError(deep_words(), code="too-deep")
         if isinstance(item, str):
             check_text(item)
         elif isinstance(item, dict):
@@ -44,16 +44,16 @@ def check_json(value: object) -> object:
 
 
 def whole(body: dict[str, object], key: str, what: Words, *, least: int = 0) -> int:
-    """`body[key]` if it is a whole number (a JSON integer) from `least`, else BadBody
+    """`body[key]` if it is a whole number (a JSON integer) from `least`, else BadBodyError
     naming the field, the value and what is allowed (`what`)."""
     if key not in body:
         words = Words("{key!r} is missing: {what}", {"key": key, "what": what})
-        raise BadBody(words, code="field-missing")
+        raise BadBodyError(words, code="field-missing")
     value = body[key]
     if type(value) is not int or value < least:
         said = {"key": key, "value": json.dumps(value)[:24], "what": what}
         words = Words("{key} {value} is not allowed: {what}", said)
-        raise BadBody(words, code="field-not-allowed")
+        raise BadBodyError(words, code="field-not-allowed")
     return value
 
 
@@ -65,7 +65,7 @@ def check_text(text: str) -> None:
         words = Words(
             "{text!r} is not Unicode text (it holds a lone surrogate such as \\ud800)", said
         )
-        raise BadBody(words, code="not-unicode") from None
+        raise BadBodyError(words, code="not-unicode") from None
 
 
 def read_json() -> object:
@@ -73,11 +73,11 @@ def read_json() -> object:
     if not request.is_json:
         return None
     raw = request.get_data(cache=True)
-    check_parse(raw, BadBody)  # its values and depth, before json.loads builds them
+    check_parse(raw, BadBodyError)  # its values and depth, before json.loads builds them
     try:
         value = json.loads(raw)
     except RecursionError:
-        raise BadBody(deep_words(), code="too-deep") from None
+        raise BadBodyError(deep_words(), code="too-deep") from None
     except ValueError:  # not JSON, not UTF-8
         return None
     return check_json(value)

@@ -5,5 +5,9 @@ from __future__ import annotations
 from buzzerbox.errors import InputError
 
 
-class BadBody(InputError):
+class BadBodyError(InputError):
     """The request body is not what the endpoint takes: answered with 400."""
+
+
+class TooLargeError(InputError):
+    """A body over its endpoint's size: answered with 413."""

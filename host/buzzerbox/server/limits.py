@@ -27,6 +27,7 @@ from itsdangerous import BadSignature
 from werkzeug.http import parse_cookie
 
 from buzzerbox.errors import InputError, Words, plural_words
+from buzzerbox.server.errors import TooLargeError
 
 KIB = 1024
 #: a press, a seat, a login, a switch: a few hundred bytes at most
@@ -49,10 +50,6 @@ UNLOGGED_IMPORT = (Words("an import without an admin login"), KIB)
 #: a JSON body's values (commas, brackets) and nesting, at most
 MAX_ITEMS = 2000
 MAX_DEPTH = 32
-
-
-class TooLarge(InputError):
-    """A body over its endpoint's size: answered with 413."""
 
 
 def body_limit(path: str, is_admin: Callable[[], bool]) -> tuple[Words, int]:
@@ -85,12 +82,12 @@ def too_large(what: Words, most: int, sent: int | None) -> Words:
 
 
 def check_size(path: str, content_length: int | None, is_admin: Callable[[], bool]) -> None:
-    """Raise TooLarge if a body of `content_length` bytes is over `path`'s limit."""
+    """Raise TooLargeError if a body of `content_length` bytes is over `path`'s limit."""
     if not content_length:
         return
     what, most = body_limit(path, is_admin)
     if content_length > most:
-        raise TooLarge(too_large(what, most, content_length), code="too-large")
+        raise TooLargeError(too_large(what, most, content_length), code="too-large")
 
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)

@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException
 
 from buzzerbox.errors import BuzzerboxError, StoreError, Words
 from buzzerbox.server.auth import refuse
-from buzzerbox.server.errors import BadBody
+from buzzerbox.server.errors import BadBodyError
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +73,8 @@ def register_refusals(
         headers = {"Retry-After": str(max(1, math.ceil(wait_s)))} if wait_s else None
         return refuse(status_of(exc), exc.words or str(exc), headers, **_fields(exc))
 
-    @app.errorhandler(BadBody)
-    def bad_body(exc: BadBody) -> ResponseReturnValue:
+    @app.errorhandler(BadBodyError)
+    def bad_body(exc: BadBodyError) -> ResponseReturnValue:
         return refuse(400, exc.words or str(exc), None, **_fields(exc))
 
     @app.errorhandler(HTTPException)

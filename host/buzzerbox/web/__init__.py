@@ -1,10 +1,13 @@
-"""The box's web side: `create_app(box, config)`, one blueprint per area.
+"""The box's web side: `create_app(box, config, views)`, one blueprint per area, around
+the phones' views of the box (web/views.py; made here from the config if not given).
 
 - api.py      /api/state, /api/game, /api/event, /api/pads/*, /api/enrol, /api/games,
               /api/import
 - pastgames.py /api/games/<id> (one to view), /api/games/<id>/rematch, /api/stats
 - exports.py  /api/export/*, /api/qr/*
 - stream.py   /api/events, the live stream: the full state, then deltas (buzzerbox.live)
+- views.py    what a phone is shown (`PhoneViews`: the public state, the phones' live
+              stream of it, subscribed to the box): serve makes it and hands it in
 - openapi.py  /api/openapi.json
 - pages.py    the HTML pages (its own blueprint `bp`, registered when present)
 
@@ -37,7 +40,7 @@ from flask.typing import ResponseReturnValue
 from buzzerbox.box import Box
 from buzzerbox.errors import Words
 from buzzerbox.live.fanout import Fanout
-from buzzerbox.live.livestate import LiveState, StreamSettings, dumps
+from buzzerbox.live.sse import StreamSettings
 from buzzerbox.server import limits
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
 from buzzerbox.server.guard import Guard, is_lane
@@ -50,6 +53,7 @@ from buzzerbox.web.exports import exports_blueprint
 from buzzerbox.web.openapi import document
 from buzzerbox.web.pastgames import past_games_blueprint
 from buzzerbox.web.stream import live_blueprint
+from buzzerbox.web.views import PhoneViews, phone_views
 
 DEFAULTS: dict[str, Any] = {
     "URLS": [],
@@ -70,7 +74,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(
+    box: Box, config: Mapping[str, Any] | None = None, views: PhoneViews | None = None
+) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.config.update(DEFAULTS)
@@ -88,33 +94,9 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         cfg.get("SESSIONS") or Sessions(),
     )
     urls = list(cfg["URLS"])
-    extras = {
-        "urls": urls,
-        "open_pads": bool(cfg["OPEN_PADS"]),
-        "wifi": bool(cfg["WIFI_SSID"]),
-    }
-
-    def public(state: dict[str, Any], is_admin: bool) -> dict[str, Any]:
-        """The state object as a phone gets it: the box's, plus this session and now."""
-        out = dict(state)
-        out["box"] = {**state["box"], **extras, "admin": is_admin, "now_us": box.now_us()}
-        return out
-
-    def view(state: dict[str, Any]) -> dict[str, Any]:
-        """The state for the live stream: now_us only while a countdown runs (it is
-        what the phones count against), so that a pad press does not change it."""
-        out = public(state, False)
-        if out["box"]["countdown_ends_us"] is None:
-            out["box"]["now_us"] = None
-        return out
-
-    def full(view: dict[str, Any], is_admin: bool) -> str:
-        """A view as a whole state for a stream starting now (this session, now)."""
-        return dumps({**view, "box": {**view["box"], "admin": is_admin, "now_us": box.now_us()}})
-
-    live = LiveState(view, full, max_clients=int(cfg["SSE_MAX_CLIENTS"]))
-    live.publish(box.state())
-    box.when_changed.append(live.publish)
+    if views is None:  # the phones' views of this box (serve makes them: web/views.py)
+        views = phone_views(box, cfg)
+    live = views.stream
     stream_settings = StreamSettings(
         keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
         max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
@@ -126,10 +108,10 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(auth_blueprint(auth))
     app.register_blueprint(
         api_blueprint(
-            box, auth, public, open_pads=bool(cfg["OPEN_PADS"]), rates=cfg.get("PRESS_RATES")
+            box, auth, views.public, open_pads=bool(cfg["OPEN_PADS"]), rates=cfg.get("PRESS_RATES")
         )
     )
-    app.register_blueprint(past_games_blueprint(box, auth, public))
+    app.register_blueprint(past_games_blueprint(box, auth, views.public))
     app.register_blueprint(
         exports_blueprint(
             box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]

@@ -17,11 +17,13 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.box.checks import table_entry
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.i18n import say
+from buzzerbox.rules.events import parse_edge
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
-from buzzerbox.server.errors import BadBody
+from buzzerbox.server.errors import BadBodyError
 from buzzerbox.server.guard import address_key
 from buzzerbox.server.language import language
 from buzzerbox.web.fields import check_entry_fields
@@ -29,7 +31,7 @@ from buzzerbox.web.phonelinks import PhoneLinks
 from buzzerbox.web.phonetime import PressTime, press_time
 from buzzerbox.web.rates import PressRates, SeatOwners
 
-__all__ = ["BadBody", "api_blueprint", "body_object", "state_response"]
+__all__ = ["BadBodyError", "api_blueprint", "body_object", "state_response"]
 
 GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
@@ -39,11 +41,11 @@ Public = Callable[[dict[str, Any], bool], dict[str, Any]]
 
 
 def body_object(what: Words) -> dict[str, Any]:
-    """The request's JSON object, or a 400 (BadBody) saying what was expected."""
+    """The request's JSON object, or a 400 (BadBodyError) saying what was expected."""
     body = read_json()
     if not isinstance(body, dict):
         words = Words("{what} is a JSON object (Content-Type: application/json)", {"what": what})
-        raise BadBody(words, code="not-a-json-object")
+        raise BadBodyError(words, code="not-a-json-object")
     return body
 
 
@@ -158,7 +160,7 @@ def api_blueprint(
     def event() -> ResponseReturnValue:
         entry = body_object(Words("a table entry"))
         check_entry_fields(entry)
-        box.submit(entry)
+        box.submit(table_entry(entry))
         return reply_saved()
 
     def pad_edge(released: bool) -> ResponseReturnValue:
@@ -186,7 +188,8 @@ def api_blueprint(
             body.get("error_us"),
             link=links.bound(body.get("link"), client()) if open_pads else None,
         )
-        state = box.press(body.get("seat"), body.get("pad"), pile, timed.t_us, released=released)  # type: ignore[arg-type]
+        edge = parse_edge(not released, body.get("seat"), body.get("pad"), max(timed.t_us, 0), pile)
+        state = box.play(edge)
         if "ago_ms" in body or "touch_us" in body:
             return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
         return edge_taken(state, box.log.durable_seq)
@@ -266,7 +269,7 @@ def api_blueprint(
             link=links.bound(body.get("link"), client()),
         )
         pad, pile = body.get("pad"), body.get("pile")
-        state = box.press(seat, pad, pile, timed.t_us, released=released)  # type: ignore[arg-type]
+        state = box.play(parse_edge(not released, seat, pad, max(timed.t_us, 0), pile))
         return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
 
     @bp.post("/phones/press")
@@ -287,12 +290,12 @@ def api_blueprint(
         if type(reset) is not bool:
             said = {"value": json.dumps(reset)[:24]}
             words = Words("reset {value} is not allowed: true or false", said)
-            raise BadBody(words, subject="reset", code="field-not-allowed")
+            raise BadBodyError(words, subject="reset", code="field-not-allowed")
         if reset:
             box.enrol(None, reset=True)
         elif "seat" not in body:
             words = Words('an enrolment names the seat: {{"seat": 0}} ({{"seat": null}} cancels)')
-            raise BadBody(words, subject="seat", code="field-missing")
+            raise BadBodyError(words, subject="seat", code="field-missing")
         elif body["seat"] is None:
             box.enrol(None)
         else:

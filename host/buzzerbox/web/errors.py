@@ -17,17 +17,28 @@ from buzzerbox.box.errors import (
     NotFinishedError,
     PhoneSeatRefusedError,
 )
-from buzzerbox.errors import BuzzerboxError, InputError, StoreError
+from buzzerbox.errors import BuzzerboxError, InputError, StoreError, Words
 from buzzerbox.rules.errors import IllegalEventError
-from buzzerbox.server.limits import TooLarge
+from buzzerbox.server.errors import TooLargeError
 from buzzerbox.server.refusals import register_refusals
-from buzzerbox.web.rates import TooFast
+
+
+class PhoneTimeError(InputError):
+    """A press's times are not numbers of the kind the box takes: answered with 400."""
+
+
+class TooFastError(InputError):
+    """Over a rate: answered with 429 (Retry-After)."""
+
+    def __init__(self, message: str | Words, wait_s: float) -> None:
+        super().__init__(message, code="too-fast")
+        self.wait_s = wait_s
 
 
 def status_of(exc: BuzzerboxError) -> int:
-    if isinstance(exc, TooLarge):
+    if isinstance(exc, TooLargeError):
         return 413
-    if isinstance(exc, TooFast):
+    if isinstance(exc, TooFastError):
         return 429
     if isinstance(exc, StoreError):
         return 503
@@ -40,7 +51,3 @@ def status_of(exc: BuzzerboxError) -> int:
 
 def register_errors(app: Flask) -> None:
     register_refusals(app, status_of)
-
-
-class PhoneTimeError(InputError):
-    """A press's times are not numbers of the kind the box takes: answered with 400."""

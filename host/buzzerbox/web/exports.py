@@ -17,7 +17,7 @@ from buzzerbox.box import Box
 from buzzerbox.errors import Words
 from buzzerbox.i18n import say
 from buzzerbox.server.auth import refuse
-from buzzerbox.server.errors import BadBody
+from buzzerbox.server.errors import BadBodyError
 from buzzerbox.server.language import language
 from buzzerbox.web.card import result_card
 
@@ -40,7 +40,7 @@ def game_param() -> int | None:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
         words = Words("game {game!r} is not a game id: see GET /api/games", {"game": raw})
-        raise BadBody(words, code="not-a-game-id")
+        raise BadBodyError(words, code="not-a-game-id")
     return int(raw)
 
 

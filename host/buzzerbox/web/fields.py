@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from buzzerbox.errors import Words
-from buzzerbox.server.errors import BadBody
+from buzzerbox.server.errors import BadBodyError
 from buzzerbox.web.openapi import document
 
 
@@ -49,10 +49,10 @@ def _allowed(kind: dict[str, Any]) -> Words:
 
 
 def check_entry_fields(body: dict[str, object]) -> None:
-    """BadBody naming the first field of `body` that is not of its documented kind."""
+    """BadBodyError naming the first field of `body` that is not of its documented kind."""
     for key, kind in _entry_fields().items():
         if key in body and not _fits(body[key], kind):
             sent = json.dumps(body[key])[:40]
             said = {"key": key, "allowed": _allowed(kind), "sent": sent}
             words = Words("a table entry's {key} is {allowed}: {sent} was sent", said)
-            raise BadBody(words, code="field-not-allowed")
+            raise BadBodyError(words, code="field-not-allowed")

@@ -24,6 +24,7 @@ from typing import Generic, TypeVar
 
 from buzzerbox.errors import InputError, Words
 from buzzerbox.server.guard import UNCAPPED
+from buzzerbox.web.errors import TooFastError
 
 PRESS_RATE, PRESS_BURST = 10.0, 20
 ADDRESS_RATE, ADDRESS_BURST = 20.0, 40
@@ -35,14 +36,6 @@ SEATS_PER_ADDRESS = 2
 MAX_KEYS = 10_000
 
 T = TypeVar("T")
-
-
-class TooFast(InputError):
-    """Over a rate: answered with 429 (Retry-After)."""
-
-    def __init__(self, message: str | Words, wait_s: float) -> None:
-        super().__init__(message, code="too-fast")
-        self.wait_s = wait_s
 
 
 class Buckets:
@@ -82,7 +75,7 @@ class PressRates:
         self.here = Buckets(HERE_RATE, HERE_BURST, clock)
 
     def check_here(self, address: str) -> None:
-        """Raise TooFast if `address` said its phone is there faster than allowed."""
+        """Raise TooFastError if `address` said its phone is there faster than allowed."""
         wait = 0.0 if address in UNCAPPED else self.here.take(address)
         if wait > 0:
             said = {"rate": HERE_RATE, "wait": wait}
@@ -91,17 +84,17 @@ class PressRates:
                 "address: wait {wait:.2f} s",
                 said,
             )
-            raise TooFast(words, wait)
+            raise TooFastError(words, wait)
 
     def check(self, seat: int | None, address: str) -> None:
-        """Raise TooFast if `address` (or `seat`) pressed faster than allowed."""
+        """Raise TooFastError if `address` (or `seat`) pressed faster than allowed."""
         wait = 0.0 if address in UNCAPPED else self.addresses.take(address)
         if wait > 0:
             said = {"rate": ADDRESS_RATE, "wait": wait}
             words = Words(
                 "more than {rate:g} presses a second from one address: wait {wait:.2f} s", said
             )
-            raise TooFast(words, wait)
+            raise TooFastError(words, wait)
         if seat is not None:
             wait = self.seats.take(f"seat {seat}")
             if wait > 0:
@@ -109,7 +102,7 @@ class PressRates:
                 words = Words(
                     "seat {seat} pressed more than {rate:g} times a second: wait {wait:.2f} s", said
                 )
-                raise TooFast(words, wait)
+                raise TooFastError(words, wait)
 
 
 class SeatOwners:

@@ -1,6 +1,6 @@
-"""GET /api/events: the live stream's endpoint (see livestate.py for the stream, the
-full state then deltas; fanout.py for how it is written to a thousand phones under
-waitress)."""
+"""GET /api/events: the live stream's endpoint (live/sse.py's `Stream`, the phones' view
+of it live/livestate.py: the full state then deltas; fanout.py for how it is written to
+a thousand phones under waitress)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,13 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.errors import Words
 from buzzerbox.live.fanout import Fanout, handed_over, waitress_channel
-from buzzerbox.live.livestate import LiveState, StreamSettings, stream
-from buzzerbox.live.sse import Stream
+from buzzerbox.live.sse import Stream, StreamBody, StreamSettings
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted
 
 
 def live_blueprint(
-    hub: LiveState, auth: Auth, settings: StreamSettings, fanout: Fanout | None, guard: Guard
+    stream: Stream, auth: Auth, settings: StreamSettings, fanout: Fanout | None, guard: Guard
 ) -> Blueprint:
     bp = Blueprint("live", __name__, url_prefix="/api")
 
@@ -31,25 +30,25 @@ def live_blueprint(
         if not guard.take_stream(address):
             words = Words("this address already has its share of live streams: close some pages")
             return refuse(429, words, headers={"Retry-After": "5"}, code="too-many-streams")
-        if not hub.join(ADMIN_STREAMS if is_admin else 0):
+        if not stream.join(ADMIN_STREAMS if is_admin else 0):
             guard.give_stream(address)
             words = Words("the box serves as many phones as it can: try again soon")
             return refuse(503, words, headers={"Retry-After": "5"}, code="box-full")
-        last = hub.version_of(request.headers.get("Last-Event-ID"))
+        last = stream.version_of(request.headers.get("Last-Event-ID"))
         # streams end at staggered times, so a thousand phones do not all come back at once
         lifetime = settings.max_stream_s * random.uniform(0.75, 1.0)
         channel = waitress_channel(request.environ) if fanout is not None else None
         messages: Iterator[bytes]
         if fanout is not None and channel is not None:
-            version, data = hub.catch_up(last, is_admin)
+            version, data = stream.catch_up(last, is_admin)
             head = settings.head + data
             messages = handed_over(
                 fanout, channel, request.environ, head, is_admin, version, lifetime
             )
         else:
-            messages = stream(hub, is_admin, last, replace(settings, max_stream_s=lifetime))
+            messages = stream.messages(is_admin, last, replace(settings, max_stream_s=lifetime))
         return Response(
-            Stream(hub, Slotted(messages, lambda: guard.give_stream(address))),
+            StreamBody(stream, Slotted(messages, lambda: guard.give_stream(address))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -7,6 +7,7 @@ the box itself, save `buzzerbox fake-board` (port.py).
 - port.py   a fake board on a pty or TCP (`buzzerbox fake-board`)
 - pins.py   gpiozero's MockFactory on a hand-driven clock; a hand on a pad
 - wires.py  boards wired in-process to host sessions; waiting on real ports
+- edges.py  a final pad edge as the arbiter hands one to the box
 
 The one hand-driven clock is buzzerbox.testing.ManualClock (a board's own clock,
 BoardClock, runs off a host clock with an offset and a drift: another idea).

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.errors import InputError
-from buzzerbox.pads import boardside
-from buzzerbox.pads import protocol as p
+from buzzerbox.pads.board import boardside
+from buzzerbox.pads.board import protocol as p
+from buzzerbox.pads.errors import CommandRefusedError
 
 
 class BoardClock:
@@ -113,7 +114,7 @@ class FakeBoard:
         self.ticks_after_sync = True
         """Follow each SYNC answer with a TICK (the protocol lets a board TICK at any
         time; a host that waits for this board's watermark asks with a SYNC:
-        pads/session.py), as this repository's firmware does (padboard/core.py)."""
+        pads/board/session.py), as this repository's firmware does (padboard/core.py)."""
         self.stamp_us = 0
         """How long after a host line is complete the board stamps a SYNC (v1.1: ≤ 50 µs)."""
         self.reader = boardside.LineReader()
@@ -204,8 +205,8 @@ class FakeBoard:
                 if line is None:
                     raise boardside.too_long()
                 out += self._command(boardside.parse_command(line))
-            except boardside.CommandRefused as e:
-                out += self.err(e.code, e.text)
+            except CommandRefusedError as e:
+                out += self.err(e.err, e.text)
         return bytes(out)
 
     def _command(self, command: boardside.Command) -> bytes:

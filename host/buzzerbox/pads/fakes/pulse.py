@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.fakes.padboard import SyncLine
-from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, Pulse
+from buzzerbox.pads.timeline.syncgroup import PERIOD_US, PULSE_US, Pulse
 
 
 class LinePulser:

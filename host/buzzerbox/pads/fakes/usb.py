@@ -24,10 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from buzzerbox.pads.arbiter import Arbiter, Edge, PadEvent
+from buzzerbox.pads.board.session import BoardSession, no_release_hold
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard, SyncLine
-from buzzerbox.pads.session import BoardSession, no_release_hold
-from buzzerbox.pads.syncgroup import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
+from buzzerbox.pads.timeline.arbiter import Arbiter, Edge, PadEvent
+from buzzerbox.pads.timeline.syncgroup import PERIOD_US, PULSE_US, PulseTimer, SyncGroup
 from buzzerbox.testing import ManualClock
 
 FRAME_US = 1000

@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from buzzerbox.pads.arbiter import Arbiter, BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
-from buzzerbox.pads.session import BoardSession
 from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge, PadEvent
 from buzzerbox.testing import ManualClock
 
 

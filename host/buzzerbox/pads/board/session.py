@@ -29,8 +29,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Final
 
-from buzzerbox.pads import protocol as p
-from buzzerbox.pads.arbiter import (
+from buzzerbox.pads.board import protocol as p
+from buzzerbox.pads.board.syncrounds import SyncRounds, is_trusted
+from buzzerbox.pads.timeline.arbiter import (
     Arbiter,
     BoardStatusChanged,
     ClockSource,
@@ -39,10 +40,9 @@ from buzzerbox.pads.arbiter import (
     PadEvent,
     Status,
 )
-from buzzerbox.pads.clockmap import ClockMap
-from buzzerbox.pads.debounce import Debouncer
-from buzzerbox.pads.syncgroup import SyncGroup
-from buzzerbox.pads.syncrounds import SyncRounds, is_trusted
+from buzzerbox.pads.timeline.clockmap import ClockMap
+from buzzerbox.pads.timeline.debounce import Debouncer
+from buzzerbox.pads.timeline.syncgroup import SyncGroup
 
 HELLO_RETRY_US: Final = 1_000_000
 CLOCK_JUMP_US: Final = 50_000

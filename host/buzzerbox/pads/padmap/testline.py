@@ -1,35 +1,33 @@
-"""The pad map's ``[test_line]`` table, read and checked (padmap.py reads the rest).
+"""The pad map's ``[test_line]`` table, read and checked (load.py reads the rest).
 
 The self-test line (hardware/self-test.md) runs from one Pi output (`gpio`) to a spare
 input of every board (`boards`: board id or alias = channel) and, with `gpio_in`, to a
 Pi input: the direct-GPIO path. `buzzerbox doctor --fairness` pulses it and measures
 how far apart the box puts one pulse on every input. Its pins and channels are never a
-pad's: padmap.py's `_unique` claims them.
+pad's: load.py claims them (`_unique`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from buzzerbox.pads.padspec import BoardSpec, GpioSettings, TestLine
-
-if TYPE_CHECKING:
-    from buzzerbox.pads.padmap import _Reader
+from buzzerbox.pads.padmap.reading import TableReader
+from buzzerbox.pads.padmap.spec import BoardSpec, GpioSettings, TestLine
 
 TEST_KEYS: Final = ("gpio", "gpio_in", "boards")
 
 
 def read_test_line(
-    reader: _Reader, raw: object, boards: Mapping[str, BoardSpec], gpio: GpioSettings
+    reader: TableReader, raw: object, boards: Mapping[str, BoardSpec], gpio: GpioSettings
 ) -> TestLine:
-    where = reader._table(raw, "[test_line", 0, "[test_line]")
+    where = reader.table(raw, "[test_line", 0, "[test_line]")
     assert isinstance(raw, dict)
-    reader._keys(raw, TEST_KEYS, "[test_line]", where)
+    reader.keys(raw, TEST_KEYS, "[test_line]", where)
     if "gpio" not in raw:
         raise where.fail(None, "gpio is missing: name the Pi's output pin that pulses the line")
-    out = reader._pin(raw, "gpio", where)
-    gpio_in = reader._pin(raw, "gpio_in", where) if "gpio_in" in raw else None
+    out = reader.pin(raw, "gpio", where)
+    gpio_in = reader.pin(raw, "gpio_in", where) if "gpio_in" in raw else None
     if gpio_in == out:
         raise where.fail(
             "gpio_in",

@@ -19,7 +19,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-from buzzerbox.pads.errors import FirmwareMissingError
+from buzzerbox.errors import FirmwareMissingError
+from buzzerbox.pads.errors import CommandRefusedError
 
 FIRMWARE: Final = Path(str(importlib.resources.files("buzzerbox") / "firmware"))
 
@@ -55,15 +56,6 @@ DEBOUNCE_MAX_US: Final[int] = _config.DEBOUNCE_MAX_US
 Command = tuple[str | int, ...]
 
 
-class CommandRefused(Exception):
-    """A host line a board will not act on: `code` and `text` make its ERR frame."""
-
-    def __init__(self, code: int, text: str) -> None:
-        super().__init__(code, text)
-        self.code = code
-        self.text = text
-
-
 class LineReader:
     """Host bytes in, lines out, as the board reads them (at most 128 bytes held)."""
 
@@ -84,29 +76,30 @@ class LineReader:
 
 
 def parse_command(line: bytes) -> Command:
-    """A host line (without "\\r\\n") as the firmware reads it; CommandRefused if not."""
+    """A host line (without "\\r\\n") as the firmware reads it; CommandRefusedError if not."""
     try:
         command: Command = _protocol.parse_command(line)
     except _protocol.CommandError as e:
-        raise CommandRefused(int(e.code), str(e.text)) from None
+        raise CommandRefusedError(int(e.code), str(e.text)) from None
     return command
 
 
-def too_long() -> CommandRefused:
-    return CommandRefused(ERR_TOO_LONG, f"line too long: at most {_protocol.MAX_LINE} bytes")
+def too_long() -> CommandRefusedError:
+    return CommandRefusedError(ERR_TOO_LONG, f"line too long: at most {_protocol.MAX_LINE} bytes")
 
 
 def check_led(output: int, level: int, outputs: int) -> None:
-    """`LED output level` on a board with `outputs` lights (CommandRefused if not)."""
+    """`LED output level` on a board with `outputs` lights (CommandRefusedError if not)."""
     if output >= outputs:
         allowed = (
             f"this board has outputs 0-{outputs - 1}" if outputs else "this board has no outputs"
         )
-        raise CommandRefused(ERR_NO_OUTPUT, f"output {output} does not exist: {allowed}")
+        raise CommandRefusedError(ERR_NO_OUTPUT, f"output {output} does not exist: {allowed}")
     if level > 1:
-        raise CommandRefused(ERR_RANGE, f"LED level {level} is out of range: 0 or 1")
+        raise CommandRefusedError(ERR_RANGE, f"LED level {level} is out of range: 0 or 1")
 
 
 def check_debounce(us: int) -> None:
     if us > DEBOUNCE_MAX_US:
-        raise CommandRefused(ERR_RANGE, f"DEBOUNCE {us} us is out of range: 0-{DEBOUNCE_MAX_US}")
+        said = f"DEBOUNCE {us} us is out of range: 0-{DEBOUNCE_MAX_US}"
+        raise CommandRefusedError(ERR_RANGE, said)

@@ -1,4 +1,4 @@
-"""What a pad map holds, once read (`padmap.py` reads and checks the TOML).
+"""What a pad map holds, once read (`load.py` reads and checks the TOML).
 
 A pad (`Pad`, from pad.py), a pad board (`BoardSpec`), the Pi header's settings
 (`GpioSettings`) and the whole map (`PadMap`), with its release hold per pad

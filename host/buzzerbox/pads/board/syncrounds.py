@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from buzzerbox.pads import protocol as p
-from buzzerbox.pads.clockmap import ClockMap
+from buzzerbox.pads.board import protocol as p
+from buzzerbox.pads.timeline.clockmap import ClockMap
 
 SYNC_FAST: Final = 8
 """SYNC round trips taken quickly after a HELLO, `SYNC_FAST_US` apart (more until

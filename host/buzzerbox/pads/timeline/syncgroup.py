@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal, Protocol
 
-from buzzerbox.pads.clockmap import ClockMap
+from buzzerbox.pads.timeline.clockmap import ClockMap
 
 PULSE_US: Final = 60_000
 """The low part of a pulse: longer than any board's debounce window (pile boards:

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from buzzerbox.hub import validate
-from buzzerbox.hub.errors import Invalid, NotRemovable, no_result, no_table
+from buzzerbox.hub.errors import InvalidMessageError, NotRemovableError, no_result, no_table
 from buzzerbox.hub.tables import Record, Table, least, parse_record, ranked
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
@@ -55,7 +55,7 @@ MAX_PLAYERS = 2000
 TOURNAMENT_ROWS = 300
 
 
-class Board:
+class Leaderboard:
     """Every table of the event, folded from the broker's messages."""
 
     def __init__(
@@ -112,12 +112,12 @@ class Board:
         try:
             if parsed.kind == "status":
                 if payload not in (ONLINE.encode(), OFFLINE.encode()):
-                    raise Invalid("bad status")
+                    raise InvalidMessageError("bad status")
                 data: dict[str, Any] = {}
             else:
                 data = validate.parse(payload)
                 data = CLEAN[parsed.kind](data)
-        except Invalid as exc:
+        except InvalidMessageError as exc:
             self.count_drop(str(exc))
             return []
         with self._lock:
@@ -181,10 +181,10 @@ class Board:
 
     def remove(self, box: str) -> list[Update]:
         """The admin takes a table off the board (online too: a real box comes back
-        with its next state); NotRemovable if there is none."""
+        with its next state); NotRemovableError if there is none."""
         with self._lock:
             if box not in self._tables:
-                raise NotRemovable(404, no_table(box))
+                raise NotRemovableError(404, no_table(box))
             self._take_off(box)
         return [("gone", {"box": box})]
 
@@ -194,7 +194,7 @@ class Board:
         with self._lock:
             held = self._results.pop((box, game_id), None)
             if held is None:
-                raise NotRemovable(404, no_result(box, game_id))
+                raise NotRemovableError(404, no_result(box, game_id))
             self._strike((box, game_id), held["seq"])
             self._recount()
             self.changes += 1
@@ -270,7 +270,7 @@ class Board:
             return updates
         fastest, closest = self._from_races.get(first, (None, None))
         fastest = least(fastest, data["reaction_us"])
-        closest = least(closest, data["margin_us"])
+        closest = least(closest, data["lead_us"])
         self._from_races[first] = (fastest, closest)
         record = self._record(first)
         best = (least(record.fastest_us, fastest), least(record.closest_us, closest))
@@ -376,7 +376,7 @@ class Board:
             }
 
     def restore(self, saved: dict[str, Any]) -> None:
-        """Take back a record (`record()`); raises Invalid if it is not one."""
+        """Take back a record (`record()`); raises InvalidMessageError if it is not one."""
         tables, results, finishes, races, gone, struck = parse_record(saved)
         with self._lock:
             self._tables, self._results, self._gone = tables, results, gone

@@ -47,16 +47,15 @@ pin, channel or pad id used twice, a pad on a board's sync channel.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from buzzerbox.pads.arbiter import GPIO
 from buzzerbox.pads.errors import PadMapError
 from buzzerbox.pads.pad import Pad
-from buzzerbox.pads.padspec import (
+from buzzerbox.pads.padmap.reading import TableReader, Where
+from buzzerbox.pads.padmap.spec import (
     DEFAULT_RELEASE_MS,
     MAX_RELEASE_MS,
     ROLES,
@@ -65,11 +64,11 @@ from buzzerbox.pads.padspec import (
     PadMap,
     TestLine,
 )
-from buzzerbox.pads.tomllines import TomlLines
+from buzzerbox.pads.padmap.testline import read_test_line
+from buzzerbox.pads.timeline.arbiter import GPIO
 
 __all__ = ["ROLES", "BoardSpec", "GpioSettings", "Pad", "PadMap", "load_pad_map", "parse_pad_map"]
 
-GPIO_PINS: Final = range(28)
 MAX_SEATS: Final = 12
 MAX_PILES: Final = 12
 MAX_DEBOUNCE_US: Final = 100_000
@@ -78,7 +77,6 @@ _TOP_KEYS: Final = ("seats", "piles", "release_ms", "gpio", "board", "pad", "syn
 _GPIO_KEYS: Final = ("pull", "debounce_us")
 _BOARD_KEYS: Final = ("id", "alias", "url", "channels", "debounce_us", "sync")
 _PAD_KEYS: Final = ("id", "role", "seat", "pile", "gpio", "board", "ch", "light_gpio", "light_ch")
-_NAME = re.compile(r"[\x21-\x29\x2b-\x7e]+")  # a protocol field: printable, no '*' or space
 
 
 def load_pad_map(path: str | Path) -> PadMap:
@@ -97,69 +95,22 @@ def parse_pad_map(text: str, *, name: str = "<pad map>") -> PadMap:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PadMapError(f"{name}: not valid TOML: {exc}") from exc
-    return _Reader(text, name).read(data)
+    return _MapReader(text, name).read(data)
 
 
-class _Reader:
-    """Checks the parsed TOML, finding lines in the text for the messages."""
-
-    def __init__(self, text: str, name: str) -> None:
-        self.name = name
-        self.where = TomlLines(text)
-
-    def line(self, header: str | None, index: int = 0, key: str | None = None) -> int | None:
-        return self.where.line(header, index, key)
-
-    def fail(self, msg: str, line: int | None, entry: str | None = None) -> PadMapError:
-        if line is not None:
-            return PadMapError(f"{self.name} line {line}: {msg}")
-        if entry is not None:
-            return PadMapError(f"{self.name}, {entry}: {msg}")
-        return PadMapError(f"{self.name}: {msg}")
-
-    # Values -------------------------------------------------------------------
-
-    def _int(self, table: Mapping[str, Any], key: str, lo: int, hi: int, where: _Where) -> int:
-        value = table[key]
-        if type(value) is not int or not lo <= value <= hi:
-            raise where.fail(
-                key, f"{key} {value!r} is not allowed: it must be a whole number {lo}-{hi}"
-            )
-        return value
-
-    def _str(self, table: Mapping[str, Any], key: str, where: _Where) -> str:
-        value = table[key]
-        if not isinstance(value, str) or not _NAME.fullmatch(value):
-            raise where.fail(
-                key, f"{key} {value!r} is not allowed: it must be printable text, no spaces or '*'"
-            )
-        return value
-
-    def _table(self, value: object, header: str, index: int, entry: str) -> _Where:
-        where = _Where(self, header, index, entry)
-        if not isinstance(value, dict):
-            raise where.fail(None, f"{entry} must be a table, not {value!r}")
-        return where
-
-    def _keys(
-        self, table: Mapping[str, Any], allowed: tuple[str, ...], what: str, where: _Where
-    ) -> None:
-        for key in table:
-            if key not in allowed:
-                raise where.fail(
-                    key, f"key {key!r} is not allowed in {what}: allowed are {', '.join(allowed)}"
-                )
+class _MapReader(TableReader):
+    """Checks the parsed TOML of a whole map, finding lines in the text for the messages."""
 
     # The map ------------------------------------------------------------------
 
     def read(self, data: dict[str, Any]) -> PadMap:
         """The whole map, checked."""
-        top = _Where(self, None, 0, None)
-        self._keys(data, _TOP_KEYS, "the top level", top)
+        top = Where(self, None, 0, None)
+        self.keys(data, _TOP_KEYS, "the top level", top)
         if "seats" not in data:
             raise self.fail(f"seats is missing: say how many seats there are (1-{MAX_SEATS})", None)
-        seats = self._int(data, "seats", 1, MAX_SEATS, top)
-        piles = self._int(data, "piles", 0, MAX_PILES, top) if "piles" in data else 0
+        seats = self.whole(data, "seats", 1, MAX_SEATS, top)
+        piles = self.whole(data, "piles", 0, MAX_PILES, top) if "piles" in data else 0
         release = self._release(data.get("release_ms", {}))
         gpio = self._gpio(data.get("gpio", {}))
         boards = self._boards(data.get("board", []))
@@ -169,43 +120,36 @@ class _Reader:
             raise top.fail("pad", "pad must be an array of tables: write [[pad]]")
         pads = tuple(self._pad(raw, i, seats, piles, boards) for i, raw in enumerate(raw_pads))
         test_line = (
-            self._test_line(data["test_line"], boards, gpio) if "test_line" in data else None
+            read_test_line(self, data["test_line"], boards, gpio) if "test_line" in data else None
         )
         self._unique(pads, sync_gpio, test_line)
         specs = tuple(dict.fromkeys(boards.values()))
         return PadMap(seats, pads, piles, specs, gpio, self.name, release, sync_gpio, test_line)
 
-    def _test_line(
-        self, raw: object, boards: Mapping[str, BoardSpec], gpio: GpioSettings
-    ) -> TestLine:
-        from buzzerbox.pads.testline import read_test_line
-
-        return read_test_line(self, raw, boards, gpio)
-
     def _sync(self, raw: object) -> int | None:
-        where = self._table(raw, "[sync", 0, "[sync]")
+        where = self.table(raw, "[sync", 0, "[sync]")
         assert isinstance(raw, dict)
-        self._keys(raw, ("gpio",), "[sync]", where)
-        return self._pin(raw, "gpio", where) if "gpio" in raw else None
+        self.keys(raw, ("gpio",), "[sync]", where)
+        return self.pin(raw, "gpio", where) if "gpio" in raw else None
 
     def _release(self, raw: object) -> dict[str, int]:
-        where = self._table(raw, "[release_ms", 0, "[release_ms]")
+        where = self.table(raw, "[release_ms", 0, "[release_ms]")
         assert isinstance(raw, dict)
-        self._keys(raw, ROLES, "[release_ms] (one key per pad role)", where)
+        self.keys(raw, ROLES, "[release_ms] (one key per pad role)", where)
         release = dict(DEFAULT_RELEASE_MS)
         for role in raw:
-            release[role] = self._int(raw, role, 0, MAX_RELEASE_MS, where)
+            release[role] = self.whole(raw, role, 0, MAX_RELEASE_MS, where)
         return release
 
     def _gpio(self, raw: object) -> GpioSettings:
-        where = self._table(raw, "[gpio", 0, "[gpio]")
+        where = self.table(raw, "[gpio", 0, "[gpio]")
         assert isinstance(raw, dict)
-        self._keys(raw, _GPIO_KEYS, "[gpio]", where)
+        self.keys(raw, _GPIO_KEYS, "[gpio]", where)
         pull = raw.get("pull", "up")
         if pull not in ("up", "down"):
             raise where.fail("pull", f"pull {pull!r} is not allowed: it must be 'up' or 'down'")
         debounce = (
-            self._int(raw, "debounce_us", 0, MAX_DEBOUNCE_US, where)
+            self.whole(raw, "debounce_us", 0, MAX_DEBOUNCE_US, where)
             if "debounce_us" in raw
             else 5000
         )
@@ -217,17 +161,17 @@ class _Reader:
             raise self.fail("board must be an array of tables: write [[board]]", None)
         boards: dict[str, BoardSpec] = {}
         for i, entry in enumerate(raw):
-            where = self._table(entry, "[[board", i, f"board {i + 1}")
+            where = self.table(entry, "[[board", i, f"board {i + 1}")
             assert isinstance(entry, dict)
-            self._keys(entry, _BOARD_KEYS, "a [[board]]", where)
+            self.keys(entry, _BOARD_KEYS, "a [[board]]", where)
             if "id" not in entry:
                 raise where.fail(None, "id is missing: give the id the board says in its HELLO")
-            board_id = self._str(entry, "id", where)
+            board_id = self.text(entry, "id", where)
             if board_id == GPIO:
                 raise where.fail(
                     "id", f"board id {GPIO!r} is not allowed: it names the Pi's header"
                 )
-            alias = self._str(entry, "alias", where) if "alias" in entry else None
+            alias = self.text(entry, "alias", where) if "alias" in entry else None
             for key, name in (("id", board_id), ("alias", alias)):
                 if name is not None and name in boards:
                     first = boards[name].line
@@ -241,14 +185,16 @@ class _Reader:
             url = entry.get("url")
             if url is not None and (not isinstance(url, str) or not url):
                 raise where.fail("url", f"url {url!r} is not allowed: it must be a port or URL")
-            channels = self._int(entry, "channels", 1, 1024, where) if "channels" in entry else None
+            channels = (
+                self.whole(entry, "channels", 1, 1024, where) if "channels" in entry else None
+            )
             debounce = (
-                self._int(entry, "debounce_us", 0, MAX_DEBOUNCE_US, where)
+                self.whole(entry, "debounce_us", 0, MAX_DEBOUNCE_US, where)
                 if "debounce_us" in entry
                 else None
             )
             limit = (channels or 1024) - 1
-            sync = self._int(entry, "sync", 0, limit, where) if "sync" in entry else None
+            sync = self.whole(entry, "sync", 0, limit, where) if "sync" in entry else None
             spec = BoardSpec(board_id, url, channels, debounce, where.line(), alias, sync)
             boards[board_id] = spec
             if alias is not None:
@@ -258,9 +204,9 @@ class _Reader:
     def _pad(
         self, raw: object, i: int, seats: int, piles: int, boards: Mapping[str, BoardSpec]
     ) -> Pad:
-        where = self._table(raw, "[[pad", i, f"pad {i + 1}")
+        where = self.table(raw, "[[pad", i, f"pad {i + 1}")
         assert isinstance(raw, dict)
-        self._keys(raw, _PAD_KEYS, "a [[pad]]", where)
+        self.keys(raw, _PAD_KEYS, "a [[pad]]", where)
         for key in ("role", "seat"):
             if key not in raw:
                 raise where.fail(None, f"{key} is missing: every pad has a role and a seat")
@@ -287,9 +233,9 @@ class _Reader:
             raise where.fail(
                 None, "say where the pad is: either gpio = PIN or board = ID with ch = N"
             )
-        light_gpio = self._pin(raw, "light_gpio", where) if "light_gpio" in raw else None
+        light_gpio = self.pin(raw, "light_gpio", where) if "light_gpio" in raw else None
         if "gpio" in raw:
-            board, ch = GPIO, self._pin(raw, "gpio", where)
+            board, ch = GPIO, self.pin(raw, "gpio", where)
             for key in ("ch", "light_ch"):
                 if key in raw:
                     raise where.fail(
@@ -309,24 +255,18 @@ class _Reader:
             spec = boards[board]
             board = spec.id  # an alias stands for the board's id
             limit = spec.channels or 1024
-            ch = self._int(raw, "ch", 0, limit - 1, where)
+            ch = self.whole(raw, "ch", 0, limit - 1, where)
             if ch == spec.sync:
                 raise where.fail(
                     "ch",
                     f"board {board} channel {ch} is its sync channel (sync = {ch}): a sync "
                     "channel is never a pad; wire the pad to another channel",
                 )
-            light_ch = self._int(raw, "light_ch", 0, 1023, where) if "light_ch" in raw else None
+            light_ch = self.whole(raw, "light_ch", 0, 1023, where) if "light_ch" in raw else None
         if light_gpio is not None and light_ch is not None:
             raise where.fail("light_ch", "a pad has one light: light_gpio or light_ch, not both")
-        pad_id = self._str(raw, "id", where) if "id" in raw else f"{board}:{ch}"
+        pad_id = self.text(raw, "id", where) if "id" in raw else f"{board}:{ch}"
         return Pad(pad_id, role, seat, board, ch, pile, light_gpio, light_ch, where.line())
-
-    def _pin(self, raw: Mapping[str, Any], key: str, where: _Where) -> int:
-        pin = raw[key]
-        if type(pin) is not int or pin not in GPIO_PINS:
-            raise where.fail(key, f"pin {pin!r} does not exist: GPIO pins are 0-{GPIO_PINS[-1]}")
-        return pin
 
     def _unique(
         self, pads: tuple[Pad, ...], sync_gpio: int | None = None, test: TestLine | None = None
@@ -380,16 +320,3 @@ class _Reader:
 
 def _at(pad: Pad) -> str:
     return "" if pad.line is None else f" (line {pad.line})"
-
-
-class _Where:
-    """One entry of the map, to name in messages: its line, or its number."""
-
-    def __init__(self, reader: _Reader, header: str | None, index: int, entry: str | None) -> None:
-        self.reader, self.header, self.index, self.entry = reader, header, index, entry
-
-    def line(self, key: str | None = None) -> int | None:
-        return self.reader.line(self.header, self.index, key)
-
-    def fail(self, key: str | None, msg: str) -> PadMapError:
-        return self.reader.fail(msg, self.line(key), self.entry)

@@ -1,0 +1,58 @@
+"""What each audience of the box is shown: the state object as a phone gets it (`public`:
+the box's, plus this session and now), and the phones' live stream of it (a `Stream`
+with a `StateView`, subscribed to the box). `buzzerbox serve` and the tests make one
+`PhoneViews` and hand it to create_app, which only registers the blueprints around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from buzzerbox.box import Box
+from buzzerbox.live.livestate import StateView, dumps
+from buzzerbox.live.sse import Stream
+
+
+class PhoneViews:
+    """The box's state for a viewer or the admin, and the phones' live stream of it."""
+
+    def __init__(self, box: Box, extras: Mapping[str, object], max_clients: int = 1000) -> None:
+        self.box = box
+        self.extras = dict(extras)
+        self.stream = Stream(self.full, full_kind="state", max_clients=max_clients)
+        self.state_view = StateView(self.stream, self.view)
+        self.state_view.publish(box.state())
+        box.when_changed.append(self.state_view.publish)
+
+    def public(self, state: dict[str, Any], is_admin: bool) -> dict[str, Any]:
+        """The state object as a phone gets it: the box's, plus this session and now."""
+        out = dict(state)
+        out["box"] = {**state["box"], **self.extras, "admin": is_admin, "now_us": self.box.now_us()}
+        return out
+
+    def view(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The state for the live stream: now_us only while a countdown runs (it is
+        what the phones count against), so that a pad press does not change it."""
+        out = self.public(state, False)
+        if out["box"]["countdown_ends_us"] is None:
+            out["box"]["now_us"] = None
+        return out
+
+    def full(self, view: dict[str, Any] | None, is_admin: bool) -> str | None:
+        """A view as a whole state for a stream starting now (this session, now)."""
+        if view is None:
+            return None
+        box = {**view["box"], "admin": is_admin, "now_us": self.box.now_us()}
+        return dumps({**view, "box": box})
+
+
+def phone_views(box: Box, config: Mapping[str, Any]) -> PhoneViews:
+    """The phones' views of `box` as an app with `config` shows them (its URLs, whether
+    pads are open, whether there is Wi-Fi to join, how many live streams at most)."""
+    extras = {
+        "urls": list(config.get("URLS", [])),
+        "open_pads": bool(config.get("OPEN_PADS")),
+        "wifi": bool(config.get("WIFI_SSID")),
+    }
+    return PhoneViews(box, extras, int(config.get("SSE_MAX_CLIENTS", 1000)))
