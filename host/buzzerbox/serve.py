@@ -152,7 +152,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.pads.virtual import VirtualPads
     from buzzerbox.server.auth import new_pin, pin_warning
     from buzzerbox.server.guard import Guard
-    from buzzerbox.server.listen import ACCEPT_LIMIT, bind, make_server, urls
+    from buzzerbox.server.listen import ACCEPT_LIMIT, bind, make_server
+    from buzzerbox.server.reach import Reach
     from buzzerbox.server.sessions import Sessions
     from buzzerbox.store.check import ensure_healthy
     from buzzerbox.store.eventlog import EventLog
@@ -217,7 +218,7 @@ def run_serve(args: argparse.Namespace) -> int:
         close(feed, box)
         lock.release()
         return 2
-    addresses = urls(str(cfg["host"]), int(sock.getsockname()[1]))
+    reach = Reach(str(cfg["host"]), int(sock.getsockname()[1]), names=mdns_urls(args))
     guard = Guard()
     app = create_app(
         box,
@@ -225,7 +226,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "SECRET_KEY": secret_key(folder),
             "ADMIN_PIN": pin,
             "SESSIONS": sessions,
-            "URLS": addresses,
+            "REACH": reach,
             "OPEN_PADS": bool(cfg["open_pads"]),
             "WIFI_SSID": cfg["wifi_ssid"],
             "WIFI_PASSWORD": cfg["wifi_password"],
@@ -247,8 +248,8 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     try:  # a signal from here on ends in the same tidy close
         print(f"buzzerbox: {mode}; log {folder / 'buzzerbox.db'}", flush=True)
-        for address in addresses:
-            print(f"buzzerbox: open {address}", flush=True)
+        for line in reach.console_lines():  # the addresses phones open, or why none can
+            print(f"buzzerbox: {line}", flush=True)
         print(f"buzzerbox: admin PIN {pin}", flush=True)
         if warning := pin_warning(pin):
             print(f"buzzerbox serve: note: {warning}", file=sys.stderr, flush=True)
@@ -265,6 +266,12 @@ def run_serve(args: argparse.Namespace) -> int:
         if spill is not None:
             shutil.rmtree(spill, ignore_errors=True)
     return 0
+
+
+def mdns_urls(args: argparse.Namespace) -> tuple[str, ...]:
+    """The box's URL by its mDNS name, when `buzzerbox box` advertises one."""
+    advertised = getattr(args, "advertised_url", None)
+    return (advertised,) if advertised else ()
 
 
 def say_unsaved(box: Box, log_: EventLog) -> None:

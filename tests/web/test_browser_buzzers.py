@@ -34,9 +34,9 @@ def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser)
         expect(ben.get_by_test_id("buzzer-main")).to_contain_text("Phones are no pads now")
         phones_on(table)
 
-        # Ben finds his buzzer from the join page and picks his seat
-        ben.goto(f"{served.url}/join")
-        ben.get_by_test_id("buzzer-link").click()
+        # Ben finds his buzzer from the scoreboard (where a code leads) and picks his seat
+        ben.goto(f"{served.url}/")
+        ben.get_by_test_id("play-on-phone").click()
         ben.get_by_test_id("buzzer-seat-1").click()
         expect(ben.get_by_test_id("buzzer")).to_contain_text("Ben")
         ben.reload()  # the phone keeps its seat

@@ -13,7 +13,8 @@ server's (buzzerbox.server.auth), shared with the hub; README.md says what is wh
 
 Nothing lives in request globals: each blueprint is built around the box and the
 settings it is given. Config keys (all optional): SECRET_KEY, ADMIN_PIN (random if
-absent; read it back from app.config), URLS, OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
+absent; read it back from app.config), URLS (the addresses phones open) or REACH (a
+callable that gives them as they are now: server/reach.py), OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (one thread
 writes the stream to every phone, under waitress: `buzzerbox serve` sets it),
 SSE_FANOUT_THREADS (how many such threads share the phones, 1 by default), LOGIN_LIMITER,
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -87,17 +88,16 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
         cfg.get("LOGIN_LIMITER") or LoginLimiter(),
         cfg.get("SESSIONS") or Sessions(),
     )
-    urls = list(cfg["URLS"])
-    extras = {
-        "urls": urls,
-        "open_pads": bool(cfg["OPEN_PADS"]),
-        "wifi": bool(cfg["WIFI_SSID"]),
-    }
+    fixed = list(cfg["URLS"])
+    reach: Callable[[], list[str]] = cfg.get("REACH") or (lambda: fixed)
+    extras = {"open_pads": bool(cfg["OPEN_PADS"]), "wifi": bool(cfg["WIFI_SSID"])}
 
     def public(state: dict[str, Any], is_admin: bool) -> dict[str, Any]:
-        """The state object as a phone gets it: the box's, plus this session and now."""
+        """The state object as a phone gets it: the box's, plus the addresses phones
+        open it at now (empty: no network), this session and now."""
         out = dict(state)
-        out["box"] = {**state["box"], **extras, "admin": is_admin, "now_us": box.now_us()}
+        box_ = {**state["box"], "urls": reach(), **extras}
+        out["box"] = {**box_, "admin": is_admin, "now_us": box.now_us()}
         return out
 
     def view(state: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +132,7 @@ def create_app(box: Box, config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(past_games_blueprint(box, auth, public))
     app.register_blueprint(
         exports_blueprint(
-            box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]
+            box, reach=reach, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]
         )
     )
     fanout = (
