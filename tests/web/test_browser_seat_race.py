@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from .browser_support import (
     Served,
@@ -38,7 +39,7 @@ ROUNDS = 34
 LATE_MS = 250
 
 #: the live stream's updates held back on their way to the page, each for a random time
-#: (seeded: a failure comes again), in the order they came, as a slow wifi does; the
+#: (a seeded draw), in the order they came, as a slow wifi does; the
 #: state a page fetches comes late too (so it may come after newer updates). A stream
 #: closed meanwhile loses what it held, as a real one would. `__held`: updates on their
 #: way; `__forgot`: each time the page dropped its seat.
@@ -60,13 +61,14 @@ LATE = """(([seed, late]) => {
       return super.addEventListener(type, (e) => {
         const copy = new MessageEvent(type, { data: e.data, lastEventId: e.lastEventId });
         window.__held += 1;
-        const wait = rand() * late;
+        // due a random time after it came, but never before the one that came before it
+        const due = performance.now() + rand() * late;
         this.__line = (this.__line || Promise.resolve()).then(() => new Promise((done) => {
           setTimeout(() => {
             window.__held -= 1;
             if (this.readyState !== Real.CLOSED) fn.call(this, copy);
             done();
-          }, wait);
+          }, Math.max(0, due - performance.now()));
         }));
       }, options);
     }
@@ -86,13 +88,17 @@ def late_phone(browser: Browser, seed: int) -> BrowserContext:
     return context
 
 
-def seat_of(page: Page) -> str | None:
-    return page.evaluate("() => localStorage.getItem('buzzerbox.phone-seat')")  # type: ignore[no-any-return]
-
-
-def settled(page: Page) -> None:
-    """Every update the page was sent has reached it."""
-    page.wait_for_function("() => window.__held === 0")
+#: every update sent has reached the page, and it shows the buzzer of the seat named
+SHOWS = """(name) => window.__held === 0 &&
+  document.querySelector("[data-testid=buzzer] .buzzer-who")?.textContent.includes(name)"""
+#: the seats the page forgot, and the seat it keeps
+KEPT = """() => [window.__forgot, localStorage.getItem("buzzerbox.phone-seat")]"""
+#: the picker is shown: what was forgotten until now was let go (the host freed it)
+PICKING = """() => {
+  if (!document.querySelector("[data-testid=buzzer-seats]")) return false;
+  window.__forgot = [];
+  return true;
+}"""
 
 
 @pytest.mark.timeout(300)  # 204 seat picks: ~1 min on 2 idle cores, more under load
@@ -118,18 +124,21 @@ def test_a_seat_taken_is_never_forgotten_for_an_older_update(
             for page, seat in zip(phones, seats, strict=True):  # all at once, near enough
                 page.get_by_test_id(f"buzzer-seat-{seat}").click()
             for page, seat in zip(phones, seats, strict=True):
-                buzzer = page.get_by_test_id("buzzer")
-                expect(buzzer, f"round {round_}").to_contain_text(names[seat])
-            for page, seat in zip(phones, seats, strict=True):
-                settled(page)
-                # every late update has come: the phone still holds its seat, as the box does
-                assert page.evaluate("() => window.__forgot") == [], (round_, seat)
-                assert seat_of(page) == f"{game}:{seat}", (round_, seat)
-                expect(page.get_by_test_id("buzzer")).to_contain_text(names[seat])
+                # every late update has come, and the phone shows its seat's buzzer
+                try:
+                    page.wait_for_function(SHOWS, arg=names[seat])
+                except PlaywrightError:
+                    shown = page.get_by_test_id("buzzer-main").inner_text()
+                    raise AssertionError(
+                        f"round {round_}: the phone of seat {seat} lost it: {shown!r}, "
+                        f"forgot and kept: {page.evaluate(KEPT)}"
+                    ) from None
+                # and never forgot it on the way: it holds the seat, as the box does
+                forgot, kept = page.evaluate(KEPT)
+                assert (forgot, kept) == ([], f"{game}:{seat}"), (round_, seat)
             free_seats(table)
             for page in phones:  # freed: the box says so, the phone lets the seat go
-                expect(page.get_by_test_id("buzzer-seats")).to_be_visible()
-                page.evaluate("() => { window.__forgot = []; }")
+                page.wait_for_function(PICKING)
         watch.check()
 
 
