@@ -7,8 +7,9 @@ A guest meets it so: the console prints the box's network address (not 127.0.0.1
 /etc/hosts maps the host name to 127.0.1.1 as on Raspberry Pi OS); the TV shows a QR code
 that zbar reads from the TV's screenshot; a phone opens what the code holds, finds "Play
 on this phone", picks its seat and plays Twin It! with another guest; its link goes down
-and up (the veth) and it comes back to its seat; `buzzerbox.local` resolves from the
-phones' side by mDNS. And a box with no address but loopback says so, and shows no code.
+and up (the veth) and it comes back to its seat, as it does in a new game of the same
+players; `buzzerbox.local` resolves from the phones' side by mDNS. And a box with no
+address but loopback says so, and shows no code.
 """
 
 from __future__ import annotations
@@ -169,6 +170,13 @@ def test_a_guest_scans_the_tv_plays_twin_it_and_keeps_the_seat_over_a_lost_link(
         expect(ann.get_by_test_id("buzzer-title")).to_have_text("You were first!")
         settle_claim(table, "pair", "Ann")
         expect(ann.get_by_test_id("buzzer-detail")).to_contain_text("You have 2 takes of 5.")
+
+        # a new game of the same players (in another order): each phone finds its seat
+        new_game(table, "twinit", ["Ben", "Ann"])
+        for guest, name in ((ann, "Ann"), (ben, "Ben")):
+            expect(guest.get_by_test_id("buzzer-title")).to_have_text("Waiting for the first round")
+            expect(guest.get_by_test_id("buzzer")).to_contain_text(name)
+            expect(guest.get_by_test_id("buzzer-seats")).to_have_count(0)
         watch.check()
     except BaseException:
         print(box.text())
