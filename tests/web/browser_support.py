@@ -430,34 +430,16 @@ def two_phones(served: Served, browser: Browser) -> Iterator[Table]:
 
 def phones_on(table: Page, *, maybe_on: bool = False) -> None:
     """The host switches phones as pads on, at the table view (`maybe_on`: unless the
-    box's last game left them on), and frees the seats the phones of the game before
-    still hold: a new game of the same players keeps them (issue 38), and each test
-    brings new phones."""
+    box's last game left them on), and frees the seats phones of the game before hold
+    (a new game of the same players keeps them, issue 38; a test brings new phones)."""
     toggle = table.get_by_test_id("phones-toggle")
     if not (maybe_on and toggle.get_attribute("aria-pressed") == "true"):
         toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
-    free_seats(table)
-
-
-#: the host frees every seat a phone holds, as "Free the seat" on the table view does
-FREE_SEATS = """async () => {
-  const { csrf } = await (await fetch("/api/session")).json();
-  const state = await (await fetch("/api/state")).json();
-  for (const seat of state.box.phones.taken) {
-    const r = await fetch("/api/phones/free", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ seat }),
-    });
-    if (!r.ok) throw new Error(`free ${seat}: ${r.status}`);
-  }
-}"""
-
-
-def free_seats(table: Page) -> None:
-    """Every seat's phone is let go (the table view's page, logged in)."""
-    table.evaluate(FREE_SEATS)
+    held = "async () => (await (await fetch('/api/state')).json()).box.phones.taken"
+    for seat in table.evaluate(held):
+        table.get_by_test_id(f"phone-free-{seat}").click()  # "Free the seat"
+        expect(table.get_by_test_id(f"phone-free-{seat}")).to_have_count(0)
 
 
 def in_view(page: Page, testid: str) -> None:

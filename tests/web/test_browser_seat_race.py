@@ -22,7 +22,6 @@ from playwright.sync_api import Error as PlaywrightError
 from .browser_support import (
     Served,
     browsing,
-    free_seats,
     new_game,
     phone,
     phones_on,
@@ -88,6 +87,16 @@ def late_phone(browser: Browser, seed: int) -> BrowserContext:
     return context
 
 
+#: the host frees every seat a phone holds, as "Free the seat" on the table view does
+FREE_SEATS = """async () => {
+  const { csrf } = await (await fetch("/api/session")).json();
+  const headers = { "Content-Type": "application/json", "X-CSRF-Token": csrf };
+  for (const seat of (await (await fetch("/api/state")).json()).box.phones.taken) {
+    const body = JSON.stringify({ seat });
+    const r = await fetch("/api/phones/free", { method: "POST", headers, body });
+    if (!r.ok) throw new Error(`free ${seat}: ${r.status}`);
+  }
+}"""
 #: every update sent has reached the page, and it shows the buzzer of the seat named
 SHOWS = """(name) => window.__held === 0 &&
   document.querySelector("[data-testid=buzzer] .buzzer-who")?.textContent.includes(name)"""
@@ -136,7 +145,7 @@ def test_a_seat_taken_is_never_forgotten_for_an_older_update(
                 # and never forgot it on the way: it holds the seat, as the box does
                 forgot, kept = page.evaluate(KEPT)
                 assert (forgot, kept) == ([], f"{game}:{seat}"), (round_, seat)
-            free_seats(table)
+            table.evaluate(FREE_SEATS)
             for page in phones:  # freed: the box says so, the phone lets the seat go
                 page.wait_for_function(PICKING)
         watch.check()
