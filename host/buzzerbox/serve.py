@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from buzzerbox.box import Box
     from buzzerbox.datadir import DataLock
     from buzzerbox.pads.feed import PadFeed
+    from buzzerbox.server.reach import Reach
     from buzzerbox.store.eventlog import EventLog
 
 DEFAULTS: dict[str, Any] = {
@@ -237,6 +238,8 @@ def run_serve(args: argparse.Namespace) -> int:
         },
     )
     presence.start()
+    # wifi that comes up after the start (or a new lease): the console and every page
+    unfollow = reach.follow(lambda urls: say_reach(box, reach, urls))
     # server/listen.py: the connections accepted, and the fanout's copy of each phone's
     raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + max_phones + 256)
     server = make_server(app, sock, max_phones, guard=guard)
@@ -259,6 +262,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        unfollow()
         presence.stop()
         server.close()
         close(feed, box)
@@ -272,6 +276,14 @@ def mdns_urls(args: argparse.Namespace) -> tuple[str, ...]:
     """The box's URL by its mDNS name, when `buzzerbox box` advertises one."""
     advertised = getattr(args, "advertised_url", None)
     return (advertised,) if advertised else ()
+
+
+def say_reach(box: Box, reach: Reach, urls: list[str]) -> None:
+    """The box's addresses changed: said on the console, and sent to every page (the
+    state's box.urls: their codes and links follow)."""
+    for line in reach.console_lines():
+        print(f"buzzerbox: {line}", flush=True)
+    box.report("urls", urls)
 
 
 def say_unsaved(box: Box, log_: EventLog) -> None:

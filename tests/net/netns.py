@@ -27,6 +27,8 @@ from pathlib import Path
 PREFIX = "bbx"
 BOX_IP = "10.77.0.1"
 PHONES_IP = "10.77.0.2"
+#: the lone box, once its wifi comes up (`wire_lone`), and the phones' end of that link
+LONE_IP, LONE_PEER_IP = "10.77.1.1", "10.77.1.2"
 NETNS_ETC = Path("/etc/netns")
 
 
@@ -96,6 +98,19 @@ def make(pid: int | None = None) -> Net:
         remove(net)
         raise
     return net
+
+
+def wire_lone(net: Net) -> str:
+    """The lone namespace's wifi comes up: a veth pair to the phones' namespace, the lone
+    box at LONE_IP (its default route by it); returns that address."""
+    here, there = f"{net.lone}0", f"{net.lone}1"
+    ip("link", "add", here, "type", "veth", "peer", "name", there)
+    for ns, link, address in ((net.lone, here, LONE_IP), (net.phones, there, LONE_PEER_IP)):
+        ip("link", "set", link, "netns", ns)
+        ip("-n", ns, "addr", "add", f"{address}/24", "dev", link)
+        ip("-n", ns, "link", "set", link, "up")
+    ip("-n", net.lone, "route", "add", "default", "dev", here)
+    return LONE_IP
 
 
 def remove(net: Net) -> None:

@@ -200,11 +200,12 @@ def scan_and_sit(watch: Watch, page: Page, seat: int, name: str) -> Page:
     return page
 
 
-def test_a_box_with_no_network_says_so_and_shows_no_code(
+def test_a_box_with_no_network_says_so_and_shows_no_code_until_its_wifi_comes_up(
     net: Net, phones_browser: Browser, tmp_path: Path
 ) -> None:
-    """Loopback only (a Pi whose wifi is not set up): the console and /table say that no
-    phone can reach it, and no page draws a code that leads nowhere."""
+    """Loopback only (a Pi whose wifi is not up yet): the console and /table say that no
+    phone can reach it, and no page draws a code that leads nowhere; once its wifi comes
+    up, the console prints the address and the open pages show its code."""
     lone = start_box(net.lone, ["serve", "--port", str(PORT)], tmp_path, "")
     try:
         lone.wait_for(r"admin PIN (\S+)")
@@ -227,6 +228,16 @@ def test_a_box_with_no_network_says_so_and_shows_no_code(
             join = watch.open(context, "/join")
             expect(join.get_by_test_id("no-network")).to_be_visible()
             expect(join.get_by_test_id("qr-scoreboard")).to_be_hidden()
+
+            # its wifi comes up: the console says where to open it, the pages show its code
+            address = netns.wire_lone(net)
+            lone.wait_for(rf"buzzerbox: open http://{re.escape(address)}:{PORT}/", timeout=30)
+            expect(join.get_by_test_id("qr-scoreboard")).to_be_visible(timeout=30_000)
+            expect(join.get_by_test_id("no-network")).to_be_hidden()
+            join.wait_for_function(
+                "() => document.querySelector('[data-testid=qr-scoreboard]').naturalWidth > 0"
+            )
+            assert zbar(join.screenshot(), tmp_path) == [f"http://{address}:{PORT}/"]
             watch.check()
         finally:
             browser.close()

@@ -5,6 +5,7 @@ The namespaced network (tests/net) runs the same on a real veth pair."""
 from __future__ import annotations
 
 import socket
+import threading
 
 import pytest
 from buzzerbox.server import reach
@@ -131,3 +132,23 @@ def test_a_page_s_code_is_for_the_address_it_was_opened_through(
 
 def test_a_page_opened_on_loopback_with_no_network_gets_no_code() -> None:
     assert page_url("127.0.0.1:8000", []) is None
+
+
+def test_a_change_of_address_is_followed_and_told() -> None:
+    """Wifi that comes up after the start: `follow` calls back with the new addresses."""
+    found: list[str] = []
+    told: list[list[str]] = []
+    came = threading.Event()
+
+    def changed(urls: list[str]) -> None:
+        told.append(urls)
+        came.set()
+
+    box = Reach("0.0.0.0", 8000, look=lambda host: list(found), fresh_s=0.01)
+    stop = box.follow(changed)
+    try:
+        found.append("192.168.1.23")
+        assert came.wait(10)
+    finally:
+        stop()
+    assert told[0] == ["http://192.168.1.23:8000/"]

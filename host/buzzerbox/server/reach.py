@@ -9,9 +9,10 @@ leaves by comes first: on a Pi with wifi and a cable, the one the table's router
 out. A box listening on one address (`--host`) is reached by that one; a box with no
 address but loopback is reached by no phone, and says so (`NO_NETWORK`), never a code.
 
-The pages ask for the addresses on every state they are sent (`Reach.phone_urls`, looked
-up again after `FRESH_S`): wifi that comes up after the box started is found, and a
-page opened through an address shows codes for that address (`page_url`).
+The pages get the addresses with every state they are sent (`Reach.phone_urls`, looked
+up again after `FRESH_S`), and `Reach.follow` tells the box when they change: wifi that
+comes up after the box started reaches the console and every open page. A page opened
+through an address shows codes for that address (`page_url`).
 """
 
 from __future__ import annotations
@@ -150,6 +151,30 @@ class Reach:
 
     def __call__(self) -> list[str]:
         return self.phone_urls()
+
+    def follow(self, changed: Callable[[list[str]], None]) -> Callable[[], None]:
+        """Look at the addresses every `fresh_s` in a thread of its own and call
+        `changed(urls)` when they are not the ones last seen (wifi came up, a new DHCP
+        lease, the network went away); returns what stops it."""
+        stop = threading.Event()
+        seen = self.phone_urls()
+
+        def watch() -> None:
+            nonlocal seen
+            while not stop.wait(self._fresh_s):
+                now = self.phone_urls()
+                if now != seen:
+                    seen = now
+                    changed(now)
+
+        thread = threading.Thread(target=watch, name="reach-follow", daemon=True)
+        thread.start()
+
+        def end() -> None:
+            stop.set()
+            thread.join(timeout=5)
+
+        return end
 
     def local_url(self) -> str:
         """The URL on this machine itself."""
