@@ -32,6 +32,9 @@ def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser)
         # phones are no pads until the host says so
         ben = watch.open(ben_phone, "/buzzer")
         expect(ben.get_by_test_id("buzzer-main")).to_contain_text("Phones are no pads now")
+        ben.goto(f"{served.url}/")  # nor does the scoreboard offer to play
+        expect(ben.get_by_test_id("standings")).to_be_visible()
+        expect(ben.get_by_test_id("play-card")).to_be_hidden()
         phones_on(table)
 
         # Ben finds his buzzer from the scoreboard (where a code leads) and picks his seat
