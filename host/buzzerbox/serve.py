@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from buzzerbox.box import Box
     from buzzerbox.datadir import DataLock
     from buzzerbox.pads.feed import PadFeed
+    from buzzerbox.server.reach import Reach
     from buzzerbox.store.eventlog import EventLog
 
 DEFAULTS: dict[str, Any] = {
@@ -153,7 +154,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.pads.virtual import VirtualPads
     from buzzerbox.server.auth import new_pin, pin_warning
     from buzzerbox.server.guard import Guard
-    from buzzerbox.server.listen import ACCEPT_LIMIT, bind, make_server, urls
+    from buzzerbox.server.listen import ACCEPT_LIMIT, bind, make_server
+    from buzzerbox.server.reach import Reach
     from buzzerbox.server.sessions import Sessions
     from buzzerbox.store.check import ensure_healthy
     from buzzerbox.store.eventlog import EventLog
@@ -219,13 +221,13 @@ def run_serve(args: argparse.Namespace) -> int:
         close(feed, box)
         lock.release()
         return 2
-    addresses = urls(str(cfg["host"]), int(sock.getsockname()[1]))
+    reach = Reach(str(cfg["host"]), int(sock.getsockname()[1]), names=mdns_urls(args))
     guard = Guard()
     app_config = {
         "SECRET_KEY": secret_key(folder),
         "ADMIN_PIN": pin,
         "SESSIONS": sessions,
-        "URLS": addresses,
+        "REACH": reach,
         "OPEN_PADS": bool(cfg["open_pads"]),
         "WIFI_SSID": cfg["wifi_ssid"],
         "WIFI_PASSWORD": cfg["wifi_password"],
@@ -239,6 +241,8 @@ def run_serve(args: argparse.Namespace) -> int:
     views = phone_views(box, app_config)
     app = create_app(box, app_config, views)
     presence.start()
+    # wifi that comes up after the start (or a new lease): the console and every page
+    unfollow = reach.follow(lambda urls: say_reach(box, reach, urls))
     # server/listen.py: the connections accepted, and the fanout's copy of each phone's
     raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + max_phones + 256)
     server = make_server(app, sock, max_phones, guard=guard)
@@ -250,8 +254,8 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     try:  # a signal from here on ends in the same tidy close
         print(f"buzzerbox: {mode}; log {folder / 'buzzerbox.db'}", flush=True)
-        for address in addresses:
-            print(f"buzzerbox: open {address}", flush=True)
+        for line in reach.console_lines():  # the addresses phones open, or why none can
+            print(f"buzzerbox: {line}", flush=True)
         print(f"buzzerbox: admin PIN {pin}", flush=True)
         if warning := pin_warning(pin):
             print(f"buzzerbox serve: note: {warning}", file=sys.stderr, flush=True)
@@ -261,6 +265,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        unfollow()
         presence.stop()
         server.close()
         close(feed, box)
@@ -268,6 +273,20 @@ def run_serve(args: argparse.Namespace) -> int:
         if spill is not None:
             shutil.rmtree(spill, ignore_errors=True)
     return 0
+
+
+def mdns_urls(args: argparse.Namespace) -> tuple[str, ...]:
+    """The box's URL by its mDNS name, when `buzzerbox box` advertises one."""
+    advertised = getattr(args, "advertised_url", None)
+    return (advertised,) if advertised else ()
+
+
+def say_reach(box: Box, reach: Reach, urls: list[str]) -> None:
+    """The box's addresses changed: said on the console, and sent to every page (the
+    state's box.urls: their codes and links follow)."""
+    for line in reach.console_lines():
+        print(f"buzzerbox: {line}", flush=True)
+    box.report("urls", urls)
 
 
 def say_unsaved(box: Box, log_: EventLog) -> None:

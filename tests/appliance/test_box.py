@@ -87,6 +87,7 @@ def test_box_advertises_prints_and_serves(capsys: pytest.CaptureFixture[str]) ->
     )
     assert code == 0
     assert seen == [args]
+    assert args.advertised_url == "http://buzzerbox-2.local:8080/"  # serve lists it too
     assert made[0].announcement.port == 8080
     assert made[0].stopped
     out = capsys.readouterr().out
@@ -124,10 +125,14 @@ def test_without_mdns_or_when_it_fails_the_box_still_serves(
         raise AssertionError("no advertiser wanted")
 
     code = run.run_box(
-        parse("--no-mdns"), serve=lambda a: 3, advertiser=refuse, addresses=lambda: ()
+        parse("--no-mdns"), serve=lambda a: 3, advertiser=refuse, addresses=lambda: ("10.0.0.2",)
     )
     assert code == 3
-    assert "http://buzzerbox.local:8000/" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    # not advertised: the code holds the address, never a name nobody answers for
+    assert "buzzerbox scoreboard: http://10.0.0.2:8000/" in out
+    assert mdns.qr_text("http://10.0.0.2:8000/").rstrip("\n") in out
+    assert ".local" not in out
 
     code = run.run_box(
         parse(),
@@ -138,7 +143,9 @@ def test_without_mdns_or_when_it_fails_the_box_still_serves(
     assert code == 0
     captured = capsys.readouterr()
     assert "not advertised by mDNS: no network" in captured.err
-    assert "http://buzzerbox.local:8000/" in captured.out
+    # no address but loopback: said plainly, and no code that would lead nowhere
+    assert "no network: phones cannot reach this box" in captured.out
+    assert "http://" not in captured.out and "▀" not in captured.out
 
 
 def test_a_bad_config_is_left_to_serve_to_report(tmp_path: Path) -> None:

@@ -37,8 +37,38 @@ def test_a_rematch_keeps_each_phones_seat(
     assert box.phone_seat(ANN) == 0 and box.phone_seat(BEN) == 2
     # the phones press as their seats in the rematch, no new pick
     assert client.post("/api/phones/here", json={"token": BEN}).status_code == 200
-    # a new game (other players, maybe other seats) frees them all, as before
-    assert new_game(admin)["box"]["phones"] == {"on": True, "taken": []}
+    # a new game of other players frees them all, as before
+    other = new_game(admin, players=["Dora", "Eli", "Fay"])
+    assert other["box"]["phones"] == {"on": True, "taken": []}
+
+
+def test_a_new_game_of_the_same_players_takes_each_phone_to_its_players_seat(
+    client: FlaskClient, admin: FlaskClient, box: Box
+) -> None:
+    """Not only the table's Rematch: Stats' rematch of the game before, or a new game of
+    the same players (in another order, another game) finds each guest's seat again."""
+    seated(client, admin)  # Ann's phone at seat 0 (Ann), Ben's at seat 2 (Cem)
+    state = new_game(admin, "twist", players=["Cem", "Ann", "Ben"])
+    assert state["box"]["phones"] == {"on": True, "taken": [0, 1]}
+    assert box.phone_seat(ANN) == 1 and box.phone_seat(BEN) == 0  # Ann's; Cem's
+    here = client.post("/api/phones/here", json={"token": ANN}).json
+    assert here["seat"] == 1 and here["game_id"] == box.game_id  # type: ignore[index]
+    # one player more (or fewer) is another table: every seat is free
+    more = new_game(admin, players=["Cem", "Ann", "Ben", "Dora"])
+    assert more["box"]["phones"] == {"on": True, "taken": []}
+
+
+def test_stats_rematch_of_the_game_before_keeps_the_seats(
+    client: FlaskClient, admin: FlaskClient, box: Box
+) -> None:
+    seated(client, admin)
+    first = box.game_id
+    admin.post("/api/phones/free", json={"seat": 2})  # Ben's phone left the table
+    reply = admin.post(f"/api/games/{first}/rematch", json={})
+    assert reply.status_code == 200, reply.json
+    assert reply.json["box"]["game_id"] != first  # type: ignore[index]
+    assert reply.json["box"]["phones"] == {"on": True, "taken": [0]}  # type: ignore[index]
+    assert box.phone_seat(ANN) == 0
 
 
 def test_a_seat_whose_phone_goes_quiet_is_offline_until_it_is_heard_again(

@@ -430,11 +430,16 @@ def two_phones(served: Served, browser: Browser) -> Iterator[Table]:
 
 def phones_on(table: Page, *, maybe_on: bool = False) -> None:
     """The host switches phones as pads on, at the table view (`maybe_on`: unless the
-    box's last game left them on)."""
+    box's last game left them on), and frees the seats phones of the game before hold
+    (a new game of the same players keeps them, issue 38; a test brings new phones)."""
     toggle = table.get_by_test_id("phones-toggle")
     if not (maybe_on and toggle.get_attribute("aria-pressed") == "true"):
         toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
+    held = "async () => (await (await fetch('/api/state')).json()).box.phones.taken"
+    for seat in table.evaluate(held):
+        table.get_by_test_id(f"phone-free-{seat}").click()  # "Free the seat"
+        expect(table.get_by_test_id(f"phone-free-{seat}")).to_have_count(0)
 
 
 def in_view(page: Page, testid: str) -> None:

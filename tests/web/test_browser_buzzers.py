@@ -32,11 +32,14 @@ def test_guests_phones_are_their_seats_buzzers(served: Served, browser: Browser)
         # phones are no pads until the host says so
         ben = watch.open(ben_phone, "/buzzer")
         expect(ben.get_by_test_id("buzzer-main")).to_contain_text("Phones are no pads now")
+        ben.goto(f"{served.url}/")  # nor does the scoreboard offer to play
+        expect(ben.get_by_test_id("standings")).to_be_visible()
+        expect(ben.get_by_test_id("play-card")).to_be_hidden()
         phones_on(table)
 
-        # Ben finds his buzzer from the join page and picks his seat
-        ben.goto(f"{served.url}/join")
-        ben.get_by_test_id("buzzer-link").click()
+        # Ben finds his buzzer from the scoreboard (where a code leads) and picks his seat
+        ben.goto(f"{served.url}/")
+        ben.get_by_test_id("play-on-phone").click()
         ben.get_by_test_id("buzzer-seat-1").click()
         expect(ben.get_by_test_id("buzzer")).to_contain_text("Ben")
         ben.reload()  # the phone keeps its seat

@@ -125,7 +125,8 @@ def test_twin_it_lobby_join_page_and_pad_test(served: Served, browser: Browser) 
         join = watch.page(context)
         join.on("response", note)
         join.goto(f"{served.url}/join")
-        expect(join.get_by_test_id("qr-scoreboard")).to_be_visible()
+        expect(join.get_by_test_id("no-network")).to_be_visible()  # a loopback box: no code
+        expect(join.get_by_test_id("qr-scoreboard")).to_be_hidden()
         expect(join.get_by_test_id("live")).to_have_attribute("data-status", "live")
         assert missing == []
         expect(join.locator("#wifi-card")).to_be_hidden()

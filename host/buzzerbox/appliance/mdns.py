@@ -12,7 +12,6 @@ in tests) and a `Resolve` function, so nothing here touches a socket by itself.
 from __future__ import annotations
 
 import io
-import ipaddress
 import logging
 import socket
 from collections.abc import Callable, Iterable, Sequence
@@ -20,6 +19,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from buzzerbox.appliance.errors import MdnsError
+from buzzerbox.options import ALL_ADDRESSES
+from buzzerbox.server.reach import NO_NETWORK, phone_addresses
+from buzzerbox.server.reach import url as http_url
 
 if TYPE_CHECKING:
     from zeroconf import ServiceInfo
@@ -73,18 +75,12 @@ class Announcement:
     @property
     def url(self) -> str:
         """The scoreboard's address by name: what the QR code holds."""
-        return _url(self.host, self.port)
+        return http_url(self.host, self.port)
 
     @property
     def address_urls(self) -> list[str]:
         """The same by IP address, for a phone that cannot resolve `.local`."""
-        return [_url(a, self.port) for a in self.addresses]
-
-
-def _url(host: str, port: int) -> str:
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}/" if port == 80 else f"http://{host}:{port}/"
+        return [http_url(a, self.port) for a in self.addresses]
 
 
 def valid_name(name: str) -> bool:
@@ -99,33 +95,12 @@ def valid_name(name: str) -> bool:
 
 
 def local_addresses(adapters: Iterable[tuple[str, str]] | None = None) -> tuple[str, ...]:
-    """The IPv4 addresses phones can reach the box at: not loopback, link-local last.
+    """The IPv4 addresses phones can reach the box at: the default route's first, not
+    loopback, link-local last (server/reach.py, as `serve` finds them).
 
     `adapters` is (interface, address) pairs; by default the host's own (ifaddr).
     """
-    if adapters is None:
-        adapters = _host_adapters()
-    usable: list[ipaddress.IPv4Address] = []
-    for _, text in adapters:
-        try:
-            addr = ipaddress.IPv4Address(text)
-        except ValueError:
-            continue
-        if not (addr.is_loopback or addr.is_unspecified or addr.is_multicast):
-            usable.append(addr)
-    usable.sort(key=lambda a: (a.is_link_local, a))
-    return tuple(dict.fromkeys(str(a) for a in usable))
-
-
-def _host_adapters() -> list[tuple[str, str]]:
-    import ifaddr
-
-    pairs: list[tuple[str, str]] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if isinstance(ip.ip, str):
-                pairs.append((adapter.nice_name, ip.ip))
-    return pairs
+    return tuple(phone_addresses(ALL_ADDRESSES, adapters))
 
 
 def choose_name(wanted: str, own: Sequence[str], resolve: Resolve) -> str:
@@ -259,15 +234,20 @@ def qr_text(data: str) -> str:
     return out.getvalue()
 
 
-def banner(ann: Announcement) -> str:
-    """What the console shows: the URL, its QR code, and the plain addresses."""
+def banner(ann: Announcement, *, advertised: bool = True) -> str:
+    """What the console shows: the URL, its QR code, and the plain addresses. The code
+    holds the name while the box advertises it (`advertised`), else its first address;
+    with no address but loopback, no code (it would lead nowhere): the console says so."""
+    if not ann.addresses:
+        return f"buzzerbox: {NO_NETWORK}: connect the box to the table's wifi\n"
+    target = ann.url if advertised else ann.address_urls[0]
+    how = f"advertised by mDNS as {ann.host}: " if advertised else ""
     lines = [
-        f"buzzerbox scoreboard: {ann.url}",
-        "scan it with a phone on the same network:",
-        qr_text(ann.url).rstrip("\n"),
+        f"buzzerbox scoreboard: {target}",
+        f"{how}scan it with a phone on the same network:",
+        qr_text(target).rstrip("\n"),
     ]
-    if ann.address_urls:
-        lines.append("or, where a phone cannot open .local: " + "  ".join(ann.address_urls))
-    else:
-        lines.append("no network address yet: connect the box to the table's wifi")
+    if others := [u for u in ann.address_urls if u != target]:
+        where = "or, where a phone cannot open .local: " if advertised else "or: "
+        lines.append(where + "  ".join(others))
     return "\n".join(lines) + "\n"

@@ -105,16 +105,17 @@ def run_box(
         log.debug("no announcement: %s", exc)
         return serve(args)
     if args.no_mdns:
-        print(mdns.banner(ann), flush=True)
+        print(mdns.banner(ann, advertised=False), flush=True)
         return serve(args)
     adv = advertiser(ann)
     try:
         ann = adv.start()
     except (OSError, BuzzerboxError) as exc:
         print(f"buzzerbox box: not advertised by mDNS: {exc}", file=sys.stderr, flush=True)
-        print(mdns.banner(ann), flush=True)
+        print(mdns.banner(ann, advertised=False), flush=True)
         return serve(args)
     print(mdns.banner(ann), flush=True)
+    args.advertised_url = ann.url  # serve lists it with the addresses (its pages' links)
     stop = threading.Event()
     watcher = threading.Thread(
         target=_watch, args=(adv, addresses, stop), name="mdns-watch", daemon=True

@@ -30,7 +30,7 @@ from buzzerbox.box.enrol import ENROL_PHASES, PadLayout, PadSeats, lit_pads, not
 from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
-from buzzerbox.box.phones import PhoneSeats
+from buzzerbox.box.phones import PhoneSeats, follow
 from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.pads.pad import Pad
@@ -164,12 +164,15 @@ class Box:
         engine = Engine.from_dict(line)
         body = event_to_dict(engine.created)
         with self._lock:
+            before = list(self._engine.game.players) if self._engine else []
             self._game_id = self.log.new_game(body, progress(engine))
             self.seq = self._game_id
             self._engine, self._game_line = engine, body
             self._rejected, self._rejected_count = [], 0
             self._seats.load({})
-            self.phones.reset(self._game_id, started=self._started(), keep=keep_phones)
+            # the same players again: each guest's phone finds its player's seat
+            moves = follow(before, engine.game.players)
+            self.phones.reset(self._game_id, started=self._started(), keep=keep_phones, moves=moves)
             self._settle()
             return self.state()
 

@@ -3,7 +3,8 @@
 The host switches "phones as pads" on at the table view; a guest's phone then takes a
 free seat once (it holds a random token, kept on the phone) and presses as that seat
 only. The host can free a seat. The seats are the current game's (a new game starts
-with every seat free, a rematch keeps them): the box's own bookkeeping, never in the
+with every seat free; a rematch keeps them, and a new game of the same players takes
+each phone to its player's seat: `follow`): the box's own bookkeeping, never in the
 event log. A phone holding a seat says it is there now and then (POST /api/phones/here,
 and each press); a seat not heard from for a while is `offline` in the state, for the
 host's table view (presence.py sweeps). With a file
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,13 +95,22 @@ class PhoneSeats:
         *,
         started: float | None = None,
         keep: bool = False,
+        moves: Mapping[int, int] | None = None,
         seats: dict[str, int] | None = None,
     ) -> None:
         """A new game, which the log started at `started`: every seat is free again
         (phones as pads stays as the host set it), unless `keep` (a rematch: the same
-        players in the same seats keep their phones) or `seats` names those kept. Never
-        refused: seats kept for another game are not resumed for this one."""
-        kept = seats if seats is not None else self._seats if keep else {}
+        players in the same seats keep their phones), `moves` (old seat -> new seat: the
+        same players in a new game, `follow`) or `seats` names those kept. Never refused:
+        seats kept for another game are not resumed for this one."""
+        if seats is not None:
+            kept = seats
+        elif keep:
+            kept = self._seats
+        elif moves:
+            kept = {t: moves[s] for t, s in self._seats.items() if s in moves}
+        else:
+            kept = {}
         try:
             self._keep(self.is_on, kept, game_id, started)
         except StoreError as exc:
@@ -201,6 +212,16 @@ class PhoneSeats:
                 )
                 raise StoreError(words, code="seats-not-written") from exc
         self.is_on, self._seats, self._game, self._started = on, dict(seats), game_id, started
+
+
+def follow(old: Sequence[str], new: Sequence[str]) -> dict[int, int] | None:
+    """Where each seat's phone goes when a new game starts: the same players as the game
+    before (by name, in any order: Stats' rematch of an older game, a new game of the
+    same table) take their phones to their new seats (old seat -> new seat); other
+    players (or a name twice) take none (None)."""
+    if not old or sorted(old) != sorted(new) or len(set(new)) != len(new):
+        return None
+    return {seat: new.index(name) for seat, name in enumerate(old)}
 
 
 def _read(path: Path) -> tuple[bool, int | None, float | None, dict[str, int]]:

@@ -125,7 +125,8 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.live.updates import UpdatesView
     from buzzerbox.server.auth import new_pin
     from buzzerbox.server.guard import ADMIN_STREAMS, Guard
-    from buzzerbox.server.listen import bind, make_server, urls
+    from buzzerbox.server.listen import bind, make_server
+    from buzzerbox.server.reach import Reach
 
     try:
         broker = hub_broker(args)
@@ -180,8 +181,8 @@ def run_hub(args: argparse.Namespace) -> int:
             flush=True,
         )
     print(f"buzzerbox hub: admin PIN {pin} (to remove an offline table)", flush=True)
-    for address in urls(args.host, int(sock.getsockname()[1])):
-        print(f"buzzerbox hub: open {address}", flush=True)
+    for line in Reach(args.host, int(sock.getsockname()[1])).console_lines():
+        print(f"buzzerbox hub: {line}", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:

@@ -1,6 +1,7 @@
 """The HTTP server plumbing shared by the box's app (web/) and the event's hub (hub/).
 
 - listen.py     waitress, bound and sized for every live stream
+- reach.py      the addresses phones open the box at (its interfaces', never loopback)
 - threads.py    its worker threads, started as they are needed
 - guard.py      what a client may hold: time, connections, streams; the admin's lane
 - security.py   the security headers of every answer (CSP, ...)

@@ -107,18 +107,3 @@ def make_server(
     server = create_server(app, sockets=[sock], _dispatcher=threads, **options)
     guard.install(server, connection_limit(max_phones, reserve))
     return server
-
-
-def urls(host: str, port: int) -> list[str]:
-    """The addresses a phone can open (the LAN addresses when listening on all)."""
-    if host not in ("0.0.0.0", "::", ""):
-        return [f"http://{host}:{port}/"]
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
-    except OSError:
-        pass
-    return [f"http://{a}:{port}/" for a in found] or [f"http://127.0.0.1:{port}/"]

@@ -16,7 +16,8 @@ server's (buzzerbox.server.auth), shared with the hub; README.md says what is wh
 
 Nothing lives in request globals: each blueprint is built around the box and the
 settings it is given. Config keys (all optional): SECRET_KEY, ADMIN_PIN (random if
-absent; read it back from app.config), URLS, OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
+absent; read it back from app.config), URLS (the addresses phones open) or REACH (a
+callable that gives them as they are now: server/reach.py), OPEN_PADS, WIFI_SSID, WIFI_PASSWORD,
 SSE_KEEPALIVE_S, SSE_MAX_STREAM_S, SSE_RETRY_MS, SSE_MAX_CLIENTS, SSE_FANOUT (one thread
 writes the stream to every phone, under waitress: `buzzerbox serve` sets it),
 SSE_FANOUT_THREADS (how many such threads share the phones, 1 by default), LOGIN_LIMITER,
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import importlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -93,10 +94,11 @@ def create_app(
         cfg.get("LOGIN_LIMITER") or LoginLimiter(),
         cfg.get("SESSIONS") or Sessions(),
     )
-    urls = list(cfg["URLS"])
     if views is None:  # the phones' views of this box (serve makes them: web/views.py)
         views = phone_views(box, cfg)
     live = views.stream
+    fixed = list(cfg["URLS"])
+    reach: Callable[[], list[str]] = cfg.get("REACH") or (lambda: fixed)
     stream_settings = StreamSettings(
         keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
         max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
@@ -114,7 +116,7 @@ def create_app(
     app.register_blueprint(past_games_blueprint(box, auth, views.public))
     app.register_blueprint(
         exports_blueprint(
-            box, urls=urls, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]
+            box, reach=reach, wifi_ssid=cfg["WIFI_SSID"], wifi_password=cfg["WIFI_PASSWORD"]
         )
     )
     fanout = (

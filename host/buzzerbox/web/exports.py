@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, request
@@ -19,6 +20,7 @@ from buzzerbox.i18n import say
 from buzzerbox.server.auth import refuse
 from buzzerbox.server.errors import BadBodyError
 from buzzerbox.server.language import language
+from buzzerbox.server.reach import page_url
 from buzzerbox.web.card import result_card
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ def svg(qr: segno.QRCode) -> Response:  # segno is loaded by the first QR code a
 
 
 def exports_blueprint(
-    box: Box, *, urls: list[str], wifi_ssid: str | None, wifi_password: str | None
+    box: Box, *, reach: Callable[[], list[str]], wifi_ssid: str | None, wifi_password: str | None
 ) -> Blueprint:
     bp = Blueprint("exports", __name__, url_prefix="/api")
 
@@ -98,12 +100,15 @@ def exports_blueprint(
 
     @bp.get("/qr/scoreboard.svg")
     def qr_scoreboard() -> ResponseReturnValue:
-        if not urls:
-            words = Words("the box knows no address of its own: start it with --host")
-            return refuse(404, words, code="no-address")
+        """The scoreboard's address: the one this page was opened through, unless that
+        is this machine only (the box's screen), then the box's first on its network."""
+        target = page_url(request.host, reach())
+        if target is None:
+            words = Words("no network: phones cannot reach this box")
+            return refuse(404, words, code="no-network")
         import segno
 
-        return svg(segno.make(urls[0], error="m"))
+        return svg(segno.make(target, error="m"))
 
     @bp.get("/qr/wifi.svg")
     def qr_wifi() -> ResponseReturnValue:

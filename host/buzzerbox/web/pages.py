@@ -29,6 +29,7 @@ static/, one module per concern (a page imports what it needs):
                   one per page (stats.js: players across games, and the past games)
     pastgame.js   one past game drawn: its standings and rounds
     seats.js      the table's seats and pads, phones as pads
+    myseat.js     a guest's phone's own seat: taken, kept, asked of the box
     drafts.js     typed counts kept on the phone
     mistakes.js   void, amend, the undo that names what it takes back
     tv.css        the TV view's own layout (on top of box.css)

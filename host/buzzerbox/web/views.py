@@ -6,7 +6,7 @@ with a `StateView`, subscribed to the box). `buzzerbox serve` and the tests make
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from buzzerbox.box import Box
@@ -17,18 +17,28 @@ from buzzerbox.live.sse import Stream
 class PhoneViews:
     """The box's state for a viewer or the admin, and the phones' live stream of it."""
 
-    def __init__(self, box: Box, extras: Mapping[str, object], max_clients: int = 1000) -> None:
+    def __init__(
+        self,
+        box: Box,
+        extras: Mapping[str, object],
+        max_clients: int = 1000,
+        urls: Callable[[], list[str]] = list,
+    ) -> None:
         self.box = box
         self.extras = dict(extras)
+        #: the addresses phones open the box at now (server/reach.py; empty: no network)
+        self.urls = urls
         self.stream = Stream(self.full, full_kind="state", max_clients=max_clients)
         self.state_view = StateView(self.stream, self.view)
         self.state_view.publish(box.state())
         box.when_changed.append(self.state_view.publish)
 
     def public(self, state: dict[str, Any], is_admin: bool) -> dict[str, Any]:
-        """The state object as a phone gets it: the box's, plus this session and now."""
+        """The state object as a phone gets it: the box's, plus the addresses phones open
+        it at now (empty: no network), this session and now."""
         out = dict(state)
-        out["box"] = {**state["box"], **self.extras, "admin": is_admin, "now_us": self.box.now_us()}
+        box = {**state["box"], "urls": self.urls(), **self.extras}
+        out["box"] = {**box, "admin": is_admin, "now_us": self.box.now_us()}
         return out
 
     def view(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -48,11 +58,10 @@ class PhoneViews:
 
 
 def phone_views(box: Box, config: Mapping[str, Any]) -> PhoneViews:
-    """The phones' views of `box` as an app with `config` shows them (its URLs, whether
-    pads are open, whether there is Wi-Fi to join, how many live streams at most)."""
-    extras = {
-        "urls": list(config.get("URLS", [])),
-        "open_pads": bool(config.get("OPEN_PADS")),
-        "wifi": bool(config.get("WIFI_SSID")),
-    }
-    return PhoneViews(box, extras, int(config.get("SSE_MAX_CLIENTS", 1000)))
+    """The phones' views of `box` as an app with `config` shows them (its addresses: REACH,
+    server/reach.py, or the fixed URLS; whether pads are open, whether there is Wi-Fi to
+    join, how many live streams at most)."""
+    fixed = list(config.get("URLS", []))
+    reach: Callable[[], list[str]] = config.get("REACH") or (lambda: fixed)
+    extras = {"open_pads": bool(config.get("OPEN_PADS")), "wifi": bool(config.get("WIFI_SSID"))}
+    return PhoneViews(box, extras, int(config.get("SSE_MAX_CLIENTS", 1000)), reach)

@@ -8,6 +8,7 @@
 // there every HERE_MS (the host's table view shows a seat whose phone went quiet); a
 // press while the phone is off the box's wifi is refused here at once, in words.
 import { ApiError, post } from "./api.js";
+import { MySeat, mySeat, phoneToken } from "./myseat.js";
 import { countdown, run } from "./common.js";
 import { $, decimal, dot, fill, h, keyed, seatClass } from "./dom.js";
 import { falseStartNow, statusOf } from "./buzzerstatus.js";
@@ -15,28 +16,10 @@ import { t } from "./i18n.js";
 import { PhoneClock } from "./phoneclock.js";
 import { buzz, fanfare, setSound, soundOn, tone } from "./sound.js";
 
-const TOKEN_KEY = "buzzerbox.phone";
-const SEAT_KEY = "buzzerbox.phone-seat";
 /** how often the phone says it is there (the box: offline after 10 s unheard) */
 const HERE_MS = 3000;
 /** a press the box has not answered by then is said not to have reached it */
 const ANSWER_MS = 2500;
-
-/** This phone's token: random, made once, kept on the phone. */
-function token() {
-  let t = localStorage.getItem(TOKEN_KEY);
-  if (!t) {
-    t = crypto.randomUUID();
-    localStorage.setItem(TOKEN_KEY, t);
-  }
-  return t;
-}
-
-/** The seat this phone took in game `gameId`, or null. */
-function mySeat(gameId) {
-  const [game, seat] = (localStorage.getItem(SEAT_KEY) || "").split(":");
-  return game === String(gameId) && seat !== undefined ? Number(seat) : null;
-}
 
 function report(err) {
   $("#buzzer-error").textContent = err.message || "";
@@ -111,16 +94,16 @@ function timed(answer) {
 
 let last = null; // the latest state: drawn again once the seat is taken
 
-async function takeSeat(gameId, seat) {
-  try {
-    await post("/api/phones/seat", { seat, token: token() });
-    localStorage.setItem(SEAT_KEY, `${gameId}:${seat}`);
-    report({ message: "" });
-  } catch (err) {
-    report(err);
-  }
-  if (last) render(last);
-}
+/** This phone's seat (myseat.js): the box is the judge of it. */
+const myseat = new MySeat({
+  within: (promise) => within(promise, ANSWER_MS),
+  heard: (answered) => {
+    reached = answered;
+  },
+  state: () => last,
+  changed: () => last && render(last),
+  report,
+});
 
 // presses and releases go out in order: a release never overtakes its press
 let queue = Promise.resolve();
@@ -131,7 +114,7 @@ function edge(kind, pad, pile, timeStamp) {
     return false;
   }
   const ago = Math.max(0, Math.min(2000, performance.now() - timeStamp));
-  const body = { token: token(), pad, ago_ms: Math.round(ago * 1000) / 1000, ...clock.map(timeStamp) };
+  const body = { token: phoneToken(), pad, ago_ms: Math.round(ago * 1000) / 1000, ...clock.map(timeStamp) };
   if (pile !== null) body.pile = pile;
   const sent = (answer) => {
     reached = true;
@@ -149,29 +132,10 @@ function edge(kind, pad, pile, timeStamp) {
   return true;
 }
 
-/** Tell the box this phone is there (its seat is not offline); learn its seat in this
- * game (a rematch keeps it, under a new game id). */
-let looked = null; // the game whose seat the box was asked for
-let asking = false;
-async function here() {
-  const st = last;
-  if (asking || !st || !st.game || !st.box?.phones?.on || !localStorage.getItem(SEAT_KEY)) return;
-  const game = st.box.game_id;
-  asking = true;
-  try {
-    const answer = await within(post("/api/phones/here", { token: token() }), ANSWER_MS);
-    reached = true;
-    if (answer && answer.game_id === game && Number.isInteger(answer.seat)) localStorage.setItem(SEAT_KEY, `${game}:${answer.seat}`);
-  } catch (err) {
-    reached = err.status !== 0;
-    if (err.status === 409 && mySeat(game) === null) localStorage.removeItem(SEAT_KEY); // no seat in this game
-  } finally {
-    asking = false;
-  }
-  looked = game;
-  if (last) render(last);
-}
-setInterval(here, HERE_MS);
+setInterval(() => {
+  // a seat held says it is there; and a phone whose last request went unanswered asks
+  if (myseat.waiting === 0 && (myseat.held() || !reached)) myseat.ask();
+}, HERE_MS);
 
 /** A pad of this phone's seat: pressed while the finger is on it. */
 function padButton(seat, pad, pile, label, big) {
@@ -224,7 +188,9 @@ function padButton(seat, pad, pile, label, big) {
   return b;
 }
 
-function seatPicker(st, taken) {
+/** The seats to pick from; which are taken is marked in place (`markTaken`), so that a
+ * guest's tap is never lost to a redraw as the others take theirs. */
+function seatPicker(st) {
   return h(
     "div",
     {},
@@ -240,16 +206,22 @@ function seatPicker(st, taken) {
             type: "button",
             class: `seat-button ${seatClass(seat)}`,
             "data-testid": `buzzer-seat-${seat}`,
-            disabled: taken.has(seat),
-            onclick: () => takeSeat(st.box.game_id, seat),
+            onclick: () => myseat.take(st.box.game_id, seat),
           },
           dot(seat),
           ` ${p.name}`,
-          taken.has(seat) ? h("span", { class: "muted small" }, " " + t("taken")) : null,
+          h("span", { class: "muted small", hidden: true }, " " + t("taken")),
         ),
       ),
     ),
   );
+}
+
+function markTaken(el, taken) {
+  el.querySelectorAll(".seat-button").forEach((b, seat) => {
+    b.disabled = taken.has(seat);
+    b.querySelector("span.small").hidden = !taken.has(seat);
+  });
 }
 
 // -- what the buzzer says: the moment of the game, for this seat ---------------------
@@ -339,16 +311,12 @@ function render(st) {
   const el = $("#buzzer-main");
   const phones = (st.box && st.box.phones) || { on: false, taken: [] };
   const taken = new Set(phones.taken);
-  let seat = st.game ? mySeat(st.box.game_id) : null;
-  if (seat !== null && (!taken.has(seat) || seat >= st.players.length)) {
-    localStorage.removeItem(SEAT_KEY); // the host freed it, or the game is another
-    seat = null;
-  }
-  // a seat kept from the game before (a rematch): ask the box before offering the picker
-  const finding = seat === null && phones.on && st.game && localStorage.getItem(SEAT_KEY) && looked !== st.box.game_id;
-  if (finding) here();
+  const mine = st.game ? mySeat(st.box.game_id) : null;
+  // a seat this state shows free, or seats taken and none known as this phone's: the box
+  // is asked (once), and before the picker is offered in a game, "Finding your seat…"
+  const finding = myseat.doubt(st, mine, taken);
   const names = (st.players || []).map((p) => p.name).join("|");
-  const key = JSON.stringify([st.game, st.box?.game_id, phones.on, seat, seat === null ? phones.taken : 0, names, Boolean(finding)]);
+  const key = JSON.stringify([st.game, st.box?.game_id, phones.on, mine, names, Boolean(finding)]);
   keyed(el, key, () => {
     if (!st.game) return h("p", { class: "muted" }, t("No game yet: the host makes one on the table view."));
     if (finding) return h("p", { class: "muted", "data-testid": "buzzer-finding" }, t("Finding your seat…"));
@@ -360,10 +328,11 @@ function render(st) {
         h("p", { class: "muted" }, t("The host switches “phones as pads” on at the table view.")),
       );
     }
-    return seat === null ? seatPicker(st, taken) : buzzerFor(st, seat);
+    return mine === null ? seatPicker(st) : buzzerFor(st, mine);
   });
+  markTaken(el, taken);
   $("#buzzer-phase").dataset.phase = st.phase || "";
-  if (st.game && phones.on && seat !== null) showStatus(st, seat);
+  if (st.game && phones.on && mine !== null) showStatus(st, mine);
   showLink();
 }
 
@@ -376,7 +345,7 @@ run(
   },
   (status) => {
     link = status;
-    if (status === "live" && !reached) here(); // back: say so, and learn whether the box hears us
+    if (status === "live" && !reached) myseat.ask(); // back: say so, and learn whether the box hears us
     showLink();
   },
 );

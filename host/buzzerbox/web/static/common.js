@@ -1,4 +1,5 @@
-// What every page shares: the live dot, the countdown, the box's addresses.
+// What every page shares: the live dot, the countdown, the box's addresses and codes,
+// the way to a buzzer.
 import { follow } from "./api.js";
 import { $, fill, h, ownName, useColours } from "./dom.js";
 import { choose, t } from "./i18n.js";
@@ -174,18 +175,47 @@ class Countdown {
 
 export const countdown = new Countdown($("#countdown"));
 
-/** The box's addresses, as links. */
+/** Whether this page was opened through this machine only (the box's own screen):
+ * a code for that address would lead a phone nowhere. */
+function openedHere() {
+  const host = location.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host);
+}
+
+/**
+ * The box's addresses, as links, and the scoreboard's QR codes (img[data-qr]): for the
+ * address this page was opened through, or (opened on the box itself) the box's first
+ * on its network (state.box.urls, the default route's first). With neither, no code that
+ * leads nowhere: "No network: phones cannot reach this box" ([data-no-network]).
+ */
 export function showUrls(state) {
+  if (!state.box) return; // no state yet: nothing is known
+  const urls = state.box.urls || [];
+  const own = openedHere() ? null : `${location.protocol}//${location.host}/`;
+  const links = own ? [own, ...urls.filter((u) => u !== own)] : urls;
+  const reachable = links.length > 0;
+  // the box makes the code for this page's Host (web/exports.py); `for` only tells a
+  // new first address from the last (wifi that came up), so the image is asked again
+  const src = !reachable ? "" : own ? "/api/qr/scoreboard.svg" : `/api/qr/scoreboard.svg?for=${encodeURIComponent(urls[0])}`;
+  for (const img of document.querySelectorAll("img[data-qr]")) {
+    if (reachable && img.getAttribute("src") !== src) img.src = src;
+    img.hidden = !reachable;
+  }
+  for (const note of document.querySelectorAll("[data-no-network]")) note.hidden = reachable;
   const el = $("#urls");
-  if (!el) return;
-  const urls = (state.box && state.box.urls) || [];
-  const key = urls.join(" ");
-  if (el.dataset.key === key) return;
+  const key = links.join(" ");
+  if (!el || el.dataset.key === key) return;
   el.dataset.key = key;
   fill(
     el,
-    urls.map((u) => h("a", { href: u, class: "url" }, u.replace(/^https?:\/\//, ""))),
+    links.map((u) => h("a", { href: u, class: "url" }, u.replace(/^https?:\/\//, ""))),
   );
+}
+
+/** "Play on this phone" ([data-play]: the scoreboard, /join): while phones may be pads. */
+function showPlay(state) {
+  const on = Boolean(state.game && state.box?.phones?.on);
+  for (const el of document.querySelectorAll("[data-play]")) el.hidden = !on;
 }
 
 // the language switch at every page's foot (base.html): the phone keeps the choice
@@ -203,6 +233,7 @@ export function run(render, onStatus = null) {
         if (state && state.game) countdown.update(state);
         else countdown.stop();
         showUrls(state || {});
+        showPlay(state || {});
         showSaving(state);
       }
     },

@@ -140,7 +140,7 @@ export function renderPhones(st, report, hidden = false) {
       "p",
       { class: "muted small" },
       phones.on
-        ? t("Guests open Join › “use this phone as your buzzer” and pick their seat once.")
+        ? t("Guests scan the code, tap “Play on this phone” and pick their seat once.")
         : t("Switch on to let each guest's phone be their seat's buzzer."),
     ),
     toggle,
