@@ -64,6 +64,9 @@ def guest(watch: Watch, context: BrowserContext, served: Served, seat: int) -> P
     page.goto(f"{served.url}/buzzer")
     page.get_by_test_id(f"buzzer-seat-{seat}").click()
     expect(page.get_by_test_id("buzzer-title")).to_be_visible()
+    # sound and vibration are one choice, off until the guest turns it on
+    page.get_by_test_id("buzzer-sound").click()
+    expect(page.get_by_test_id("buzzer-sound")).to_have_attribute("aria-pressed", "true")
     return page
 
 
@@ -145,8 +148,9 @@ def test_a_ligretto_round_on_the_guests_phones(served: Served, browser: Browser)
         says(at.ann, "You won round 1!", "12 points this round, 12 in all.")
         says(at.ben, "Ann won round 1", "−2 points this round, −2 in all.")
         confirm(at.table, "finish")
-        says(at.ann, "You win!", "Your total: 12")
-        says(at.ben, "Ann wins!", "Your total: −2")
+        # the last screen: the total with its unit, and the place
+        says(at.ann, "You win!", "Your total: 12 points, place 1 of 3")
+        says(at.ben, "Ann wins!", "Your total: −2 points, place 2 of 3")
         assert [60, 40, 60, 40, 200] in vibrations(at.ann)
         fits(at.ann, "buzzer-win")
 
@@ -199,16 +203,17 @@ def test_a_twin_it_game_on_the_guests_phones(served: Served, browser: Browser) -
         says(at.ben, "You were first!")
         says(at.ann, "Ben slapped first", "The table settles the claim.")
         settle_claim(at.table, "error", "Ben")
-        says(at.ben, "Error: you lose a take")
-        says(at.ann, "Ben's error: a take goes back")
+        # Ben had no take: his error costs him nothing, and his phone says so
+        says(at.ben, "No pair: you had no take to lose")
+        says(at.ann, "Ben's error: no take to lose")
 
         # Ann takes four more: five takes win (today's "SLAP!" only, before issue 24)
         for _ in range(4):
             at.ann.get_by_test_id("buzzer-slap").tap()
             says(at.ann, "You were first!")
             settle_claim(at.table, "pair", "Ann")
-        says(at.ann, "You win!", "Your total: 5")
-        says(at.ben, "Ann wins!", "Your total: 0")
+        says(at.ann, "You win!", "Your total: 5 takes, place 1 of 3")
+        says(at.ben, "Ann wins!", "Your total: 0 takes, place =2 of 3")
         fits(at.ann, "buzzer-twinit-win")
 
 

@@ -150,6 +150,8 @@ def test_older_games_come_a_page_at_a_time(served: Served, browser: Browser) -> 
         page = watch.open(context, "/stats")
         total = len(game_ids(page))
         assert total >= 22
+        # games left before their first round are hidden until asked for (issue 41)
+        page.get_by_test_id("past-unplayed").click()
         rows = page.locator("li.past-game")
         expect(rows).to_have_count(20)
         expect(rows.first).to_contain_text("Ann and Guest 21")

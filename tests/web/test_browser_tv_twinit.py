@@ -95,8 +95,12 @@ def test_steal_error_and_split_take_the_screen(served: Served, browser: Browser)
             assert share >= 0.99 and over, (size, share, over)
             digit = tv.evaluate(FONT_PX, "[data-testid=countdown-big]")
             assert digit >= size["height"] * DIGIT_SHARE, (size, digit)
-        # under it, the moment says what it is for
-        moment(tv, "Split!", "A tie: on 3 – 2 – 1, turn the pair over")
+        # the count itself says what it is for, above its number; the split's moment does
+        # not show under it (issue 41, item 2: "Sp3t!")
+        title = tv.get_by_test_id("countdown-title")
+        expect(title).to_contain_text("Split!")
+        expect(title).to_contain_text("A tie: on 3 – 2 – 1, turn the pair over")
+        expect(tv.get_by_test_id("tv-reveal")).to_be_hidden()
         tv.clock.resume()  # the count follows the box's own, in real time: it ends
         expect(count).to_be_hidden()
 

@@ -14,19 +14,22 @@ from typing import Any
 from buzzerbox.rules.engine import Engine
 
 STATUS_JS = Path(__file__).parents[2] / "host" / "buzzerbox" / "web" / "static" / "buzzerstatus.js"
-#: reads [[state, seat], ...] on stdin, prints statusOf of each
-RUN = """globalThis.document = { documentElement: { lang: "en" } };
+#: reads [[state, seat, before], ...] on stdin, prints statusOf of each, on a page in
+#: the language argv[2] (its words English under node: no catalog; its numbers its own)
+RUN = """globalThis.document = { documentElement: { lang: process.argv[2] } };
 const { statusOf } = await import(process.argv[1]);
 let text = "";
 for await (const chunk of process.stdin) text += chunk;
-console.log(JSON.stringify(JSON.parse(text).map(([st, seat]) => statusOf(st, seat))));"""
+const cases = JSON.parse(text);
+console.log(JSON.stringify(cases.map(([st, seat, before]) => statusOf(st, seat, before))));"""
 
 
-def said(*cases: tuple[dict[str, Any], int]) -> list[dict[str, Any]]:
+def said(*cases: tuple[Any, ...], lang: str = "en") -> list[dict[str, Any]]:
+    """statusOf of each (state, seat) or (state, seat, state before)."""
     node = shutil.which("node")
     assert node, "node is not installed: tests/check installs it"
     done = subprocess.run(
-        [node, "--input-type=module", "-e", RUN, STATUS_JS.as_uri()],
+        [node, "--input-type=module", "-e", RUN, STATUS_JS.as_uri(), lang],
         input=json.dumps(cases),
         capture_output=True,
         text=True,
@@ -114,3 +117,51 @@ def test_twin_it_steals_and_splits() -> None:
     assert victim["title"] == "Ann steals your take"
     assert other["title"] == "Ann steals Ben's take"
     assert turning["title"] == "Split: 3 – 2 – 1, turn the pair over!"
+
+
+def test_numbers_in_the_readers_language() -> None:
+    """Issue 41, item 5: a gap is written as the page's language writes numbers."""
+    names = ["Ann", "Ben", "Cem", "Dag"]
+    race = game("ligretto", names, *START, stop(0, 5_000), stop(2, 17_300))
+    early = game("ligretto", names, {"type": "round"}, stop(1, 1_000), countdown_ends_us=1_321_000)
+    for lang, comma in (("en", "."), ("de", ","), ("fr", ","), ("da", ",")):
+        third, jumped = said((race, 2), (early, 1), lang=lang)
+        assert third["title"] == f"2nd — 12{comma}3 ms behind Ann", lang
+        assert f"1{comma}32 s too early" in jumped["detail"], (lang, jumped)
+
+
+def test_a_twin_it_error_costs_a_take_only_to_one_who_had_one() -> None:
+    """Issue 41, item 6: Ben had no take, so his error costs him nothing, and his phone
+    says so; Ann had one, and loses it."""
+    names = ["Ann", "Ben"]
+    slap = {"type": "press", "seat": 1, "pad": "slap", "t_us": 2_000}
+    open_claim = game("twinit", names, *START, slap)
+    wrong = game("twinit", names, *START, slap, {"type": "claim", "result": "error"})
+    ann_slap = {**slap, "seat": 0, "t_us": 3_000}
+    pair: dict[str, Any] = {"type": "claim", "result": "pair"}
+    had_one: list[dict[str, Any]] = [*START, ann_slap, pair, {**ann_slap, "t_us": 4_000}]
+    ann_open = game("twinit", names, *had_one)
+    ann_wrong = game("twinit", names, *had_one, {"type": "claim", "result": "error"})
+    ben, ann_sees, unknown, lost = said(
+        (wrong, 1, open_claim), (wrong, 0, open_claim), (wrong, 1, None), (ann_wrong, 0, ann_open)
+    )
+    assert ben["title"] == "No pair: you had no take to lose"
+    assert ann_sees["title"] == "Ben's error: no take to lose"
+    assert unknown["title"] == "No pair: the table said so"  # the page opened after it
+    assert lost["title"] == "Error: you lose a take"
+
+
+def test_the_last_screen_says_the_total_its_unit_and_the_place() -> None:
+    names = ["Ann", "Ben", "Cem"]
+    over = game(
+        "ligretto",
+        names,
+        *START,
+        stop(0, 2_000),
+        {"type": "stacks", "counts": {"Ann": 0, "Ben": 3, "Cem": 5}},
+        {"type": "middle", "counts": {"Ann": 12, "Ben": 4, "Cem": 2}},
+        {"type": "finish"},
+    )
+    ann, ben = said((over, 0), (over, 1))
+    assert ann["detail"] == "Your total: 12 points, place 1 of 3"
+    assert ben["detail"] == "Your total: −2 points, place 2 of 3"

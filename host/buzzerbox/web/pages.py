@@ -16,6 +16,8 @@ static/, one module per concern (a page imports what it needs):
                   the addresses
     dom.js        h()/s() element builders (text only, never HTML), formats, the
                   players' colours (state.box.colours: they follow the names)
+    fit.js        every name whole: never cut nor broken mid-word, made smaller when
+                  a word is wider than its box (every page, through common.js)
     game.js       what a game says: course, ranking, takes, claim news
     chart.js      the SVG chart of totals per round
     photo.js      the photo finish: presses, leads, false starts

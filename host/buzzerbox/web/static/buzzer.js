@@ -4,7 +4,7 @@
 // (event.timeStamp), mapped to the box's clock (phoneclock.js); and how long ago it
 // was, for the box to take off the arrival when the map is missing or wrong.
 // Above the button the phone says the game to its player (buzzerstatus.js), buzzing and
-// (if the player turned the sound on) sounding as the moments come. The phone says it is
+// sounding as the moments come if the player turned sound and vibration on (one choice). The phone says it is
 // there every HERE_MS (the host's table view shows a seat whose phone went quiet); a
 // press while the phone is off the box's wifi is refused here at once, in words.
 import { ApiError, post } from "./api.js";
@@ -93,6 +93,7 @@ function timed(answer) {
 }
 
 let last = null; // the latest state: drawn again once the seat is taken
+let claimOpen = null; // the latest state with a claim open: the takes before it was settled
 
 /** This phone's seat (myseat.js): the box is the judge of it. */
 const myseat = new MySeat({
@@ -209,7 +210,8 @@ function seatPicker(st) {
             onclick: () => myseat.take(st.box.game_id, seat),
           },
           dot(seat),
-          ` ${p.name}`,
+          " ",
+          h("span", { class: "name" }, p.name),
           h("span", { class: "muted small", hidden: true }, " " + t("taken")),
         ),
       ),
@@ -252,9 +254,11 @@ function mark(st, status) {
 function showStatus(st, seat) {
   const el = $("#buzzer-status");
   if (!el || seat === null) return;
-  let status = statusOf(st, seat);
+  let status = statusOf(st, seat, claimOpen);
   if (said && said.at === sayKey(st) && status.kind === "ready") status = said.status;
   else if (!said || said.at !== sayKey(st)) said = null;
+  // a false start is said at once, above the count, never pale behind it
+  countdown.say(st.phase === "countdown" && status.kind === "false" ? `${status.title} ${status.detail}` : "");
   el.dataset.kind = status.kind;
   const key = JSON.stringify([status.title, status.detail]);
   if (el.dataset.key !== key) el.dataset.key = key;
@@ -277,7 +281,7 @@ function lock(status) {
 }
 
 function soundButton() {
-  const label = () => (soundOn() ? t("Sound: on") : t("Sound: off"));
+  const label = () => (soundOn() ? t("Sound and vibration: on") : t("Sound and vibration: off"));
   const b = h("button", { type: "button", class: "ghost", "data-testid": "buzzer-sound", "aria-pressed": String(soundOn()) }, label());
   b.addEventListener("click", () => {
     setSound(!soundOn()); // a tap: the browser lets the page sound from now on
@@ -341,6 +345,7 @@ run(
     // a round is about to start: the box is quiet, a good moment to match clocks again
     if (st.phase === "countdown" && last?.phase !== "countdown") clock.burst();
     last = st;
+    if (st.claim) claimOpen = st;
     render(st);
   },
   (status) => {

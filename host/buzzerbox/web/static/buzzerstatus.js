@@ -6,12 +6,14 @@
 // (the page buzzes and sounds when it changes), `locked` the seat's buzzer waits for the
 // table (this seat pressed: its place is known), `cheer` the moment is this player's win.
 import { t, tn } from "./i18n.js";
-import { num, ownName } from "./dom.js";
+import { decimal, num, ownName } from "./dom.js";
+import { fewestWins, placeText, ranking } from "./game.js";
 
-/** A gap between two presses as a person reads it: "12.3 ms", "1.52 s". */
+/** A gap between two presses as a person reads it, in the page's language: "12.3 ms",
+ * "1.52 s" (German, French, Danish: "12,3 ms", "1,52 s"). */
 export function gap(us) {
   const a = Math.max(0, Math.abs(us));
-  return a < 1_000_000 ? t("{ms} ms", { ms: (a / 1000).toFixed(1) }) : t("{s} s", { s: (a / 1_000_000).toFixed(2) });
+  return a < 1_000_000 ? t("{ms} ms", { ms: decimal(a / 1000, 1) }) : t("{s} s", { s: decimal(a / 1_000_000, 2) });
 }
 
 /** "2nd — 12.3 ms behind Jean-Luc": a whole sentence for each place. */
@@ -63,15 +65,26 @@ function falseText(early) {
   return early ? t("False start: {time} too early. It does not count.", { time: gap(early) }) : t("False start: it does not count.");
 }
 
-/** The game is over: who won, and this player's total. */
+/** A player's total with its unit, as the game counts: "12 points", "3 cards", "5 takes". */
+function totalWords(st, p) {
+  if (st.game === "twinit") {
+    const n = (p.takes || []).length;
+    return tn("{n} take", "{n} takes", n, { n });
+  }
+  if (fewestWins(st)) return tn("{n} card", "{n} cards", p.total, { n: num(p.total) });
+  return tn("{n} point", "{n} points", Math.abs(p.total), { n: num(p.total) });
+}
+
+/** The game is over: who won, and this player's total and place. */
 function finished(st, seat) {
   const me = st.players[seat];
   const winners = st.winners || [];
-  const detail = t("Your total: {total}", { total: num(me.total) });
+  const at = ranking(st).find((o) => o.seat === seat);
+  const detail = t("Your total: {total}, place {place} of {players}", { total: totalWords(st, me), place: placeText(at), players: st.players.length });
   if (winners.includes(me.name)) {
     const others = winners.filter((w) => w !== me.name);
     return others.length
-      ? { kind: "win", title: t("You share the win!"), detail: t("With {names}. Your total: {total}", { names: names(others), total: num(me.total) }), cheer: true }
+      ? { kind: "win", title: t("You share the win!"), detail: t("With {names}. {detail}", { names: names(others), detail }), cheer: true }
       : { kind: "win", title: t("You win!"), detail, cheer: true };
   }
   if (!winners.length) return { kind: "over", title: t("The game is over"), detail };
@@ -121,8 +134,15 @@ function roundScored(st, seat) {
   return { kind: won ? "round-won" : "scored", title, detail: t("{detail} Waiting for the next round.", { detail }), cheer: won };
 }
 
-/** Twin It!: the open claim (this seat's place in it), or the last one settled. */
-function twinIt(st, seat) {
+/** How many takes `name` had in the state `before` (null: not known). */
+const takesIn = (before, name) => {
+  const p = (before?.players || []).find((q) => q.name === name);
+  return p ? (p.takes || []).length : null;
+};
+
+/** Twin It!: the open claim (this seat's place in it), or the last one settled; `before`
+ * is the state shown before this one (an error costs a take only to one who had one). */
+function twinIt(st, seat, before) {
   const me = st.players[seat];
   const claim = st.claim;
   if (st.box?.countdown === "split") return { kind: "split", title: t("Split: 3 – 2 – 1, turn the pair over!"), detail: "" };
@@ -145,15 +165,27 @@ function twinIt(st, seat) {
       : last.victim === me.name
         ? t("{name} steals your take", { name: last.claimant })
         : t("{name} steals {victim}'s take", { name: last.claimant, victim: last.victim }),
-    error: mine ? t("Error: you lose a take") : t("{name}'s error: a take goes back", { name: last.claimant }),
+    error: errorWords(st, last.claimant, mine, before),
     split: t("Split: nobody scores"),
   }, last.result);
   const cheer = mine && (last.result === "pair" || last.result === "steal");
   return { kind: `claim-${last.number}`, title: said || t("Go! Slap on a pair."), detail: takes, cheer };
 }
 
-/** What the buzzer of `seat` says now: {kind, title, detail, locked}. */
-export function statusOf(st, seat) {
+/** A wrong claim, said as it cost: the claimant's most recent take goes back, or
+ * nothing when they had none (Twin It!'s rules). */
+function errorWords(st, claimant, mine, before) {
+  const had = takesIn(before, claimant);
+  const now = takesIn(st, claimant);
+  const lost = had === null ? (now > 0 ? true : null) : had > 0;
+  if (lost === null) return mine ? t("No pair: the table said so") : t("{name} slapped on no pair", { name: claimant });
+  if (!lost) return mine ? t("No pair: you had no take to lose") : t("{name}'s error: no take to lose", { name: claimant });
+  return mine ? t("Error: you lose a take") : t("{name}'s error: a take goes back", { name: claimant });
+}
+
+/** What the buzzer of `seat` says now: {kind, title, detail, locked}; `before`, the state
+ * shown before (an error is said as it cost). */
+export function statusOf(st, seat, before = null) {
   const out = (s) => ({ locked: false, detail: "", ...s });
   const early = falseStart(st, seat);
   if (st.phase === "finished") return out({ ...finished(st, seat), locked: true });
@@ -164,7 +196,7 @@ export function statusOf(st, seat) {
   }
   if (st.phase === "scoring") return out(roundOver(st, seat));
   if (st.phase === "scored") return out(roundScored(st, seat));
-  const playing = st.game === "twinit" ? twinIt(st, seat) : { kind: "go", title: t("Go!"), detail: ownName(STOP_WHEN, st.game, STOP_WHEN.ligretto)() };
+  const playing = st.game === "twinit" ? twinIt(st, seat, before) : { kind: "go", title: t("Go!"), detail: ownName(STOP_WHEN, st.game, STOP_WHEN.ligretto)() };
   if (early !== null && playing.kind === "go") playing.detail = falseText(early); // until a race
   return out(playing);
 }

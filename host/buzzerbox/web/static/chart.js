@@ -1,12 +1,10 @@
 // The chart of totals per round: inline SVG drawn from the state's history.
-import { clip, h, num, s, seatClass } from "./dom.js";
+import { dot, h, num, s, seatClass } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
 const W = 360;
 const H = 230;
-const PAD = { left: 34, right: 78, top: 14, bottom: 26 };
-/** At most this many characters right of the plot (fitLabels cuts to what fits). */
-const LABEL_CHARS = 12;
+const PAD = { left: 34, right: 44, top: 14, bottom: 26 };
 /** The end labels' spacing when they are drawn, before they are measured. */
 const LABEL_GAP = 13;
 
@@ -36,12 +34,10 @@ function spread(items, gap, lo, hi) {
   return items;
 }
 
-/** Once the chart is on the page: cut each end label (by grapheme) until it fits
- * right of the plot; the full name stays in the label's title. Then the labels are
+/** Once the chart is on the page: its end labels (each player's total, in their colour)
  * spread again by their measured height, taller than LABEL_GAP in some fonts (Noto's
- * 11 px text is 15 px high, a colour emoji's line more). */
+ * 11 px text is 15 px high). */
 export function fitLabels(root) {
-  cutLabels(root);
   const texts = [...root.querySelectorAll(".end-label")];
   let above = 0;
   let below = 0;
@@ -58,19 +54,15 @@ export function fitLabels(root) {
   }
 }
 
-function cutLabels(root) {
-  for (const name of root.querySelectorAll(".end-name")) {
-    const full = name.dataset.name;
-    const text = name.parentNode;
-    const right = () => {
-      const b = text.getBBox();
-      return b.x + b.width;
-    };
-    for (let n = LABEL_CHARS - name.previousSibling.textContent.length; n > 1 && right() > W - 2; ) {
-      n -= 1;
-      name.textContent = ` ${clip(full, n)}`;
-    }
-  }
+/** Who is which line: each player's colour and whole name, under the chart (a name
+ * never cut to fit beside its line). */
+export function chartLegend(state) {
+  if (!(state.history || []).length) return null;
+  return h(
+    "ul",
+    { class: "chart-legend", "data-testid": "chart-legend" },
+    (state.players || []).map((p, seat) => h("li", { class: seatClass(seat), "data-testid": `chart-legend-${seat}` }, dot(seat), h("span", { class: "name" }, p.name))),
+  );
 }
 
 /** The SVG of the totals, or a friendly placeholder before round 1 is scored. */
@@ -142,7 +134,6 @@ export function totalsChart(state) {
       },
       s("title", {}, `${players[seat].name} ${num(v)}`),
       s("tspan", { class: "end-total" }, num(v)),
-      s("tspan", { class: "end-name", "data-name": players[seat].name }, ` ${clip(players[seat].name, LABEL_CHARS - num(v).length)}`),
     ),
   );
   return s(

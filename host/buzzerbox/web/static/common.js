@@ -3,10 +3,11 @@
 import { follow } from "./api.js";
 import { $, fill, h, ownName, useColours } from "./dom.js";
 import { choose, t } from "./i18n.js";
+import "./fit.js"; // every name whole, on every page
 
 const STATUS_TEXT = {
   connecting: t("connecting to the box"),
-  live: t("live"),
+  live: t("connected to the box"),
   reconnecting: t("reconnecting to the box…"),
   offline: t("the box is not answering: trying again…"),
 };
@@ -68,6 +69,8 @@ class Countdown {
     this.el = el;
     this.endAt = null; // performance.now() at which the count reaches zero
     this.call = "";
+    this.title = null; // [what, how] above the count: a Twin It! split says what to do
+    this.note = ""; // the page's own word above the count (the buzzer's false start)
     this.goUntil = 0;
     this.frame = null;
     /** what follows the count (the TV's beeps): {started(ms), went(), stopped()} */
@@ -98,13 +101,25 @@ class Countdown {
     this.tick();
   }
 
+  /** Say `note` above the count (nothing: ""), at once: nothing the page says hides
+   * behind the count. */
+  say(note) {
+    if (note === this.note) return;
+    this.note = note;
+    if (!this.el.hidden) this.draw(Number(this.el.dataset.shown));
+  }
+
   draw(current) {
     const parts = ["3", "2", "1", this.call];
     fill(
       this.el,
       h(
         "div",
-        { class: "countdown-box" },
+        { class: `countdown-box${this.title ? " titled" : ""}` },
+        this.note ? h("p", { class: "countdown-note", "data-testid": "countdown-note", role: "alert" }, this.note) : null,
+        this.title
+          ? h("div", { class: "countdown-title", "data-testid": "countdown-title" }, h("p", { class: "countdown-what" }, this.title[0]), h("p", {}, this.title[1]))
+          : null,
         h("div", { class: `countdown-big${current === 3 ? " go" : ""}`, "data-testid": "countdown-big" }, parts[current]),
         h(
           "div",
@@ -159,6 +174,12 @@ class Countdown {
     const box = state.box || {};
     const split = box.countdown === "split";
     const call = split ? t("Turn over!") : startCall(state.title, state.game);
+    // a split's count says what it is for (on the TV it takes the split's moment's place)
+    const title = split ? [t("Split!"), t("A tie: on 3 – 2 – 1, turn the pair over")] : null;
+    if (box.countdown_ends_us != null && JSON.stringify(title) !== JSON.stringify(this.title)) {
+      this.title = title;
+      this.el.dataset.shown = ""; // drawn again with it
+    }
     if (box.countdown_ends_us != null && box.now_us != null) {
       const ms = (box.countdown_ends_us - box.now_us) / 1000;
       // re-sync on every state, but do not restart a count already running
@@ -235,6 +256,8 @@ export function run(render, onStatus = null) {
         showUrls(state || {});
         showPlay(state || {});
         showSaving(state);
+        // the box's log position this page shows (a test waits for a move to arrive)
+        if (state?.box?.seq != null) document.body.dataset.seq = String(state.box.seq);
       }
     },
     (status) => {

@@ -97,6 +97,17 @@ export const num = (n) => (n < 0 ? `−${plain.format(-n)}` : plain.format(n));
 /** A signed number for round points: +8, −3, 0. */
 export const signed = (n) => (n > 0 ? `+${plain.format(n)}` : n < 0 ? `−${plain.format(-n)}` : "0");
 
+const listed = (list) =>
+  typeof Intl !== "undefined" && Intl.ListFormat
+    ? new Intl.ListFormat(lang, { type: "conjunction" }).formatToParts(list)
+    : list.flatMap((value, i) => [...(i ? [{ type: "literal", value: ", " }] : []), { type: "element", value }]);
+
+/** Names as a language lists them: "Ann, Ben and Cem". */
+export const names = (list) => listed(list).map((part) => part.value).join("");
+
+/** The same list on the page, each name an element of its own (whole: fit.js). */
+export const nameList = (list) => listed(list).map((part) => (part.type === "element" ? h("span", { class: "name" }, part.value) : part.value));
+
 /** A translated sentence with elements in it: linked(t("Start one on the {link}."),
  * { link: h("a", …) }) gives the text around the element, the element in its place. */
 export function linked(text, parts) {

@@ -142,7 +142,7 @@ export function crown(cls = "crown") {
 export function takes(list) {
   return h(
     "span",
-    { class: "takes", "aria-label": tn("{n} take", "{n} takes", list.length) },
+    { class: "takes", role: "img", "aria-label": tn("{n} take", "{n} takes", list.length) },
     list.map((n) =>
       h("span", { class: `take take-${n}`, title: t("a take of {n}", { n }) }, Array.from({ length: n }, () => h("i"))),
     ),

@@ -92,7 +92,9 @@ export function newGameForm(onCreated, onCancel = null) {
         h(
           "li",
           { class: "player-row" },
-          h("span", { class: `dot p${i % 12}`, "aria-hidden": "true" }),
+          // the seat's number, not a colour: a player's colour is theirs, given by the
+          // box when the game starts (it follows the name through the games)
+          h("span", { class: "seat-no", "aria-hidden": "true" }, String(i + 1)),
           h("input", {
             type: "text",
             value: n,

@@ -8,7 +8,7 @@
 // (or a box started with --open-pads) the page asks for the PIN before it shows them.
 import { post, session, whenAuthLost } from "./api.js";
 import { run } from "./common.js";
-import { $, decimal, dot, fill, h, lead, ownName, seatClass } from "./dom.js";
+import { $, decimal, dot, fill, h, lead, linked, ownName, seatClass } from "./dom.js";
 import { foulNews } from "./game.js";
 import { t } from "./i18n.js";
 import { pinForm } from "./login.js";
@@ -184,7 +184,7 @@ function update(st) {
     fill(
       card.querySelector(".seat-news"),
       first ? h("span", { class: "badge ok", "data-testid": `first-${seat}` }, t("first!")) : null,
-      late && late.lead_us != null ? h("span", { class: "badge" }, t("late {lead}", { lead: lead(late.lead_us) })) : null,
+      late && late.lead_us != null ? h("span", { class: "badge" }, linked(t("late {lead}"), { lead: h("span", { class: "unit" }, lead(late.lead_us)) })) : null,
       falseStart ? h("span", { class: "badge bad", "data-testid": `false-${seat}` }, t("false start")) : null,
       st.phase === "playing" && st.last_foul && st.last_foul.seat === seat
         ? h("span", { class: "badge bad", "data-testid": `foul-${seat}`, title: foulNews(st) }, ownName(FOULS, st.last_foul.foul, st.last_foul.foul))
@@ -248,7 +248,8 @@ function draw(st) {
     h("p", { "data-testid": "pads-phase", "data-phase": st.phase || "" }, statusLine(st)),
     real ? h("p", { class: "badge warn" }, t("This box has real pads: press them, and see each one in the pad test below.")) : null,
   );
-  renderPadTest($("#padtest"), st);
+  // the pads' ids and the box's raw µs are the builder's, behind the PIN
+  renderPadTest($("#padtest"), st, { raw: real || admin === true });
   const el = $("#pads");
   el.hidden = !st.game || real || locked;
   $("#keys-help").hidden = el.hidden;

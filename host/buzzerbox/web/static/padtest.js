@@ -39,7 +39,7 @@ const micros = (us) => `${String(us).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009")}
 /** An edge's note in the page's language: the box says it in each (note_said), in English as `note`. */
 const noteText = (e) => (e.note_said && e.note_said[lang]) || e.note;
 
-function edgeRow(state, e, before) {
+function edgeRow(state, e, before, raw) {
   const kind = NOTE_KIND.find(([re]) => re.test(e.note || ""));
   const seat = e.seat ?? null;
   return h(
@@ -54,14 +54,14 @@ function edgeRow(state, e, before) {
     h(
       "span",
       { class: "edge-who" },
-      h("code", { class: "edge-pad" }, e.pad),
+      raw ? h("code", { class: "edge-pad" }, e.pad) : null,
       h("span", { class: "edge-what" }, seat === null ? null : dot(seat), ` ${roleText(e)} · ${seatName(state, seat)}`),
     ),
     h(
       "span",
       { class: "edge-t" },
-      h("span", {}, micros(e.t_us)),
-      before ? h("span", { class: "muted small" }, `+${span(e.t_us - before.t_us)}`) : null,
+      raw ? h("span", {}, micros(e.t_us)) : null,
+      before ? h("span", { class: raw ? "muted small" : "" }, `+${span(e.t_us - before.t_us)}`) : null,
     ),
     e.note ? h("span", { class: `edge-note badge ${kind ? kind[1] : ""}`, "data-testid": `pad-edge-note-${e.n}` }, noteText(e)) : null,
   );
@@ -116,20 +116,22 @@ function boardList(boards) {
   );
 }
 
-/** The pad test in `el`: rebuilt when an edge comes (or the pads or boards change). */
-export function renderPadTest(el, state) {
+/** The pad test in `el`: rebuilt when an edge comes (or the pads or boards change).
+ * `raw`: the pads' ids and the box's own µs (a builder's, behind the PIN); else each
+ * edge is its seat and role, and the time since the one before. */
+export function renderPadTest(el, state, { raw = true } = {}) {
   const box = state.box || {};
   const edges = box.pad_test || [];
   const last = edges.at(-1);
   const real = box.simulated === false;
   const names = (state.players || []).map((p) => p.name);
   const boards = box.boards || [];
-  const key = JSON.stringify([last ? [last.n, last.t_us] : 0, real ? box.pads : null, names, boards]);
+  const key = JSON.stringify([last ? [last.n, last.t_us] : 0, real ? box.pads : null, names, boards, raw]);
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   const held = heldPads(edges);
   const newest = last && last.edge === "press" ? last.pad : null;
-  const rows = edges.map((e, i) => edgeRow(state, e, edges[i - 1])).reverse();
+  const rows = edges.map((e, i) => edgeRow(state, e, edges[i - 1], raw)).reverse();
   fill(
     el,
     h("h2", {}, t("Pad test")),

@@ -1,17 +1,11 @@
 // One past game drawn (GET /api/games/<id>): its players ranked with their totals, and
 // its rounds, points per player. A line of the list: when, which game, who, who won.
-import { dot, h, num, ownName, seatClass, signed } from "./dom.js";
+import { dot, h, names, num, ownName, seatClass, signed } from "./dom.js";
 import { TITLES, crown, placeText, ranking } from "./game.js";
 import { t } from "./i18n.js";
 
 const lang = () => document.documentElement.lang || undefined;
 
-/** Names as a language lists them: "Ann, Ben and Cem". */
-export function names(list) {
-  return typeof Intl !== "undefined" && Intl.ListFormat
-    ? new Intl.ListFormat(lang(), { type: "conjunction" }).format(list)
-    : list.join(", ");
-}
 
 export const titleOf = (game) => ownName(TITLES, game, game);
 
@@ -61,7 +55,7 @@ export function pastGame(view) {
         "tr",
         {},
         h("th", { scope: "col" }, "#"),
-        view.standings.map((p, seat) => h("th", { scope: "col" }, dot(seat), " ", p.name)),
+        view.standings.map((p, seat) => h("th", { scope: "col" }, dot(seat), " ", h("span", { class: "name" }, p.name))),
       ),
     ),
     h(

@@ -1,6 +1,6 @@
 // The photo finish: every press of the last race with its lead over the first,
 // later presses (late, after the call) and false starts (before the go).
-import { dot, fill, h, lead, ownName, seatClass, span } from "./dom.js";
+import { dot, fill, h, lead, linked, ownName, seatClass, span } from "./dom.js";
 import { t } from "./i18n.js";
 
 const PAD_NAMES = { stop: t("stop"), slap: t("slap"), pile: t("pile") };
@@ -62,7 +62,7 @@ function headline(state, list) {
             ? t("was first on a pile")
             : t("was first on stop"),
       ),
-      runner ? h("div", { class: "photo-margin" }, margin(runner)) : null,
+      runner ? h("div", { class: "photo-margin fit" }, margin(runner)) : null,
     ),
   );
 }
@@ -94,8 +94,9 @@ function timingNote(state) {
   return h("p", { class: "muted small", "data-testid": "phone-timing" }, text);
 }
 
-/** The photo finish in `el`; compact shows at most 4 presses. */
-export function renderPhoto(el, state, { compact = false } = {}) {
+/** The photo finish in `el`: at most `most` presses (compact: 4) and `mostFalse` false
+ * starts, the rest counted ("and 6 more"). */
+export function renderPhoto(el, state, { compact = false, most = compact ? 4 : Infinity, mostFalse = Infinity } = {}) {
   const list = presses(state);
   const fouls = falseStarts(state);
   if (!state.game) {
@@ -109,7 +110,8 @@ export function renderPhoto(el, state, { compact = false } = {}) {
     return;
   }
   const maxLead = Math.max(0, ...list.map((p) => p.lead_us || 0));
-  const shown = compact ? list.slice(0, 4) : list;
+  const shown = list.slice(0, Math.max(1, most));
+  const foulsShown = fouls.slice(0, mostFalse);
   fill(
     el,
     headline(state, list) || h("p", { class: "muted" }, t("No press since the go yet.")),
@@ -149,9 +151,7 @@ export function renderPhoto(el, state, { compact = false } = {}) {
         )
       : null,
     timingNote(state),
-    compact && list.length > shown.length
-      ? h("p", { class: "muted small" }, t("and {n} more", { n: list.length - shown.length }))
-      : null,
+    list.length > shown.length ? h("p", { class: "muted small", "data-testid": "presses-more" }, t("and {n} more", { n: list.length - shown.length })) : null,
     fouls.length
       ? h(
           "div",
@@ -160,21 +160,23 @@ export function renderPhoto(el, state, { compact = false } = {}) {
           h(
             "ul",
             {},
-            fouls.map((p, i) =>
+            foulsShown.map((p, i) =>
               h(
                 "li",
                 { class: `press false ${seatClass(p.seat)}`, "data-testid": `false-start-${i}` },
-                h("span", { class: "badge bad" }, t("false start")),
                 dot(p.seat),
-                h("span", { class: "name" }, p.name),
+                h("span", { class: "who" }, h("span", { class: "name" }, p.name), h("span", { class: "badge bad fit" }, t("false start"))),
                 h(
                   "span",
                   { class: "lead muted" },
-                  p.before_us !== null ? t("{time} early", { time: span(p.before_us) }) : t("before the go"),
+                  p.before_us !== null ? linked(t("{time} early"), { time: h("span", { class: "nowrap" }, span(p.before_us)) }) : t("before the go"),
                 ),
               ),
             ),
           ),
+          fouls.length > foulsShown.length
+            ? h("p", { class: "muted small", "data-testid": "false-starts-more" }, t("and {n} more", { n: fouls.length - foulsShown.length }))
+            : null,
         )
       : null,
   );

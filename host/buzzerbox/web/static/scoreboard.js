@@ -1,7 +1,7 @@
 // The scoreboard for everyone: standings, course, caller, winners, chart, history.
-import { fitLabels, totalsChart } from "./chart.js";
+import { chartLegend, fitLabels, totalsChart } from "./chart.js";
 import { run } from "./common.js";
-import { $, dot, fill, h, linked, num, ownName, seatClass, signed } from "./dom.js";
+import { $, dot, fill, h, linked, nameList, num, ownName, seatClass, signed } from "./dom.js";
 import { claimNews, course, crown, fewestWins, foulNews, lastPoints, leftCounts, placeText, ranking, takes, winnersTitle } from "./game.js";
 import { renderPhoto } from "./photo.js";
 import { shareButton } from "./share.js";
@@ -101,7 +101,7 @@ function renderHero(state) {
   fill(
     el,
     meta,
-    h("h1", { "data-testid": "headline", class: `phase-${state.phase}` }, big),
+    h("h1", { "data-testid": "headline", class: `fit phase-${state.phase}` }, big),
     h("p", { class: "muted", "data-testid": "subline" }, small),
   );
 }
@@ -280,7 +280,7 @@ function renderHistory(state) {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", { scope: "col" }, "#"), players.map((p, seat) => h("th", { scope: "col" }, dot(seat), " ", p.name))),
+        h("tr", {}, h("th", { scope: "col" }, "#"), players.map((p, seat) => h("th", { scope: "col" }, dot(seat), " ", h("span", { class: "name" }, p.name)))),
       ),
       h(
         "tbody",
@@ -310,9 +310,11 @@ function historyHint() {
   const right = box.getBoundingClientRect().right;
   const hidden = [...table.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().left >= right - 8);
   hint.hidden = false;
-  hint.textContent = hidden.length
-    ? t("Swipe the table sideways for {names} →", { names: hidden.map((th) => th.textContent.trim()).join(", ") })
-    : t("Swipe the table sideways for every column →");
+  const names = nameList(hidden.map((th) => th.textContent.trim()));
+  const key = JSON.stringify(hidden.map((th) => th.textContent));
+  if (hint.dataset.key === key) return; // the same: not drawn again on every scroll
+  hint.dataset.key = key;
+  fill(hint, hidden.length ? linked(t("Swipe the table sideways for {names} →", { names: "{names}" }), { names }) : t("Swipe the table sideways for every column →"));
 }
 
 function render(state) {
@@ -320,7 +322,7 @@ function render(state) {
   renderStandings(state);
   const chartCard = $("#chart-card");
   chartCard.hidden = !state.game || state.game === "twinit";
-  if (!chartCard.hidden) fitLabels(fill($("#chart"), totalsChart(state)));
+  if (!chartCard.hidden) fitLabels(fill($("#chart"), totalsChart(state), chartLegend(state)));
   $("#photo-card").hidden = !state.game;
   if (state.game) renderPhoto($("#photo"), state, { compact: true });
   renderHistory(state);

@@ -1,6 +1,6 @@
-// Opt-in sound (Web Audio, made here: no sound files) and vibration. A browser plays
-// sound only after a tap on the page, so the TV view has a button for it; the choice
-// is kept on that screen (localStorage).
+// Opt-in sound (Web Audio, made here: no sound files) and vibration, one choice: a
+// browser plays sound only after a tap on the page, so the TV view and the buzzer have
+// a button for it; the choice is kept on that screen (localStorage).
 const KEY = "buzzerbox.sound";
 let audio = null;
 let played = 0;
@@ -82,7 +82,8 @@ export function goNow() {
   tone(880, 300);
 }
 
-/** A short buzz on a phone that can (a press taken, a race won); silent elsewhere. */
+/** A short buzz on a phone that can (a press taken, a race won), if the player turned
+ * sound and vibration on (one choice: a phone set to silence stays still too). */
 export function buzz(pattern = 25) {
-  if (navigator.vibrate) navigator.vibrate(pattern);
+  if (soundOn() && navigator.vibrate) navigator.vibrate(pattern);
 }

@@ -4,9 +4,9 @@
 // ends, never on a press: mid-game the figures do not move.
 import { get, post, session } from "./api.js";
 import { run } from "./common.js";
-import { $, confirmButton, fill, h, signed } from "./dom.js";
+import { $, confirmButton, fill, h, nameList, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { dayOf, outcome, pastGame, titleOf, whenOf, names } from "./pastgame.js";
+import { dayOf, outcome, pastGame, titleOf, whenOf } from "./pastgame.js";
 
 const PAGE = 20; // past games shown at first, and more with each tap
 
@@ -15,6 +15,7 @@ $("#past-title").textContent = t("Past games");
 
 let shownFor = null;
 let shown = PAGE;
+let withUnplayed = false; // games made and left before their first round: shown on a tap
 let isAdmin = false;
 const admin = session().then(
   (s) => (isAdmin = Boolean(s && s.admin)),
@@ -144,7 +145,7 @@ function pastRow(g, currentId) {
     "li",
     { class: `past-game${g.finished ? "" : " unfinished"}`, "data-testid": `past-${g.id}` },
     h("p", { class: "past-when muted small" }, whenOf(g.started)),
-    h("p", { class: "past-what" }, h("strong", {}, titleOf(g.game)), " · ", names(g.players)),
+    h("p", { class: "past-what" }, h("strong", {}, titleOf(g.game)), " · ", nameList(g.players)),
     h("p", { class: "past-winner", "data-testid": `past-winner-${g.id}` }, outcome(g, currentId)),
     h("div", { class: "past-actions" }, viewButton(g, panel), isAdmin ? rematchButton(g, note) : null),
     exportLinks(g),
@@ -153,7 +154,12 @@ function pastRow(g, currentId) {
   );
 }
 
-function renderPast(games, currentId) {
+/** A game made and left before its first round (not the one at the table now). */
+const unplayed = (g, currentId) => !g.finished && g.phase === "lobby" && g.id !== currentId;
+
+function renderPast(all, currentId) {
+  const hidden = all.filter((g) => unplayed(g, currentId)).length;
+  const games = withUnplayed ? all : all.filter((g) => !unplayed(g, currentId));
   const list = games.slice(0, shown);
   fill($("#past"), list.length ? list.map((g) => pastRow(g, currentId)) : h("li", { class: "muted" }, t("No game in the log yet.")));
   const more = games.length - list.length;
@@ -168,10 +174,28 @@ function renderPast(games, currentId) {
             "data-testid": "past-more",
             onclick: () => {
               shown += PAGE;
-              renderPast(games, currentId);
+              renderPast(all, currentId);
             },
           },
           tn("Show {n} older game", "Show {n} older games", Math.min(more, PAGE)),
+        )
+      : null,
+    hidden
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "ghost",
+            "data-testid": "past-unplayed",
+            "aria-pressed": String(withUnplayed),
+            onclick: () => {
+              withUnplayed = !withUnplayed;
+              renderPast(all, currentId);
+            },
+          },
+          withUnplayed
+            ? tn("Hide {n} game left before its first round", "Hide {n} games left before their first round", hidden)
+            : tn("Show {n} game left before its first round", "Show {n} games left before their first round", hidden),
         )
       : null,
     !isAdmin && list.length ? h("span", { class: "muted small" }, t("A rematch is started by the scorekeeper, logged in on the Table tab.")) : null,

@@ -3,7 +3,7 @@
 // and finish.
 import { logout, post, send, session, whenAuthLost } from "./api.js";
 import { run, startCall } from "./common.js";
-import { $, confirmButton, dot, fill, h, keyed, num, ownName, plural, seatClass, signed } from "./dom.js";
+import { $, confirmButton, dot, fill, h, keyed, linked, nameList, num, ownName, plural, seatClass, signed } from "./dom.js";
 import { conflictKey, conflictPanel, conflictWarning, noteReplaced, whenChosen } from "./conflict.js";
 import { busy } from "./forms.js";
 import { course, crown, lastPoints, leftCounts, phaseLine, ranking, winnersTitle } from "./game.js";
@@ -132,7 +132,9 @@ function lobbyStage(st) {
     h(
       "p",
       { class: "muted" },
-      tn("{n} player: {names}.", "{n} players: {names}.", st.players.length, { names: st.players.map((p) => p.name).join(", ") }),
+      linked(tn("{n} player: {names}.", "{n} players: {names}.", st.players.length, { names: "{names}" }), {
+        names: nameList(st.players.map((p) => p.name)),
+      }),
       " ",
       t("Check each seat's pad below, then start: the box counts “3 – 2 – 1 {call}”", { call: startCall(st.title, st.game) }),
     ),
@@ -197,13 +199,20 @@ function finishedStage(st) {
 function pinCode() {
   const img = h("img", { alt: t("QR code of the admin PIN"), width: 160, height: 160, class: "qr", "data-testid": "pin-qr", hidden: true });
   const b = h("button", { type: "button", class: "ghost", "aria-expanded": "false", "data-testid": "show-pin" }, t("Show the PIN as a QR code"));
+  // what to do with it: the code holds the PIN's digits, read by a phone's camera
+  const how = h(
+    "p",
+    { class: "muted small", "data-testid": "pin-how", hidden: true },
+    t("For a second scorekeeper: scan this code with your phone's camera, open the Table tab on your phone and type the digits it shows as the PIN."),
+  );
   b.addEventListener("click", () => {
     img.hidden = !img.hidden;
+    how.hidden = img.hidden;
     if (!img.hidden) img.src = `/api/qr/pin.svg?t=${Date.now()}`;
     b.setAttribute("aria-expanded", String(!img.hidden));
     b.textContent = img.hidden ? t("Show the PIN as a QR code") : t("Hide the PIN's code");
   });
-  return h("div", { class: "pin-code" }, b, img);
+  return h("div", { class: "pin-code" }, b, img, how);
 }
 
 /** The same game again in one tap: players, seats (so colours), settings and pads. */

@@ -3,6 +3,7 @@
 // taking the screen (tvmoments.js): FIRST!, the call, Twin It!'s steals, errors and
 // splits, the winners with everyone's totals. Opt-in sound.
 import { countdown, run } from "./common.js";
+import { fitNames } from "./fit.js";
 import { $, dot, fill, h, num, seatClass, signed } from "./dom.js";
 import { course, crown, lastPoints, leftCounts, placeText, ranking, takes } from "./game.js";
 import { t, tn } from "./i18n.js";
@@ -11,9 +12,6 @@ import { cancelBeeps, countdownBeeps, fanfare, goNow, setSound, soundOn } from "
 import { moments } from "./tvmoments.js";
 
 const REVEAL_MS = 5000;
-/** A name too long for its row is made smaller, down to this share of the row's size;
- * below it, it wraps (it is never cut). */
-const SMALLEST = 0.5;
 
 function headline(state) {
   if (!state.game) return [t("No game yet"), t("Start one on the table view")];
@@ -43,33 +41,6 @@ function lastOf(state, p) {
   ];
 }
 
-/** A name whole: too wide for its row, it gets smaller, or at last wraps. */
-function fitName(name) {
-  name.style.fontSize = "";
-  name.classList.remove("wrap");
-  if (name.scrollWidth <= name.clientWidth + 0.5) return;
-  const share = Math.max(SMALLEST, Math.floor((name.clientWidth / name.scrollWidth) * 100) / 100);
-  name.style.fontSize = `${share * 100}%`;
-  if (name.scrollWidth > name.clientWidth + 0.5) name.classList.add("wrap");
-}
-
-// a name's box changes with the screen (and the rows' font with its height): it is
-// fitted again once laid out, whatever changed it
-const resized = typeof ResizeObserver !== "undefined" ? new ResizeObserver((seen) => seen.forEach((e) => fitName(e.target))) : null;
-
-/** Stop watching the names in `root` (before it is filled anew). */
-function forget(root) {
-  for (const name of root.querySelectorAll(".tv-name, .tv-finale-name")) resized?.unobserve(name);
-}
-
-/** Every name in `root` whole, now and whenever its box changes. */
-function fitNames(root) {
-  for (const name of root.querySelectorAll(".tv-name, .tv-finale-name")) {
-    fitName(name);
-    resized?.observe(name);
-  }
-}
-
 function renderBoard(state) {
   const [title, meta] = headline(state);
   $("#tv-title").textContent = title;
@@ -78,7 +49,6 @@ function renderBoard(state) {
   const players = state.players || [];
   list.style.setProperty("--rows", String(Math.max(players.length, 4)));
   const winners = new Set(state.winners || []);
-  forget(list);
   fill(
     list,
     ranking(state).map((o) => {
@@ -103,7 +73,6 @@ function renderBoard(state) {
       );
     }),
   );
-  fitNames(list);
 }
 
 // -- the big moments --------------------------------------------------------------------
@@ -125,6 +94,12 @@ function renderMoment(state) {
   const opening = seen === null; // what had happened when the page opened is not shouted
   const fresh = opening ? [] : list.filter((m) => !seen.has(m.key));
   seen = new Set(list.map((m) => m.key));
+  // a split's count says the split itself over the whole screen (common.js): its moment
+  // does not show under the count
+  if (state.box?.countdown === "split") {
+    if (!el.hidden) hideMoment();
+    return;
+  }
   const held = list.find((m) => m.hold && m.key !== dismissed);
   const onScreen = !el.hidden ? list.find((m) => m.key === current) : null;
   const next = held || fresh[0] || onScreen;
@@ -135,10 +110,8 @@ function renderMoment(state) {
   const made = next.make();
   const same = next.key === current && !el.hidden;
   if (same && el.textContent === made.textContent) return; // nothing new to say
-  forget(el);
   fill(el, made);
-  el.hidden = false; // laid out, so its names can be measured
-  fitNames(el);
+  el.hidden = false; // laid out, so its names can be fitted (fit.js)
   el.dataset.kind = next.kind;
   el.dataset.key = next.key;
   el.dataset.hold = String(Boolean(next.hold));
@@ -148,6 +121,29 @@ function renderMoment(state) {
   fanfare();
   clearTimeout(hideTimer);
   if (!next.hold) hideTimer = setTimeout(hideMoment, REVEAL_MS);
+}
+
+/** The photo finish beside the board, whole on the screen with the QR code under it:
+ * up to 4 presses (all with 6 players or fewer) and every false start, fewer of each
+ * (the rest counted: "and 6 more") until it fits. Nothing on a TV scrolls. */
+function renderSide(state) {
+  const side = $(".tv-side");
+  const photo = $("#photo");
+  const race = (state.claim?.slaps?.length || (state.race || []).length) + (state.late || []).length;
+  const fouls = (state.false_starts || []).length;
+  let most = (state.players || []).length > 6 ? 4 : race;
+  let mostFalse = fouls;
+  const draw = () => {
+    renderPhoto(photo, state, { most, mostFalse });
+    fitNames(side); // measured as shown: a long name made smaller
+  };
+  draw();
+  const over = () => side.scrollHeight > side.clientHeight + 1 && getComputedStyle(side).overflowY !== "visible";
+  while (over() && (mostFalse > 0 || most > 1)) {
+    if (mostFalse > 1 || (mostFalse > 0 && most <= 1)) mostFalse -= 1;
+    else most -= 1;
+    draw();
+  }
 }
 
 function soundButton() {
@@ -167,17 +163,11 @@ function soundButton() {
 countdown.listener = { started: countdownBeeps, went: goNow, stopped: cancelBeeps };
 soundButton();
 $("#tv-reveal").addEventListener("click", hideMoment);
-// the rows' font follows the screen's height: all measured again when the list's changes
-if (typeof ResizeObserver !== "undefined") {
-  new ResizeObserver(() => fitNames($("#tv-standings"))).observe($("#tv-standings"));
-}
-// measured again when the fonts change (a CJK or emoji font comes late)
-document.fonts?.addEventListener("loadingdone", () => {
-  fitNames($("#tv-standings"));
-  fitNames($("#tv-reveal"));
-});
+let shown = null; // the state on the screen: its photo finish is fitted again on a resize
+addEventListener("resize", () => shown && renderSide(shown));
 run((state) => {
+  shown = state;
   renderBoard(state);
-  renderPhoto($("#photo"), state, { compact: (state.players || []).length > 6 });
+  renderSide(state);
   renderMoment(state);
 });
