@@ -3,7 +3,7 @@
     python3 tests/bench/event_cost.py [--events 400] [--data DIR] [--profile]
 
 A `Box` with its SQLite log on the real disk (WAL, synchronous=FULL: every event is
-fsync'ed before it is acknowledged) and the web app's live stream (its `LiveState`: the
+fsync'ed before it is acknowledged) and the web app's live stream (its `StateView`: the
 public state, the delta, one message for every phone) plays a 4-player Ligretto Twist
 round; pad edges (presses and releases of pile pads, in turn) come in as a pad board's
 do (`Box.pad_edge`). It prints the CPU per event of this thread (user + system: the
@@ -42,7 +42,7 @@ PAD_MAP = "seats = 4\npiles = 4\n" + "".join(
 )
 #: what --profile reports: (label, the function's file and name in cProfile's terms)
 PARTS = [
-    ("the rules apply the event", "engine.py", "apply_dict"),
+    ("the rules apply the event", "engine.py", "apply"),
     ("the log write (SQLite, fsync)", "eventlog.py", "append"),
     ("the state object", "core.py", "state"),
     ("the live stream's message (delta)", "livestate.py", "publish"),

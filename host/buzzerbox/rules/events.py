@@ -323,7 +323,8 @@ def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, A
     return parse
 
 
-_PARSERS: Final[dict[object, Callable[[Mapping[str, Any]], Event]]] = {
+#: each `type`'s parser of a log line's object (parse_event picks one and says a refusal)
+PARSERS: Final[Mapping[object, Callable[[Mapping[str, Any]], Event]]] = {
     "press": _edge(PadPressed),
     "release": _edge(PadReleased),
     "go": lambda obj: StartSignalled(_int(obj, "t_us", TIME)),
@@ -351,7 +352,7 @@ def parse_edge(
     obj |= {"seat": seat, "pad": pad, "t_us": t_us}
     if pile is not None:
         obj["pile"] = pile
-    event = _PARSERS[obj["type"]](obj)
+    event = PARSERS[obj["type"]](obj)
     assert isinstance(event, PadPressed | PadReleased)
     return event
 
@@ -363,7 +364,7 @@ def parse_event(obj: object) -> Event:
         raise InvalidEventError(words, code="not-an-event")
     kind = obj.get("type")
     try:
-        parser = _PARSERS[kind]
+        parser = PARSERS[kind]
     except (KeyError, TypeError):
         words = Words(
             "event type {kind!r} is unknown: the log knows game, round, go, press, release, "

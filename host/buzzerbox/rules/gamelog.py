@@ -14,15 +14,16 @@ the text (U+FEFF, as a Windows editor saves UTF-8) is no part of the first line.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.events import parse_event
+from buzzerbox.rules.events import PARSERS, parse_event
 from buzzerbox.rules.written import WrittenFloat
 
 #: a log line: its number and its object (an `Unreadable` when it could not be read)
@@ -71,23 +72,15 @@ def _cleared(commas: int, obj: dict[str, Any]) -> bool:
     """Whether a line with `commas` commas, read as `obj`, cannot give a key twice.
 
     An object of n pairs is written with n - 1 commas (an array of n items too), and a
-    text may hold more; so with every object's pairs counted by its distinct keys, a
-    line with no more commas than that has no key given twice."""
+    text may hold more. Count the distinct keys of the line's object and of the objects
+    in it: if the commas are exactly what those keys need, none of them was given twice,
+    and no other array or object has room for a comma, so none holds two of anything."""
     keys, objects = len(obj), 1
-    pending: list[object] = [v for v in obj.values() if type(v) is dict or type(v) is list]
-    while pending:
-        item = pending.pop()
-        if type(item) is dict:
-            if item:
-                keys += len(item)
-                objects += 1
-                pending.extend(v for v in item.values() if isinstance(v, _NESTED))
-        elif type(item) is list:
-            pending.extend(v for v in item if isinstance(v, _NESTED))
+    for value in obj.values():
+        if type(value) is dict and value:
+            keys += len(value)
+            objects += 1
     return commas + objects == keys
-
-
-_NESTED: Final = (dict, list)
 
 
 def _repeats(line: str, obj: object) -> Unreadable | None:
@@ -180,13 +173,10 @@ def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]
     """The lines numbered from 1, the first without a byte-order mark (RFC 8259 8.1
     lets a reader ignore one: a Windows editor puts it before UTF-8 text)."""
     numbered = enumerate(lines, start=1)
-    for number, first in numbered:
-        if isinstance(first, bytes):
-            yield number, first.removeprefix(_BOM.encode("utf-8"))
-        else:
-            yield number, first.removeprefix(_BOM)
-        break
-    yield from numbered
+    for number, first in numbered:  # the first line; the others pass as they are
+        bom = _BOM.encode("utf-8") if isinstance(first, bytes) else _BOM
+        return itertools.chain((((number, first.removeprefix(bom))),), numbered)  # type: ignore[arg-type]
+    return iter(())
 
 
 def read_lines(lines: Iterable[str | bytes]) -> list[Line]:
@@ -208,14 +198,14 @@ def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]
     rows = iter(lines)
     engine = _start(rows)
     accepted: list[Any] = []
-    return engine, accepted, _fold(engine, rows, accepted, read=False)
+    return engine, accepted, _fold(engine, rows, accepted)
 
 
 def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
     """The engine after every line of a JSON Lines text, and the lines it rejected."""
     numbered = _numbered(lines)
     engine = _start(_read(numbered))  # reads up to the first line that is not blank
-    return engine, _fold(engine, numbered, None, read=True)
+    return engine, _fold_text(engine, numbered)
 
 
 def _start(rows: Iterator[Line]) -> Engine:
@@ -232,34 +222,12 @@ def _start(rows: Iterator[Line]) -> Engine:
     raise InvalidEventError(words, code="empty-log")
 
 
-def _fold(
-    engine: Engine, rows: Iterator[tuple[int, Any]], accepted: list[Any] | None, *, read: bool
-) -> list[dict[str, Any]]:
-    """Apply the rows after the first (their objects, or with `read` their lines) to
-    `engine`; the lines refused, and the objects accepted added to `accepted`."""
+def _fold(engine: Engine, rows: Iterator[Line], accepted: list[Any]) -> list[dict[str, Any]]:
+    """Apply the rows after the first (numbered objects) to `engine`; the lines refused,
+    and the objects accepted added to `accepted`."""
     rejected: list[dict[str, Any]] = []
     apply, parse = engine.apply, parse_event
     for number, obj in rows:
-        if read:
-            raw, obj = obj, _BLANK
-            # most lines are ASCII text holding one JSON object and nothing else (no
-            # whitespace around it, no \u escape that could make a lone surrogate), read
-            # here; _load reads all others, and says what is wrong with one
-            if type(raw) is str and raw.isascii() and "\\u" not in raw:
-                try:
-                    obj, end = _scan(raw, 0)
-                except (ValueError, StopIteration, RecursionError):
-                    pass
-                else:
-                    if end != len(raw) or (
-                        (type(obj) is not dict or raw.count(",") + 1 != len(obj))  # not flat
-                        and _repeats(raw, obj) is not None
-                    ):
-                        obj = _BLANK  # _load says why
-            if obj is _BLANK:
-                obj = _load(raw)
-                if obj is _BLANK:
-                    continue
         if type(obj) is Unreadable:
             rejected.append({"line": number, "reason": obj.reason})
             continue
@@ -268,8 +236,44 @@ def _fold(
         except BuzzerboxError as exc:
             rejected.append({"line": number, "reason": str(exc)})
             continue
-        if accepted is not None:
-            accepted.append(obj)
+        accepted.append(obj)
+    return rejected
+
+
+def _fold_text(engine: Engine, numbered: Iterator[tuple[int, str | bytes]]) -> list[dict[str, Any]]:
+    """Read and apply the lines after the first to `engine`; the lines refused."""
+    rejected: list[dict[str, Any]] = []
+    apply, parse, parsers = engine.apply, parse_event, PARSERS
+    for number, raw in numbered:
+        obj: Any = _BLANK
+        # most lines are ASCII text holding one JSON object and nothing else (no
+        # whitespace around it, no \u escape that could make a lone surrogate, no key
+        # given twice: a flat object of n keys has n - 1 commas), read here; _load reads
+        # all others, and says what is wrong with one
+        if type(raw) is str and raw.isascii() and "\\u" not in raw:
+            try:
+                obj, end = _scan(raw, 0)
+            except (ValueError, StopIteration, RecursionError):
+                pass
+            else:
+                if end != len(raw) or (
+                    (type(obj) is not dict or raw.count(",") + 1 != len(obj))
+                    and _repeats(raw, obj) is not None
+                ):
+                    obj = _BLANK
+        if obj is _BLANK:
+            obj = _load(raw)
+            if obj is _BLANK:
+                continue
+            if type(obj) is Unreadable:
+                rejected.append({"line": number, "reason": obj.reason})
+                continue
+        try:  # most lines are an object of a known type: its parser, at once
+            kind = obj.get("type") if type(obj) is dict else None
+            parser = parsers.get(kind) if type(kind) is str else None
+            apply(parse(obj) if parser is None else parser(obj))
+        except BuzzerboxError as exc:
+            rejected.append({"line": number, "reason": str(exc)})
     return rejected
 
 
