@@ -52,6 +52,7 @@ from buzzerbox.live.connection import Connection, Payloads, chunk
 from buzzerbox.live.livestate import LiveState
 from buzzerbox.live.shard import Shard
 from buzzerbox.live.sse import keepalive_frame
+from buzzerbox.threadname import name_thread
 
 #: one non-blocking send of the bytes to each of the numbers: the places that did not take it all
 SendAll = Callable[[list[int], bytes], list[tuple[int, int]]]
@@ -86,15 +87,6 @@ THREAD_NAME = "bb-fanout"
 MAX_THREADS = 8
 #: a file each round's times are appended to (for the bench), if set
 ROUNDS_ENV = "BUZZERBOX_FANOUT_ROUNDS"
-
-
-def name_thread(name: str) -> None:
-    """Give the calling thread `name` in the system's lists too (Linux; else nothing)."""
-    try:
-        with open(f"/proc/self/task/{threading.get_native_id()}/comm", "w") as comm:
-            comm.write(name[:15])
-    except OSError:
-        pass
 
 
 def check_threads(threads: int) -> None:
