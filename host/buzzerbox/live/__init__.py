@@ -4,6 +4,7 @@
 - delta.py       the patch between two states
 - sse.py         SSE frames, the clients' ring of messages, Live (the hub's stream)
 - fanout.py      a few threads write the stream to a thousand phones under waitress
+- handover.py    a phone's connection, from waitress to the fanout once its head is sent
 - shard.py       one sender's share of the phones: those in step, the rest, hang-ups
 - connection.py  one phone's socket, as the fanout writes it
 
