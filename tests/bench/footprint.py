@@ -11,7 +11,13 @@
                 the board link, arbitration, the rules, the log and the delta)
 
     python tests/bench/footprint.py [--servers box limit] [--phones 100 1000 2000]
-                                    [--rest-s 10] [--events 100]
+                                    [--rest-s 10] [--events 100] [--window 64]
+                                    [--figures rest phones event] [--tick-ms 10]
+                                    [--host OTHER_CHECKOUT/host]
+
+`--figures` runs some of the figures only; `--tick-ms` sets the fake boards' idle TICK;
+`--host` runs the box from another checkout's host/ folder (before and after, taken in
+the same minutes: tests/bench/README.md, "Issue 40").
 
 CPU is the scheduler's own count, in ns, summed over the process's threads
 (/proc/<pid>/task/<tid>/schedstat), not /proc's 10 ms ticks; it depends on the
