@@ -268,6 +268,8 @@ def run_serve(args: argparse.Namespace) -> int:
         unfollow()
         presence.stop()
         server.close()
+        if (fanout := app.extensions["buzzerbox"]["fanout"]) is not None:
+            fanout.close()  # the phones' streams end: they come back to the next box
         close(feed, box)
         lock.release()
         if spill is not None:

@@ -95,7 +95,7 @@ class TracedSources(PadSources):
         super().__init__(*args, **kwargs)
         self.edges: list[Edge] = []
 
-    def poll(self, timeout: float = 0.01) -> list[Any]:
+    def poll(self, timeout: float | None = 0.01) -> list[Any]:
         events = super().poll(timeout)
         self.edges.extend(e for e in events if isinstance(e, Edge))
         return events

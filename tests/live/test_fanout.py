@@ -27,19 +27,25 @@ class Served:
     port: int
     fanout: Fanout
     hub: Any
+    server: Any
 
 
-@pytest.fixture
-def served(box: Box, app_config: dict[str, Any]) -> Iterator[Served]:
-    config = {**app_config, "SSE_FANOUT": True, "SSE_FANOUT_THREADS": 2, "SSE_KEEPALIVE_S": 0.2}
+def serve(box: Box, config: dict[str, Any]) -> Iterator[Served]:
     app = create_app(box, config)
     server = make_server(app, bind("127.0.0.1", 0), 20)
     runner = threading.Thread(target=server.run, daemon=True)
     runner.start()
     parts = app.extensions["buzzerbox"]
-    yield Served(int(server.effective_port), parts["fanout"], parts["live"])
+    yield Served(int(server.effective_port), parts["fanout"], parts["live"], server)
     server.close()
     runner.join(10)
+    parts["fanout"].close()
+
+
+@pytest.fixture
+def served(box: Box, app_config: dict[str, Any]) -> Iterator[Served]:
+    config = {**app_config, "SSE_FANOUT": True, "SSE_FANOUT_THREADS": 2, "SSE_KEEPALIVE_S": 0.2}
+    yield from serve(box, config)
 
 
 @dataclass
@@ -196,3 +202,70 @@ def test_a_phone_that_hangs_up_is_let_go_with_nothing_to_send(
         same_game(phone, admin)
         phone.close()
     admin.close()
+
+
+def test_a_live_phone_is_its_socket_in_the_fanout_and_holds_no_thread(
+    served: Served, clock: ManualClock
+) -> None:
+    admin = twist_round(served, clock)
+    phones: list[Phone] = []
+    for _ in range(12):  # one after the other: each has its state before the next asks
+        phones.append(Phone(served.port))
+        phones[-1].read_until(served.hub.version)
+    press(admin, clock, 1)  # a delta: it comes by the fanout, so the fanout has them all
+    for phone in phones:
+        phone.read_until(served.hub.version)
+    assert sum(served.fanout.loads) == 12
+    # a stream's waitress thread went back to serve requests: the next phone's took it
+    assert len(served.server.task_dispatcher.threads) <= 6
+    assert served.hub.clients == 12  # each still counted among the phones
+    press(admin, clock, 2)
+    for phone in phones:
+        phone.read_until(served.hub.version)
+        same_game(phone, admin)
+        phone.close()
+    admin.close()
+
+
+def test_a_phone_that_hangs_up_gives_its_places_back(served: Served, clock: ManualClock) -> None:
+    admin = twist_round(served, clock)
+    phones = [Phone(served.port) for _ in range(3)]
+    press(admin, clock, 1)  # a delta by the fanout: it has every phone now
+    for phone in phones:
+        phone.read_until(served.hub.version)
+    ends = {c.socket.getpeername(): c for c in served.fanout.connections()}
+    let_go = threading.Event()
+    ends[phones[0].address].when_done(let_go.set)
+    assert served.hub.clients == 3
+    phones[0].close()
+    assert let_go.wait(5)
+    assert served.hub.clients == 2  # its place among the phones is free again
+    for phone in phones[1:]:
+        phone.close()
+    admin.close()
+
+
+@pytest.fixture
+def short(box: Box, app_config: dict[str, Any]) -> Iterator[Served]:
+    config = {**app_config, "SSE_FANOUT": True, "SSE_KEEPALIVE_S": 0.2, "SSE_MAX_STREAM_S": 0.4}
+    yield from serve(box, config)
+
+
+def test_a_stream_whose_time_is_up_ends_with_its_last_chunk_and_its_place_back(
+    short: Served,
+) -> None:
+    let_go = threading.Event()
+    add = short.fanout.add
+
+    def added(connection: Any) -> None:
+        add(connection)
+        connection.when_done(let_go.set)
+
+    short.fanout.add = added  # type: ignore[method-assign]
+    phone = Phone(short.port)
+    phone.read_until(short.hub.version)
+    rest = phone.reader.read()  # until the box closes it, after at most 0.4 s
+    assert rest.endswith(b"\r\n0\r\n\r\n")  # a chunked body's end, as waitress writes it
+    assert let_go.wait(5)
+    assert short.hub.clients == 0
+    phone.close()

@@ -51,6 +51,9 @@ class FakeSources:
     def close(self) -> None:
         self.queue.put(None)
 
+    def wake(self) -> None:  # the feed is to stop: end its events
+        self.queue.put(None)
+
     def events(self, stop: threading.Event) -> Iterator[PadEvent]:
         while (event := self.queue.get(timeout=10)) is not None:
             yield event

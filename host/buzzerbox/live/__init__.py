@@ -7,6 +7,7 @@
                  Stream.publish)
 - delta.py       the patch between two states
 - fanout.py      a few threads write the stream to a thousand phones under waitress
+- handover.py    a phone's connection, from waitress to the fanout once its head is sent
 - shard.py       one sender's share of the phones: those in step, the rest, hang-ups
 - connection.py  one phone's socket, as the fanout writes it
 

@@ -1,26 +1,30 @@
 """Threads that write each live-stream change to every phone (on waitress).
 
 Waking a thousand stream threads for every pad press costs a thousand GIL hand-overs:
-~300 ms until the last phone has it on two cores (tests/bench/phones.py). So under
-waitress a stream's thread only writes the response head and the first state, then
-hands its connection (connection.py) to the `Fanout`: `threads` sender threads
-(named bb-fanout-1, bb-fanout-2, ... in the system's lists), each writing every new
-message to its share of the connections (a shard: each phone stays in one, so its
-messages stay in order) and their keepalives, while the stream threads sleep until
-their phone is gone or their time is up. Each change is one delta, framed once for
-all (livestate.py): for every phone that had the one before, a sender's whole work
-is one non-blocking write of the same bytes, a few µs of CPU, nearly all of it the
-kernel's. A sender keeps those phones in step apart (shard.py, `Shard.steady`), as
-numbers of its own for their sockets (`own_copy`), and writes them all in one call
-(`send_steady`): live/_sendall.c's loop of send()s with the GIL let go once, as the
-one-send limit server does, or where that was not built, the Python reference beside
-it, a map() of os.write in C (`send_steady_python`); the others catch up one by one
-(`send_others`). Phones that hang up are found by one
-epoll of all their sockets every `HANGUP_CHECK_S`, a look at the readable ones only.
-A connection whose phone has stopped reading (more than `backlog_limit` bytes unsent)
-is skipped, never waited for; the next change or keepalive brings it up to date (the
+~300 ms until the last phone has it on two cores (tests/bench/phones.py), and keeping
+a thread for every phone costs its memory (35 KB a phone, issue 40). So under waitress
+a stream's thread only writes the response head and the first state, then hands its
+connection over (handover.py) to the `Fanout` and goes back to serve requests: a live
+phone is its socket and its place here, no thread. `threads` sender threads (named
+bb-fanout-1, bb-fanout-2, ... in the system's lists) each write every new message to
+their share of the connections (a shard: each phone stays in one, so its messages stay
+in order), their keepalives, and the end of each stream when its time is up. Each
+change is one delta, framed once for all (sse.py): for every phone that had the
+one before, a sender's whole work is one non-blocking write of the same bytes, a few
+µs of CPU, nearly all of it the kernel's. A sender keeps those phones in step apart
+(shard.py, `Shard.steady`), by their sockets' numbers (its own copies, `own_copy`), and
+writes them all in one call (`send_steady`): live/_sendall.c's loop of send()s with
+the GIL let go once, as the one-send limit server does, or where that was not built,
+the Python reference beside it, a map() of os.write in C (`send_steady_python`); the
+others catch up one by one (`send_others`). Phones that hang up are found by one epoll
+of all their sockets every `HANGUP_CHECK_S`, a look at the readable ones only. What a
+phone's socket does not take waits on its connection and goes first (connection.py);
+a phone that has stopped reading (more than `backlog_limit` bytes waiting) is skipped,
+never waited for; the next change or keepalive once it reads brings it up to date (the
 deltas it missed, or the full state). A sender starts with the first phone of its
-shard, not at start-up.
+shard, not at start-up. When a stream is over (hung up, or its time up), the fanout
+closes its socket and tells the stream (`Connection.when_done`): its place among the
+phones and its address's stream slot are given back then (handover.py).
 
 One sender is the default: its loop lets go of the GIL (the C loop once a round, the
 Python one at each write), so more senders could run the kernel's part of their
@@ -34,9 +38,8 @@ With BUZZERBOX_FANOUT_ROUNDS naming a file, each sender appends a line per round
 for tests/bench/phones.py: the version, the sender, the monotonic times of its first
 and last send, and the phones it sent to.
 
-This uses waitress internals (pinned in pyproject): the channel behind
-environ["waitress.client_disconnected"], its write_soon() and total_outbufs_len. On
-any other server (or without the fanout) sse.py's one-thread-per-stream path runs.
+On any other server than waitress (or without the fanout) sse.py's
+one-thread-per-stream path runs.
 """
 
 from __future__ import annotations
@@ -44,13 +47,13 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import islice, repeat
-from typing import Any
 
 from buzzerbox.live.connection import Connection, Payloads, chunk
 from buzzerbox.live.shard import Shard
 from buzzerbox.live.sse import Stream, keepalive_frame
+from buzzerbox.threadname import name_thread
 
 #: one non-blocking send of the bytes to each of the numbers: the places that did not take it all
 SendAll = Callable[[list[int], bytes], list[tuple[int, int]]]
@@ -77,23 +80,16 @@ SLOW_LOOP = (
     "on Debian: apt install gcc python3-dev, then the install again)"
 )
 
-#: how often a sender looks for phones that hung up (s)
+#: how often a sender looks for phones that hung up, and streams whose time is up (s)
 HANGUP_CHECK_S = 0.5
+#: how soon a sender looks again at a phone still taking a message (s)
+FLUSH_S = 0.05
 #: the senders' names in the system (`top -H`, /proc/<pid>/task/*/comm): bb-fanout-<n>
 THREAD_NAME = "bb-fanout"
 #: the most sender threads
 MAX_THREADS = 8
 #: a file each round's times are appended to (for the bench), if set
 ROUNDS_ENV = "BUZZERBOX_FANOUT_ROUNDS"
-
-
-def name_thread(name: str) -> None:
-    """Give the calling thread `name` in the system's lists too (Linux; else nothing)."""
-    try:
-        with open(f"/proc/self/task/{threading.get_native_id()}/comm", "w") as comm:
-            comm.write(name[:15])
-    except OSError:
-        pass
 
 
 def check_threads(threads: int) -> None:
@@ -156,11 +152,23 @@ class Fanout:
                 shard.thread.start()
 
     def remove(self, connection: Connection) -> None:
+        """Let the phone go now (its socket closed), and say so (`Connection.done`)."""
         shard = self._shards[connection.shard]
         with shard.lock:  # not in the middle of a round: nothing more is sent to it
-            connection.is_open = False
+            connection.gone()
             shard.leave(connection)
-        connection.closed.set()
+        connection.done()
+
+    def close(self) -> None:
+        """End every stream (its last chunk; the browsers come back to the next box)."""
+        for shard in self._shards:
+            with shard.lock:
+                over = list(shard.members)
+                for connection in over:
+                    connection.end()
+                    shard.leave(connection)
+            for connection in over:
+                connection.done()
 
     def _run(self, shard: Shard, number: int) -> None:
         name_thread(f"{THREAD_NAME}-{number + 1}")
@@ -168,29 +176,39 @@ class Fanout:
         keepalive_at = time.monotonic() + self.keepalive_s
         check_at = time.monotonic() + HANGUP_CHECK_S
         while True:  # a daemon thread, for the life of the server
-            latest = self.stream.wait_newer(version, min(HANGUP_CHECK_S, self.keepalive_s))
-            with shard.lock:  # no stream thread adds, writes or ends a connection now
-                if time.monotonic() >= check_at:  # not on every change
-                    check_at = time.monotonic() + HANGUP_CHECK_S
-                    shard.look_for_hangups()
-                if latest == version:
-                    if time.monotonic() < keepalive_at:
-                        continue
-                    keepalive_at = time.monotonic() + self.keepalive_s
+            wait = min(keepalive_at, check_at) - time.monotonic()
+            if shard.waiting:  # a phone is still taking a message: look again soon
+                wait = min(wait, FLUSH_S)
+            latest = self.stream.wait_newer(version, max(wait, 0.0))
+            over: list[Connection] = []
+            with shard.lock:  # no stream thread adds or writes a connection now
+                now = time.monotonic()
+                if now >= check_at:  # and streams whose time is up: not on every change
+                    check_at = now + HANGUP_CHECK_S
+                    over = shard.look_for_hangups(now)
+                elif latest != version:  # one epoll_wait(): a phone gone is let go soon
+                    over = shard.look_for_hangups()
+                if shard.waiting:
+                    shard.flush()
+                if latest != version:
+                    started = time.monotonic()
+                    self.send_all(shard, version, latest)
+                    phones = len(shard.members)
+                elif now >= keepalive_at:
+                    keepalive_at = now + self.keepalive_s
                     payloads = Payloads(self.stream)
                     shard.sync()
                     for connection in shard.members:
                         connection.keepalive(payloads, self.backlog_limit, self.keepalive)
-                    shard.dirty = True  # some may have caught up, some be queued now
-                    continue
-                started = time.monotonic()
-                self.send_all(shard, version, latest)
-                phones = len(shard.members)
-            if self._rounds >= 0:
-                ended = time.monotonic()
-                line = f"{latest} {number + 1} {started:.6f} {ended:.6f} {phones}\n"
-                os.write(self._rounds, line.encode())
-            version = latest
+                    shard.dirty = True  # some may have caught up, some be waiting now
+            for connection in over:  # their places given back, no sender's lock held
+                connection.done()
+            if latest != version:
+                if self._rounds >= 0:
+                    ended = time.monotonic()
+                    line = f"{latest} {number + 1} {started:.6f} {ended:.6f} {phones}\n"
+                    os.write(self._rounds, line.encode())
+                version = latest
 
     def send_all(self, shard: Shard, before: int, latest: int) -> None:
         """Bring the shard's connections to `latest`: those in step at `before` (nearly
@@ -213,16 +231,15 @@ class Fanout:
                 c.version = latest
                 if sent < 0:  # reset, or closed by the phone: it is gone
                     c.gone()
-                else:  # the rest queued in waitress, sent when the phone reads
-                    c.write(framing[sent:])
+                else:  # the rest waits on the connection, sent as the phone reads
+                    c.pending = framing[sent:]
                 shard.dirty = True
         shard.at = latest
         if shard.others:
             self.send_others(shard.others, payloads, framings, before, latest)
             caught = [
-                c for c in shard.others
-                if c.version == latest and c.is_open and not c.queued and c.fd >= 0
-            ]  # fmt: skip
+                c for c in shard.others if c.version == latest and c.is_open and not c.pending
+            ]
             for c in caught:  # in step from now on
                 shard.others.remove(c)
                 shard.step(c)
@@ -266,55 +283,14 @@ class Fanout:
         before: int,
         latest: int,
     ) -> None:
-        """The connections not in step: after what waitress still holds of theirs, or
-        skipped while they do not read (more than `backlog_limit` unsent), or caught up
-        from where they are."""
+        """The connections not in step: after what waits of theirs, or skipped while they
+        do not read (more than `backlog_limit` waiting), or caught up from where they are."""
         limit = self.backlog_limit
         for c in others:
-            if not c.is_open or c.version >= latest:
-                continue
+            if not c.is_open or c.version >= latest or len(c.pending) > limit:
+                continue  # gone, there already, or not reading: left behind for now
             if c.version != before:
                 c.catch_up(payloads, limit)
                 continue
-            if c.queued:  # waitress may still hold some: after them, or skipped
-                channel = c.channel
-                if channel.total_outbufs_len or not channel.connected:
-                    if channel.total_outbufs_len <= limit:  # else not reading: left behind
-                        c.version = latest
-                        c.write(framings[c.is_chunked])
-                    continue
-                c.queued = False
             c.version = latest
             c.write(framings[c.is_chunked])
-
-
-def waitress_channel(environ: dict[str, Any]) -> Any | None:
-    """The waitress channel serving this request, if the server is waitress."""
-    probe = environ.get("waitress.client_disconnected")
-    channel = getattr(probe, "__self__", None)
-    if channel is None or not hasattr(channel, "write_soon"):
-        return None
-    return channel
-
-
-def handed_over(
-    fanout: Fanout,
-    channel: Any,
-    environ: dict[str, Any],
-    head: bytes,
-    is_admin: bool,
-    version: int,
-    max_stream_s: float,
-) -> Iterator[bytes]:
-    """A stream's body under waitress: the head through waitress, the rest by the fanout.
-    The stream's thread sleeps until the phone is gone or the stream's time is up."""
-    yield head  # waitress writes the response head and this first chunk
-    chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
-    connection = Connection(channel, chunked, is_admin, version)
-    try:  # remove() too if add() fails half-way: the fanout keeps no stream gone
-        fanout.add(connection)
-        with connection.lock:  # its sender's: not in the middle of a round
-            connection.catch_up(Payloads(fanout.stream), 1 << 62)  # what came since the head
-        connection.closed.wait(max_stream_s)
-    finally:
-        fanout.remove(connection)

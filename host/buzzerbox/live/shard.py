@@ -1,5 +1,5 @@
-"""One fanout sender's share of the phones (fanout.py): the phones in step, kept as
-numbers of the sender's own for their sockets (`own_copy`), the rest, and the epoll
+"""One fanout sender's share of the phones (fanout.py): the phones in step, by the
+numbers of their sockets (the fanout's own copies, `own_copy`), the rest, and the epoll
 set that tells which of them hung up (`Poller`)."""
 
 from __future__ import annotations
@@ -44,11 +44,12 @@ def own_copy(sock: Any, peer: Any) -> int:
     kernel then gives its number to the next socket or file: the socket's own number,
     kept, could be a stranger's by the time it is written or watched (a thousand phones
     coming and going ended phones' streams so once: tests/live/test_hangups.py). A copy
-    keeps its number (and the socket) until the sender closes it (`Shard.leave`). The
-    number is copied only if it is still this phone's: the copy's peer is `peer`, the
-    one waitress accepted (its channel's `addr`); a socket closed by then, no file left,
-    or another peer give -1, and the phone is written through waitress. `sock` is the
-    socket object the stream began with (waitress's channel drops its own once closed)."""
+    keeps its number (and the socket: waitress then closes its own, live/handover.py)
+    until the sender closes it (`Shard.leave`). The number is copied only if it is still
+    this phone's: the copy's peer is `peer`, the one waitress accepted (its channel's
+    `addr`); a socket closed by then, no file left, or another peer give -1, and the
+    stream ends there (the browser comes back). `sock` is the socket object the stream
+    began with (waitress's channel drops its own once closed)."""
     number = sock.fileno()
     if number < 0:
         return -1
@@ -72,13 +73,12 @@ def own_copy(sock: Any, peer: Any) -> int:
 
 class Shard:
     """One sender's connections. Those in step (at the sender's version, open, nothing of
-    theirs queued in waitress, a copy of their socket's number of the sender's own) are
-    kept apart, by framing, as those numbers, so a round's common case is one
-    os.write() each run by map() in C (`Fanout.send_steady`), reading nothing of the
+    theirs waiting) are kept apart, by framing, as their sockets' numbers, so a round's
+    common case is one send() each, in C (`Fanout.send_steady`), reading nothing of the
     stream; their versions are the shard's (`at`) until `sync` writes them back. The rest
-    catch up one by one. An epoll set of the copies tells which phones may have hung up.
+    catch up one by one. An epoll set of the sockets tells which phones may have hung up.
 
-    A copy is closed when its connection leaves, and its number may then be the next
+    A socket is closed when its connection leaves, and its number may then be the next
     file's: the lists are sorted again (`dirty`) before any round writes them."""
 
     def __init__(self) -> None:
@@ -86,7 +86,7 @@ class Shard:
         #: held for a round, and to add, end or leave a connection: its connections' `lock`
         self.lock = threading.Lock()
         #: in step at version `at`: [not chunked, chunked] (Connection.is_chunked), the
-        #: connections and the numbers of their copies, in the same order
+        #: connections and the numbers of their sockets, in the same order
         self.steady: tuple[list[Connection], list[Connection]] = ([], [])
         self.fds: tuple[list[int], list[int]] = ([], [])
         self.at = -1
@@ -100,20 +100,19 @@ class Shard:
     def join(self, connection: Connection) -> None:
         """The caller holds the lock."""
         self.members.add(connection)
-        fd = connection.fd = own_copy(connection.socket, connection.channel.addr)
-        if fd >= 0:
-            self.poller.watch(fd)
-            self.by_fd[fd] = connection
+        self.poller.watch(connection.fd)
+        self.by_fd[connection.fd] = connection
         self.dirty = True
 
     def leave(self, connection: Connection) -> None:
-        """The caller holds the lock: no round is writing the copy it closes."""
+        """The caller holds the lock: no round is writing the socket it closes."""
         self.members.discard(connection)
         fd, connection.fd = connection.fd, -1
+        connection.is_open = False
         if fd >= 0:
             self.poller.unwatch(fd)
             del self.by_fd[fd]
-            os.close(fd)
+            connection.socket.close()
         self.dirty = True
 
     def sync(self) -> None:
@@ -130,7 +129,7 @@ class Shard:
         self.sync()
         self.steady, self.fds, self.others = ([], []), ([], []), []
         for c in self.members:
-            if c.version == version and c.is_open and not c.queued and c.fd >= 0:
+            if c.version == version and c.is_open and not c.pending:
                 self.step(c)
             else:
                 self.others.append(c)
@@ -142,19 +141,31 @@ class Shard:
         self.steady[c.is_chunked].append(c)
         self.fds[c.is_chunked].append(c.fd)
 
-    def look_for_hangups(self) -> None:
-        """End the streams of phones that hung up: one epoll_wait() for them all (it
-        answers with the ready ones only), a look at a socket only when it is readable (a
-        phone sends nothing more on its stream), no syscall for those waitress closed. A
-        phone with no copy (its peer was gone before its sender took it: a reset, say) is
-        peeked at every time: waitress does not read a stream's socket, and while the
-        head is queued in waitress nothing else would find it gone."""
-        for c in self.members:  # the few with no copy to watch: a peek at each
-            if c.is_open and (not c.channel.connected or (c.fd < 0 and c.is_hung_up())):
-                c.gone()
-                self.dirty = True
+    @property
+    def waiting(self) -> bool:
+        """Whether a phone has part of a message still to take (`Connection.pending`)."""
+        return any(c.pending for c in self.members)
+
+    def flush(self) -> None:
+        """Send what waits for each phone, as much as its socket takes now."""
+        for c in self.members:
+            if c.pending and c.is_open:
+                c.flush()
+                self.dirty = True  # one that took it all is in step again
+
+    def look_for_hangups(self, now: float | None = None) -> list[Connection]:
+        """The streams that are over, let go (the caller tells them `done` once it holds
+        the lock no more): phones that hung up (one epoll_wait() for them all: it answers
+        with the ready ones only, and only those are looked at), and, given `now`
+        (time.monotonic()), the streams whose time is up (`ends_at`), which get their
+        last chunk."""
         for fd, _ in self.poller.poll(0):
             held = self.by_fd.get(fd)
             if held is not None and held.is_open and held.is_hung_up():
                 held.gone()
-                self.dirty = True
+        over = [c for c in self.members if not c.is_open or (now is not None and c.ends_at <= now)]
+        for c in over:
+            if c.is_open:
+                c.end()
+            self.leave(c)
+        return over

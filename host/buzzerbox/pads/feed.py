@@ -31,8 +31,11 @@ from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.selftest import SELFTEST_S, SelfTest
 from buzzerbox.pads.sources import PadSources, open_pulser
 from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, FramesLost
+from buzzerbox.threadname import name_thread
 
 log = logging.getLogger(__name__)
+#: the feed's thread in the system's lists (`top -H`, /proc/<pid>/task/*/comm)
+THREAD_NAME = "bb-pad-feed"
 
 
 class PadSink(Protocol):
@@ -114,10 +117,12 @@ class PadFeed:
     def close(self) -> None:
         self._selftest_timer.cancel()
         self._stop.set()
+        self.sources.wake()
         self._thread.join(5)
         self.sources.close()
 
     def _run(self) -> None:
+        name_thread(THREAD_NAME)
         for event in self.sources.events(self._stop):
             if self.selftest is not None:
                 self.selftest.take(event)

@@ -125,6 +125,13 @@ class GpioPads:
         for pin, state, t in out:
             self.when_edge(pin, state, t)
 
+    @property
+    def is_settling(self) -> bool:
+        """Whether a contact changed inside its window or a release waits out its hold:
+        `settle` may report an edge as time passes."""
+        with self._lock:
+            return self._debounce.is_open
+
     def watermark(self, now_us: int, margin_us: int) -> int:
         """No edge before this time (µs) will be reported any more.
 

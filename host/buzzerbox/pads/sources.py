@@ -4,9 +4,18 @@ The one object the box (and `buzzerbox monitor`) needs: it opens the board
 links (one `SerialLink` thread and one pure `BoardSession` per URL) and the
 GPIO pads (`GpioPads`, if a pin factory is given), feeds everything to one
 `Arbiter`, and `poll()` hands back `PadEvent`s: final `Edge`s in true time
-order, `BoardStatusChanged` and `FramesLost`. All the protocol, clock and
-ordering work happens on the thread that calls `poll`; the link and GPIO
-threads only stamp and queue.
+order, `BoardStatusChanged` and `FramesLost`.
+
+A board's bytes are handled where they are read: its link's thread stamps them,
+then, under the sources' lock, the session frames and maps them, the arbiter takes
+them and whatever became final waits for `poll` (the board session is sans-IO: it
+needs no thread of its own). So a TICK of an idle board wakes one thread, its
+link's, and no other. The thread that calls `poll` (the box's pad feed) is woken
+when something became final, or when something is due: a SYNC or HELLO? to send,
+a source to be marked silent, a held edge to ask for again (`HELD_STEP_US`), the
+sync wire's pulse; `events()` waits for exactly that (`next_due_us`), and at
+least every `IDLE_STEP_US`. GPIO edges come from gpiozero's thread and are queued
+for `poll`, as before.
 
 With boards on the sync wire (a `sync` channel in the pad map), one `SyncGroup`
 maps them from their pulses: pulses this host makes with `pulser` (a
@@ -16,8 +25,8 @@ without a pulser, pulses from elsewhere, lined up by common pulses.
 
 from __future__ import annotations
 
-import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -32,6 +41,12 @@ from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.timeline.arbiter import GPIO, Arbiter, BoardStatusChanged, Edge, PadEvent
 from buzzerbox.pads.timeline.syncgroup import PERIOD_US, PULSE_US, Pulser, PulseTimer, SyncGroup
+
+#: while an edge is held (or a GPIO contact settles), the pad feed steps this often: an
+#: edge is asked for again (session.py, ASK_AGAIN_US), GPIO's watermark moves with time
+HELD_STEP_US = 10_000
+#: and at least this often in any case (a stop set by a signal is seen then)
+IDLE_STEP_US = 500_000
 
 if TYPE_CHECKING:
     from buzzerbox.pads.gpio import GpioPads, SyncPulser
@@ -103,7 +118,10 @@ class PadSources:
             self.wire = SyncGroup(is_stamped=pulser is not None, period_us=pulse_period_us)
         self._pulses = PulseTimer(pulse_period_us, min(PULSE_US, pulse_period_us // 2))
         self._lock = threading.RLock()
-        self._queue: queue.Queue[LinkEvent | _GpioEdge] = queue.Queue()
+        self._cond = threading.Condition(self._lock)  # `poll` waits on it
+        self._ready: list[PadEvent] = []  # final, handed out by the next `poll`
+        self._gpio_edges: deque[_GpioEdge] = deque()  # from gpiozero's thread
+        self._waking_at = -1  # when the waiting `poll` wakes by itself (µs; -1: none waits)
         self._leds: dict[tuple[str, int], bool] = {}
         urls = list(dict.fromkeys(boards))
         specs = {b.url: b for b in pad_map.boards if b.url} if pad_map else {}
@@ -122,7 +140,7 @@ class PadSources:
             for url in urls
         ]
         self._links = [
-            SerialLink(i, url, self._queue.put, clock=clock, open_port=open_port, retry_s=retry_s)
+            SerialLink(i, url, self._arrived, clock=clock, open_port=open_port, retry_s=retry_s)
             for i, url in enumerate(urls)
         ]
         self.gpio: GpioPads | None = None
@@ -218,21 +236,46 @@ class PadSources:
     # Events ------------------------------------------------------------------------
 
     def _gpio_edge(self, pin: int, state: int, t_us: int) -> None:
-        self._queue.put(_GpioEdge(pin, state, t_us))
+        self._gpio_edges.append(_GpioEdge(pin, state, t_us))
+        self.wake()
 
-    def poll(self, timeout: float = 0.01) -> list[PadEvent]:
-        """Wait up to `timeout` s for input, then return what became final, in order."""
-        try:
-            first = self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
-        except queue.Empty:
-            first = None
-        with self._lock:
-            if first is not None:
-                self._handle(first)
-            return self._step()
+    def _arrived(self, item: LinkEvent) -> None:
+        """On a link's thread: its bytes (or its port's news), handled now; what became
+        final waits for `poll`, woken for it, or for something due earlier than it
+        would wake for by itself (a held edge to ask for again, a SYNC to send)."""
+        with self._cond:
+            self._handle(item)
+            self._ready += self._step()
+            waking_at = self._waking_at
+            if waking_at >= 0 and (self._ready or self.next_due_us(self.clock()) < waking_at):
+                self._cond.notify_all()
 
-    def events(self, stop: threading.Event, timeout: float = 0.01) -> Iterator[PadEvent]:
-        """Every event until `stop` is set; then what is still held (`flush`)."""
+    def wake(self) -> None:
+        """Wake a `poll` that waits (a GPIO edge came; the caller is to stop)."""
+        with self._cond:
+            self._cond.notify_all()
+
+    def poll(self, timeout: float | None = 0.01) -> list[PadEvent]:
+        """Wait up to `timeout` s (None: until something is due, `next_due_us`) for
+        something to become final, then return what did, in order."""
+        with self._cond:
+            if not self._ready and not self._gpio_edges:
+                now = self.clock()
+                wait_us = self.next_due_us(now) - now if timeout is None else int(timeout * 1e6)
+                if wait_us > 0:
+                    self._waking_at = now + wait_us
+                    try:
+                        self._cond.wait(wait_us / 1e6)
+                    finally:
+                        self._waking_at = -1
+            out, self._ready = self._ready, []
+            out += self._step()
+            return out
+
+    def events(self, stop: threading.Event, timeout: float | None = None) -> Iterator[PadEvent]:
+        """Every event until `stop` is set (call `wake` after setting it); then what is
+        still held (`flush`). Waits as `poll(timeout)` does: by default until
+        something is due, and at least every `IDLE_STEP_US`."""
         while not stop.is_set():
             yield from self.poll(timeout)
         yield from self.flush()
@@ -244,17 +287,38 @@ class PadSources:
                 self.gpio.settle(1 << 62)  # a contact changed inside its window: say so now
             for session in self.sessions:
                 session.release_held(self.clock())  # a release in its hold: say so now
-            out = self._step()
+            out, self._ready = self._ready, []
+            out += self._step()
             out += self._emit(self.arbiter.flush())
             return out
 
+    def next_due_us(self, now_us: int) -> int:
+        """When a step has something to do next if nothing comes before: a session's
+        HELLO? or SYNC or its SYNC deadline, a source's silence, a held edge (asked
+        for again) or a GPIO contact settling, the sync wire; `IDLE_STEP_US` at most.
+        The caller holds the lock."""
+        due = now_us + IDLE_STEP_US
+        if self.arbiter.pending or (self.gpio is not None and self.gpio.is_settling):
+            due = now_us + HELD_STEP_US
+        for session in self.sessions:
+            at = session.next_due_us()
+            if at is not None and at < due:
+                due = at
+        at = self.arbiter.next_due_us()
+        if at is not None and at < due:
+            due = at
+        if self.wire is not None:
+            at = self.wire.next_due_us()
+            if at is not None and at < due:
+                due = at
+            if self.pulser is not None:
+                due = min(due, self._pulses.next_us())
+        return due
+
     def _drain(self) -> None:
-        while True:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                return
-            self._handle(item)
+        edges = self._gpio_edges
+        while edges:
+            self._handle(edges.popleft())
 
     def _handle(self, item: LinkEvent | _GpioEdge) -> None:
         if isinstance(item, _GpioEdge):

@@ -1,12 +1,12 @@
 """The HTTP server the box and the hub run on: waitress, sized for every live stream.
 
-Each open live stream holds one of waitress's worker threads, so the pool may grow
-to the phones (`max_phones` streams) plus a reserve for ordinary requests (threads.py
+A live stream on the hub holds one of waitress's worker threads, so the pool may grow
+to the screens (`max_phones` streams) plus a reserve for ordinary requests (threads.py
 starts them as they are needed), and the live stream refuses connections beyond
-`max_phones` (see live.py) so the reserve stays free. poll() instead of select() lifts
-the 1024 file descriptor limit; a low output watermark keeps a phone that stopped
-reading from piling up the box's memory (the fanout skips it; it catches up when the
-phone reads again).
+`max_phones` so the reserve stays free. The box's streams hold none: once its head is
+sent, a phone's connection is the fanout's (detach.py, live/handover.py). poll()
+instead of select() lifts the 1024 file descriptor limit; a low output watermark keeps
+a hub's screen that stopped reading from piling up its memory.
 See tests/bench/phones.py for the measured latencies.
 
 The guard (guard.py) bounds what a client may hold: the time to send a request's
@@ -26,6 +26,7 @@ from typing import Any
 
 from waitress.server import create_server
 
+from buzzerbox.server import detach
 from buzzerbox.server.guard import Guard
 from buzzerbox.server.threads import OnDemandDispatcher
 
@@ -106,4 +107,5 @@ def make_server(
     threads = OnDemandDispatcher(options["threads"])
     server = create_server(app, sockets=[sock], _dispatcher=threads, **options)
     guard.install(server, connection_limit(max_phones, reserve))
+    detach.install(server)  # a live stream's connection goes to the fanout (detach.py)
     return server

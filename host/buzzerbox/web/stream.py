@@ -1,6 +1,6 @@
-"""GET /api/events: the live stream's endpoint (live/sse.py's `Stream`, the phones' view
-of it live/livestate.py: the full state then deltas; fanout.py for how it is written to
-a thousand phones under waitress)."""
+"""GET /api/events: the live stream's endpoint (live/sse.py's `Stream`: the full state
+then deltas; fanout.py for how it is written to a thousand phones under waitress, and
+handover.py for how a phone's connection goes to it from waitress)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.errors import Words
-from buzzerbox.live.fanout import Fanout, handed_over, waitress_channel
+from buzzerbox.live.fanout import Fanout
+from buzzerbox.live.handover import Handover, HeldOpen, handed_over
 from buzzerbox.live.sse import Stream, StreamBody, StreamSettings
 from buzzerbox.server.auth import Auth, refuse
+from buzzerbox.server.detach import stream_channel
 from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted
 
 
@@ -37,18 +39,20 @@ def live_blueprint(
         last = stream.version_of(request.headers.get("Last-Event-ID"))
         # streams end at staggered times, so a thousand phones do not all come back at once
         lifetime = settings.max_stream_s * random.uniform(0.75, 1.0)
-        channel = waitress_channel(request.environ) if fanout is not None else None
+        channel = stream_channel(request.environ) if fanout is not None else None
         messages: Iterator[bytes]
+        handover = Handover()  # the fanout's once the head is sent (live/handover.py)
         if fanout is not None and channel is not None:
             version, data = stream.catch_up(last, is_admin)
             head = settings.head + data
             messages = handed_over(
-                fanout, channel, request.environ, head, is_admin, version, lifetime
+                fanout, channel, request.environ, head, is_admin, version, lifetime, handover
             )
         else:
             messages = stream.messages(is_admin, last, replace(settings, max_stream_s=lifetime))
+        body = StreamBody(stream, Slotted(messages, lambda: guard.give_stream(address)))
         return Response(
-            StreamBody(stream, Slotted(messages, lambda: guard.give_stream(address))),
+            HeldOpen(body, handover),  # its places given back when the phone is let go
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -178,6 +178,18 @@ class BoardSession:
             self.arbiter.drop_source(self.board)
             self._set_status("silent")
 
+    def next_due_us(self) -> int | None:
+        """When `poll` has something to do next, if nothing comes before: a HELLO? again,
+        a SYNC, or the SYNC deadline that leaves a board out (None: nothing)."""
+        if not self._is_open:
+            return None
+        due = self._hello_due
+        if self.is_usable:
+            for at in (self.syncs.due, None if self._left_out else self.syncs.silent_at()):
+                if at is not None and (due is None or at < due):
+                    due = at
+        return due
+
     @property
     def asked_for(self) -> int | None:
         """The time of the edge `ask_watermark` last asked for (None: never asked)."""

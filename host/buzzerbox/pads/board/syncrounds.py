@@ -91,6 +91,11 @@ class SyncRounds:
         self.answered += 1
         self.unanswered_since = None
 
+    def silent_at(self) -> int | None:
+        """When `is_silent` turns true if no answer comes before (None: one is not awaited)."""
+        since = self.unanswered_since
+        return None if since is None else since + SYNC_TIMEOUT_US + 1
+
     def is_silent(self, now_us: int) -> bool:
         """Whether no request was answered for longer than `SYNC_TIMEOUT_US`."""
         since = self.unanswered_since

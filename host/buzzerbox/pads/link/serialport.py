@@ -3,13 +3,24 @@
 Framing never happens here (that is `protocol.py`, driven by `session.py`):
 this only opens the port by URL (`serial_for_url`: a device path, a pty,
 ``socket://``, ``rfc2217://``), reads bytes, stamps them with the host time
-they arrived, and puts them on a queue. A port that fails or goes away is
+they arrived, and hands them to `put` on its own thread (sources.py handles them
+there, under its lock). A port that fails or goes away is
 reported and reopened every `retry_s` until it is back or the link is stopped.
+
+A port with a file descriptor (a serial device or a pty, a ``socket://``) is read
+as it is written: the thread sleeps in one select() of the port and a pipe of its
+own (written by `stop`) and wakes only when bytes came, then takes all of them in
+one read. A board idle between games sends a TICK every 10 ms: one wake-up and one
+read a line, no timeout in between (a pyserial read with a timeout woke 20 times a
+second for nothing, and read each line in two: its first byte, then the rest).
+Other URLs (``loop://``, ``rfc2217://``: no descriptor of their own) are read
+through pyserial with a timeout, as before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import select
 import socket
 import threading
@@ -19,7 +30,12 @@ from typing import Any, Literal
 
 import serial
 
+from buzzerbox.threadname import name_thread
+
 OpenPort = Callable[..., Any]
+
+#: the links' threads in the system's lists (`top -H`, /proc/<pid>/task/*/comm): bb-link-<n>
+THREAD_NAME = "bb-link"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +86,22 @@ class SerialLink:
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"pads-link-{url}", daemon=True)
+        self._wake_r, self._wake_w = os.pipe()  # `stop` wakes a read that has no timeout
 
     def start(self) -> None:
         self._thread.start()
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"x")
         if self._thread.is_alive():
             self._thread.join(timeout)
+        if not self._thread.is_alive():
+            for fd in (self._wake_r, self._wake_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._wake_r = self._wake_w = -1
 
     def write(self, data: bytes) -> bool:
         """Write to the port if it is open; False if it is not (or just failed)."""
@@ -97,6 +121,7 @@ class SerialLink:
         self._events_put(LinkEvent(self.index, kind, self._clock(), data, reason))
 
     def _run(self) -> None:
+        name_thread(f"{THREAD_NAME}-{self.index + 1}")
         was_open = None  # None: never tried; report the first failure once
         while not self._stop.is_set():
             try:
@@ -136,15 +161,34 @@ class SerialLink:
     def _read(self, port: Any) -> str | None:
         """Read until the port fails (the reason) or the link is stopped (None)."""
         sock = getattr(port, "_socket", None)  # socket://: pyserial's in_waiting is 0 or 1
+        fd = sock.fileno() if sock is not None else getattr(port, "fd", None)
+        if not isinstance(fd, int) or fd < 0:
+            return self._read_polled(port)
+        read: Callable[[], bytes] = (
+            (lambda: sock.recv(65536)) if sock is not None else (lambda: os.read(fd, 4096))
+        )
+        watched = [fd, self._wake_r]
         while not self._stop.is_set():
             try:
-                if sock is None:
-                    data = port.read(port.in_waiting or 1)
-                else:
-                    ready, _, _ = select.select([sock], [], [], self._read_timeout_s)
-                    data = sock.recv(65536) if ready else b""
-                    if ready and not data:
-                        return "the board closed the connection"
+                ready, _, _ = select.select(watched, [], [])
+                if self._stop.is_set():
+                    return None
+                data = read() if fd in ready else b""
+            except (BlockingIOError, InterruptedError):
+                continue
+            except (OSError, ValueError) as exc:
+                return str(exc) or type(exc).__name__
+            if fd in ready and not data:  # readable, and nothing: the other end is gone
+                return "the board closed the connection" if sock else "the port returned no data"
+            if data:
+                self._events_put(LinkEvent(self.index, "data", self._clock(), data))
+        return None
+
+    def _read_polled(self, port: Any) -> str | None:
+        """`_read` for a port with no descriptor: pyserial's reads, with their timeout."""
+        while not self._stop.is_set():
+            try:
+                data = port.read(port.in_waiting or 1)
             except (serial.SerialException, OSError, ValueError, TypeError) as exc:
                 return str(exc) or type(exc).__name__
             if data:

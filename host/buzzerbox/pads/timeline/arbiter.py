@@ -226,6 +226,17 @@ class Arbiter:
             if src.state == "live" and (src.watermark is None or src.watermark <= t_us)
         ]
 
+    def next_due_us(self) -> int | None:
+        """When `advance` would mark a live source silent if it says nothing more (None:
+        no live source)."""
+        due = None
+        for src in self._sources.values():
+            if src.state == "live":
+                heard = src.heard_us if src.watermark is None else min(src.heard_us, src.watermark)
+                if due is None or heard < due:
+                    due = heard
+        return None if due is None else due + self.silence_us + 1
+
     def advance(self, now_us: int) -> list[PadEvent]:
         """Mark silent sources, then hand out what is final: late edges first, then in order."""
         for name, src in self._sources.items():

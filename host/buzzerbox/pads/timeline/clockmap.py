@@ -54,6 +54,7 @@ class ClockMap:
         self._board_ref = 0.0
         self._host_ref = 0.0
         self._rate = 1.0
+        self._best_rtt: int | None = None
         self.is_mapped = False
         self.has_drift = False
         """Whether the drift was fitted (the samples span `min_span_us`)."""
@@ -69,7 +70,8 @@ class ClockMap:
 
     @property
     def best_rtt_us(self) -> int | None:
-        return min((s.rtt_us for s in self._samples), default=None)
+        """The shortest round trip kept (asked of every frame: kept, not sought)."""
+        return self._best_rtt
 
     def add(self, host_send_us: int, board_t: int, host_recv_us: int) -> None:
         """Take one SYNC round trip and refit. A reply before its request is ignored."""
@@ -81,6 +83,7 @@ class ClockMap:
             host_recv_us - host_send_us,
         )
         self._samples.append(sample)
+        self._best_rtt = min(s.rtt_us for s in self._samples)
         self._fit()
 
     def to_host(self, board_t: int) -> int:
@@ -114,6 +117,6 @@ class ClockMap:
 
     def _fastest(self) -> list[SyncSample]:
         """The samples whose round trip is near the best one (within 100 µs)."""
-        best = min(s.rtt_us for s in self._samples)
-        limit = best + 100
+        assert self._best_rtt is not None
+        limit = self._best_rtt + 100
         return [s for s in self._samples if s.rtt_us <= limit]

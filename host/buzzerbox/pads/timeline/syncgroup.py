@@ -181,6 +181,10 @@ class SyncGroup:
                 self._clusters.remove(cluster)
                 self._anchor(cluster, now_us)
 
+    def next_due_us(self) -> int | None:
+        """When `poll` has a cluster of external pulses to close (None: none waits)."""
+        return min((c.opened_us + CLOSE_US for c in self._clusters), default=None)
+
     def _take(self, wire: _Wire, host_lo: float, board_t: int, host_hi: float, now: int) -> None:
         wire.clock.add(round(host_lo), board_t, round(host_hi))
         wire.last_us = now
@@ -252,6 +256,12 @@ class PulseTimer:
         self.period_us, self.pulse_us = period_us, pulse_us
         self._fall: int | None = None
         self._rise: int | None = None
+
+    def next_us(self) -> int:
+        """When `due` has something to do next (0: at once, the first fall)."""
+        if self._rise is not None:
+            return self._rise
+        return 0 if self._fall is None else self._fall
 
     def due(self, now_us: int) -> Literal["fall", "rise"] | None:
         """What to do now, if anything (called often; the first fall comes at once)."""
