@@ -28,7 +28,14 @@ SVG = "{http://www.w3.org/2000/svg}"
 def test_there_are_the_three_reference_builds() -> None:
     assert [b.name for b in BUILDS] == ["ligretto12", "twinit-gpio", "twist-picos"]
     for build in BUILDS:
-        for name in ("README.md", "parts.csv", "pads.toml", "wiring.svg", "schematic.svg"):
+        for name in (
+            "README.md",
+            "parts.csv",
+            "pads.toml",
+            "wiring.svg",
+            "schematic.svg",
+            "gx16.svg",
+        ):
             assert (build / name).is_file(), f"{build.name}/{name}"
 
 
