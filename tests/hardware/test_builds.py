@@ -68,6 +68,7 @@ def test_parts_lists_have_quantities(build: Path) -> None:
     for row in rows:
         assert set(row) == {"item", "quantity", "part", "example", "note"}, row
         assert row["item"] and row["part"]
+        assert row["example"], f"{build.name}/parts.csv: {row['item']} has no example to buy"
         assert int(row["quantity"]) >= 1
     items = [row["item"] for row in rows]
     assert len(items) == len(set(items))
