@@ -28,7 +28,14 @@ SVG = "{http://www.w3.org/2000/svg}"
 def test_there_are_the_three_reference_builds() -> None:
     assert [b.name for b in BUILDS] == ["ligretto12", "twinit-gpio", "twist-picos"]
     for build in BUILDS:
-        for name in ("README.md", "parts.csv", "pads.toml", "wiring.svg", "schematic.svg"):
+        for name in (
+            "README.md",
+            "parts.csv",
+            "pads.toml",
+            "wiring.svg",
+            "schematic.svg",
+            "gx16.svg",
+        ):
             assert (build / name).is_file(), f"{build.name}/{name}"
 
 
@@ -61,6 +68,7 @@ def test_parts_lists_have_quantities(build: Path) -> None:
     for row in rows:
         assert set(row) == {"item", "quantity", "part", "example", "note"}, row
         assert row["item"] and row["part"]
+        assert row["example"], f"{build.name}/parts.csv: {row['item']} has no example to buy"
         assert int(row["quantity"]) >= 1
     items = [row["item"] for row in rows]
     assert len(items) == len(set(items))

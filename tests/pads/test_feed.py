@@ -151,3 +151,77 @@ def test_serve_takes_the_sync_wire_from_the_map(
     assert "the sync wire on GPIO7 is not pulsed here" in caplog.text
     assert sources.sessions[0].sync_channel("pico-a") == 7
     sources.close()
+
+
+BOARDS_MAP = """
+seats = 2
+[[board]]
+id = "pico-e661"
+alias = "pico-a"
+url = "/dev/serial/by-id/usb-pico-a"
+[[board]]
+id = "pico-b"
+[[pad]]
+id = "ann-stop"
+role = "stop"
+seat = 0
+board = "pico-a"
+ch = 0
+[[pad]]
+id = "ben-stop"
+role = "stop"
+seat = 1
+board = "pico-a"
+ch = 1
+[[pad]]
+id = "ben-slap"
+role = "slap"
+seat = 1
+board = "pico-b"
+ch = 0
+"""
+
+
+def test_a_board_gone_names_its_pads_and_is_one_board_from_its_port_to_its_id(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the table and the TV say of a board that is gone (issue 42, item 7): the
+    box keeps, for each board, what the map calls it and the pads wired to it; a board
+    known by its port before its HELLO is the same board once it says its id."""
+    pad_map = parse_pad_map(BOARDS_MAP)
+    box = Box(EventLog(tmp_path / "box.db"), clock=ManualClock(), pads=pad_map)
+    changed: queue.Queue[dict[str, Any]] = queue.Queue()
+    box.when_changed.append(changed.put)
+    sources = FakeSources(pad_map)
+    feed = PadFeed(sources, box)  # type: ignore[arg-type]
+    port = "/dev/serial/by-id/usb-pico-a"
+    other = "/dev/ttyACM7"  # pico-b's, from the serve config's [pads] boards
+
+    def boards() -> list[dict[str, Any]]:
+        while True:  # the last state of the events put so far
+            state = changed.get(timeout=10)
+            if changed.empty():
+                return list(state["box"]["boards"])
+
+    with caplog.at_level("WARNING"):
+        feed.start()
+        sources.queue.put(BoardStatusChanged(port, "gone", url=port))  # not there at start
+        sources.queue.put(BoardStatusChanged(other, "gone", url=other))
+        sources.queue.put(BoardStatusChanged("pico-e661", "online", url=port))
+        sources.queue.put(BoardStatusChanged("pico-b", "online", url=other))
+        while len(got := boards()) < 2 or got[-1]["status"] != "online":
+            pass
+        pico_a = {"board": "pico-e661", "name": "pico-a", "pads": ["ann-stop", "ben-stop"]}
+        assert got == [
+            {**pico_a, "status": "online"},
+            {"board": "pico-b", "status": "online", "name": "pico-b", "pads": ["ben-slap"]},
+        ]
+        sources.queue.put(BoardStatusChanged("pico-e661", "gone", url=port))  # unplugged
+        while (got := boards())[0]["status"] != "gone":
+            pass
+    feed.close()
+    assert got[0] == {**pico_a, "status": "gone"}
+    assert "pad board pico-a: its pads ann-stop, ben-stop do not count until it is back" in (
+        caplog.text
+    )
+    box.close()

@@ -23,6 +23,8 @@ where it can be rebuilt from the events (store/check.py; serve runs it at start)
    each pulse on every board and the Pi, against the README's figure, PASS or FAIL
    (fairness_run.py; wiring: hardware/self-test.md).
 6. --lamps S: light each lamp in turn and show each pad's state live (lamps.py).
+7. --write-ids (with --pads MAP): each board found, its id and /dev/serial/by-id/ path
+   written into the map; two new boards are told apart by a press (boardids.py).
 
 Stop the box first (``sudo systemctl stop buzzerbox``): a port read by two
 programs loses bytes to both.
@@ -41,6 +43,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from buzzerbox.appliance import pinout
+from buzzerbox.appliance.boardids import found_boards, press_identify, write_ids
 from buzzerbox.appliance.boardprobe import Probe
 from buzzerbox.appliance.doctor_boards import board_lines
 from buzzerbox.appliance.fairness_run import add_fairness_options, fairness_section
@@ -75,6 +78,11 @@ def add_doctor_command(sub: argparse._SubParsersAction[Any]) -> None:
     add_fairness_options(d)  # --fairness, --pulses N
     add_lamp_options(d)  # --lamps S
     add_doctor_options(d)  # --mqtt URL, --config FILE: the event's broker
+    d.add_argument(
+        "--write-ids",
+        action="store_true",
+        help="write each board's id and by-id path into the --pads map (boardids.py)",
+    )
     d.add_argument(
         "--log", metavar="DIR", type=Path, help="check (and repair) the event log in DIR instead"
     )
@@ -264,6 +272,12 @@ def run_doctor(
     picos = ports_section(out, pad_map, comports or list_ports.comports)
     urls = list(args.board) or [b.url for b in (pad_map.boards if pad_map else ()) if b.url]
     urls = urls or picos
+    writing = getattr(args, "write_ids", False)
+    if writing and pad_map is None:
+        print("buzzerbox doctor: --write-ids needs --pads MAP: the map to write", file=sys.stderr)
+        return 2
+    if writing and not args.board:  # every Pico plugged in, and the map's ports that exist
+        urls = _unique([*picos, *(u for u in urls if "://" in u or Path(u).exists())])
     healthy = True
     if urls:
         pulser = None
@@ -293,6 +307,11 @@ def run_doctor(
             h = report.hello
             if h is not None and pad_map and pad_map.channels_problem(h.board_id, h.channels):
                 healthy = False
+        if writing:
+            assert pad_map is not None and args.pads is not None
+            found = found_boards(probe.reports, by_id_paths())
+            identify = press_identify(pad_map, out, map_sync_ch(pad_map))
+            healthy = write_ids(args.pads, pad_map, found, identify, out) and healthy
     else:
         out.write("== boards: none to ask (no --board, no url in the map, no Pico found)\n")
     healthy = doctor_section(args, out) and healthy
@@ -314,6 +333,14 @@ def run_doctor(
         healthy = lamp_test(pad_map, urls, factory, out, seconds=args.lamps) and healthy
     out.flush()
     return 0 if healthy else 1
+
+
+def _unique(urls: Sequence[str]) -> list[str]:
+    """Each port once (a by-id link and its device are one)."""
+    seen: dict[str, str] = {}
+    for url in urls:
+        seen.setdefault(url if "://" in url else str(Path(url).resolve()), url)
+    return list(seen.values())
 
 
 def log_doctor(folder: Path, out: TextIO) -> int:

@@ -108,7 +108,7 @@ def quantities(pad_map: PadMap) -> dict[str, int]:
 NEW_ROWS = {
     "test-r": (
         "resistor 330 Ω 0.25 W",
-        "",
+        "Yageo MFR-25FBF52-330R (1 % metal film; any 0.25 W resistor of this value)",
         "the self-test line (hardware/self-test.md): one per branch, at the Pi (a star): "
         "to each board's test input and to the Pi's own test input",
     ),

@@ -332,8 +332,13 @@ class PadSeats:
         )
 
     def board(self, status: Mapping[str, Any]) -> None:
-        """A pad board's status (`buzzerbox monitor --json`'s board object)."""
-        self.boards[str(status["board"])] = {k: v for k, v in status.items() if k != "event"}
+        """A pad board's status (`buzzerbox monitor --json`'s board object, with what the
+        pad map says of it: pads/feed.py `board_json`). A board known by its port until
+        its HELLO (`url`) is one board: its status under the port is replaced."""
+        board, url = str(status["board"]), status.get("url")
+        if url is not None and url != board:
+            self.boards.pop(str(url), None)
+        self.boards[board] = {k: v for k, v in status.items() if k not in ("event", "url")}
 
     def edges(self) -> list[dict[str, Any]]:
         return [dict(e) for e in self._edges]

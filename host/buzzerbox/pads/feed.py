@@ -75,6 +75,26 @@ def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap,
     return pad_map, PadSources(pad_map, boards=boards, gpio_factory=factory, pulser=pulser)
 
 
+def board_json(event: BoardStatusChanged, pad_map: PadMap | None) -> dict[str, Any]:
+    """A board's status as the box keeps it for the pages: `monitor --json`'s board
+    object, and, where the pad map knows the board (by its id, alias or port), `board`
+    its id, `name` what the map calls it (its alias, else its id) and `pads` the ids of
+    the pads wired to it, so the table and the TV say which pads go with it. `url`: the
+    port, when the board was known by it (its status before its HELLO is replaced)."""
+    status = event.to_json()
+    del status["event"]
+    spec = None
+    if pad_map is not None:
+        spec = pad_map.board(event.board) or pad_map.board_on(event.url)
+    if pad_map is not None and spec is not None:
+        status["board"] = spec.id
+        status["name"] = spec.name
+        status["pads"] = [p.id for p in pad_map.pads if p.board == spec.id]
+    if event.url and event.url != status["board"]:
+        status["url"] = event.url
+    return status
+
+
 class PadFeed:
     """The thread between the pad sources and the box, and the box's pad lights."""
 
@@ -133,7 +153,15 @@ class PadFeed:
                 log.info("pad board %s is %s%s", event.board, event.status, event.clock_text())
                 if event.note:
                     log.warning("pad board %s: %s", event.board, event.note)
-                self.box.pad_board(event.to_json())
+                status = board_json(event, self.sources.pad_map)
+                if event.status != "online" and status.get("pads"):
+                    pads = ", ".join(status["pads"])
+                    log.warning(
+                        "pad board %s: its pads %s do not count until it is back",
+                        status["name"],
+                        pads,
+                    )
+                self.box.pad_board(status)
             elif isinstance(event, FramesLost):
                 log.warning("pad frames lost: %s", event)
 

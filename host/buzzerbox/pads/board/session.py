@@ -401,7 +401,7 @@ class BoardSession:
         if status != "online" or now_us is None:
             if status != self.status:
                 self.status = status
-                self._events.append(BoardStatusChanged(self.board, status))
+                self._events.append(BoardStatusChanged(self.board, status, url=self.url))
             return
         wire = self.wire.state(self.board, now_us) if self.wire is not None else None
         source: ClockSource | None = None
@@ -409,4 +409,4 @@ class BoardSession:
             source = "wire" if wire == "live" else "sync"
         if (status, source, wire) != (self.status, self.clock_source, self.wire_state):
             self.status, self.clock_source, self.wire_state = status, source, wire
-            self._events.append(BoardStatusChanged(self.board, status, source, wire))
+            self._events.append(BoardStatusChanged(self.board, status, source, wire, url=self.url))

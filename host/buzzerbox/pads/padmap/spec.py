@@ -97,6 +97,10 @@ class PadMap:
         """The board with this id (or alias)."""
         return next((b for b in self.boards if board_id in (b.id, b.alias)), None)
 
+    def board_on(self, url: str) -> BoardSpec | None:
+        """The board whose `url` this is (a board not heard yet is known by its port)."""
+        return next((b for b in self.boards if url and b.url == url), None)
+
     def board_name(self, board_id: str) -> str:
         """The board's alias if it has one, else `board_id`."""
         spec = self.board(board_id)

@@ -17,7 +17,7 @@ matters, only times.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 GPIO: Final = "gpio"
@@ -74,6 +74,8 @@ class BoardStatusChanged:
     mapped (``"wire"``: by its sync wire; ``"sync"``: by SYNC round trips), and
     `wire` how its sync wire is (``"waiting"`` for a pulse, ``"live"``,
     ``"silent"``; None: it has no sync channel).
+    `url` is the port the board is on, where known (not in `to_json`): a board that
+    has not said HELLO yet is named by it, so that its next status can replace it.
     """
 
     board: str
@@ -81,6 +83,7 @@ class BoardStatusChanged:
     clock: ClockSource | None = None
     wire: str | None = None
     note: str = ""
+    url: str = field(default="", compare=False)
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"event": "board", "board": self.board, "status": self.status}

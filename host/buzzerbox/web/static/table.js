@@ -2,6 +2,7 @@
 // real pads: the box waits for the next press), rounds, the scoring entries, undo
 // and finish.
 import { logout, post, send, session, whenAuthLost } from "./api.js";
+import { boardNotice } from "./boardnotice.js";
 import { run, startCall } from "./common.js";
 import { $, confirmButton, dot, fill, h, keyed, linked, nameList, num, ownName, plural, seatClass, signed } from "./dom.js";
 import { conflictKey, conflictPanel, conflictWarning, noteReplaced, whenChosen } from "./conflict.js";
@@ -19,6 +20,7 @@ let admin = false;
 let state = null;
 let newGame = false; // the new-game form was asked for while a game goes on
 
+const boards = boardNotice($("#board-note")); // a pad board gone, and its pads
 const notice = h("p", { class: "form-error", role: "alert", "data-testid": "table-error" });
 const conflictSlot = h("div", { class: "conflict-slot", "data-testid": "conflict-slot" });
 
@@ -373,6 +375,7 @@ function renderTools(st) {
 
 function render(st) {
   if (!admin) return;
+  boards(st);
   renderStatus(st);
   renderStage(st);
   renderSeats(st, report, newGame);

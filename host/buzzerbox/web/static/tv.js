@@ -2,6 +2,7 @@
 // photo finish always in view and readable across the room, and the big moments
 // taking the screen (tvmoments.js): FIRST!, the call, Twin It!'s steals, errors and
 // splits, the winners with everyone's totals. Opt-in sound.
+import { boardNotice } from "./boardnotice.js";
 import { countdown, run } from "./common.js";
 import { fitNames } from "./fit.js";
 import { $, dot, fill, h, num, seatClass, signed } from "./dom.js";
@@ -163,10 +164,12 @@ function soundButton() {
 countdown.listener = { started: countdownBeeps, went: goNow, stopped: cancelBeeps };
 soundButton();
 $("#tv-reveal").addEventListener("click", hideMoment);
+const boards = boardNotice($("#board-note")); // a pad board gone, and its pads
 let shown = null; // the state on the screen: its photo finish is fitted again on a resize
 addEventListener("resize", () => shown && renderSide(shown));
 run((state) => {
   shown = state;
+  boards(state);
   renderBoard(state);
   renderSide(state);
   renderMoment(state);
