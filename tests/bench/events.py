@@ -50,7 +50,7 @@ from typing import Any
 
 import platformdirs
 from buzzerbox.box.checks import table_entry
-from buzzerbox.rules.events import parse_edge
+from buzzerbox.rules.eventjson import parse_edge
 
 GOAL_P95_MS = 100.0
 COUNTDOWN_US = 20_000

@@ -11,7 +11,7 @@ from buzzerbox.box.enrol import lit_pads
 from buzzerbox.fixtures import MakeBox
 from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-from buzzerbox.rules.events import parse_edge
+from buzzerbox.rules.eventjson import parse_edge
 from buzzerbox.store.eventlog import StoreError
 from buzzerbox.testing import ManualClock
 

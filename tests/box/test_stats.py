@@ -9,7 +9,7 @@ from typing import Any
 from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
 from buzzerbox.box.stats import player_stats
-from buzzerbox.rules.events import parse_edge
+from buzzerbox.rules.eventjson import parse_edge
 from buzzerbox.testing import ManualClock
 
 ANN, BEN = 0, 1

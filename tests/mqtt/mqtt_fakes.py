@@ -27,7 +27,7 @@ from buzzerbox.box.checks import table_entry
 from buzzerbox.hub.leaderboard import Leaderboard, Update
 from buzzerbox.mqtt import Publisher
 from buzzerbox.mqtt.connect import stop_client
-from buzzerbox.rules.events import parse_edge
+from buzzerbox.rules.eventjson import parse_edge
 from buzzerbox.testing import ManualClock as ManualClock
 from buzzerbox.testing import Timer as Timer
 from paho.mqtt.enums import CallbackAPIVersion

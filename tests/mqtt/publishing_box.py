@@ -20,7 +20,7 @@ from pathlib import Path
 from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
 from buzzerbox.mqtt import attach
-from buzzerbox.rules.events import parse_edge
+from buzzerbox.rules.eventjson import parse_edge
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
 

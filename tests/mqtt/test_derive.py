@@ -9,7 +9,7 @@ from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
 from buzzerbox.mqtt.derive import Deriver, Outgoing
 from buzzerbox.mqtt.outbox import Acks
-from buzzerbox.rules.events import parse_edge
+from buzzerbox.rules.eventjson import parse_edge
 from buzzerbox.store import StoredEvent
 from buzzerbox.store.tail import LogTail
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 from buzzerbox.rules import InvalidEventError, parse_event, replay_state
-from buzzerbox.rules.events import PadPressed, PadReleased, _pad_fields
+from buzzerbox.rules.eventjson import _pad_fields
+from buzzerbox.rules.events import PadPressed, PadReleased
 from buzzerbox.rules.gamelog import fold, read_lines
 from hypothesis import given
 from hypothesis import strategies as st

@@ -15,7 +15,8 @@ from typing import Any
 from buzzerbox.box.errors import ImportRefusedError
 from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.events import TABLE_ENTRIES, Event, parse_event
+from buzzerbox.rules.eventjson import parse_event
+from buzzerbox.rules.events import TABLE_ENTRIES, Event
 
 #: an imported game log: at most this many characters and lines
 MAX_IMPORT_CHARS = 2 * 1024 * 1024

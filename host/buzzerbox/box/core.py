@@ -38,13 +38,13 @@ from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
+from buzzerbox.rules.eventjson import event_to_dict
 from buzzerbox.rules.events import (
     ClaimSettled,
     Event,
     PadPressed,
     PadReleased,
     StartSignalled,
-    event_to_dict,
     event_type,
 )
 from buzzerbox.rules.phase import Phase

@@ -2,7 +2,8 @@
 
 from buzzerbox.rules.engine import GAME_CLASSES, Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
-from buzzerbox.rules.events import Event, event_to_dict, event_type, parse_event
+from buzzerbox.rules.eventjson import event_to_dict, parse_event
+from buzzerbox.rules.events import Event, event_type
 from buzzerbox.rules.gamelog import replay, replay_state
 from buzzerbox.rules.phase import BETWEEN_ROUNDS, IN_ROUND, Phase
 

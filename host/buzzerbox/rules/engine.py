@@ -19,6 +19,7 @@ from typing import Any
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.base import Game
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.eventjson import event_to_dict, parse_event
 from buzzerbox.rules.events import (
     TABLE_ENTRY_TYPES,
     EntryUndone,
@@ -28,9 +29,7 @@ from buzzerbox.rules.events import (
     PadReleased,
     PressVoided,
     RoundStarted,
-    event_to_dict,
     event_type,
-    parse_event,
 )
 from buzzerbox.rules.kids import Kids
 from buzzerbox.rules.ligretto import Ligretto

@@ -23,7 +23,7 @@ from typing import Any
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
-from buzzerbox.rules.events import PARSERS, parse_event
+from buzzerbox.rules.eventjson import PARSERS, parse_event
 from buzzerbox.rules.written import WrittenFloat
 
 #: a log line: its number and its object (an `Unreadable` when it could not be read)

@@ -20,7 +20,7 @@ from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.i18n import say
-from buzzerbox.rules.events import parse_edge
+from buzzerbox.rules.eventjson import parse_edge
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
 from buzzerbox.server.errors import BadBodyError
