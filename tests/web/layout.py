@@ -2,12 +2,17 @@
 
 `Screens` opens the pages in one browser, a phone's context and a TV's per language
 (the `lang` cookie the language switch sets, the admin logged in on each), and
-`Screens.check()` brings each page to each size in turn once it shows the box's latest
-move: layout.js answers what a person would see go wrong (a page scrolling sideways,
-two of the page's own boxes overlapping, a text cut, a word broken across lines, a name
-shortened; on a TV, anything off the screen). One browser, many pages: each page stays
-open through the game and is only resized, so a check of every page at five sizes in
-four languages takes seconds, not a browser per screen.
+`Screens.check()` brings each page to the front and to each size in turn once it shows
+the box's latest move: layout.js answers what a person would see go wrong (a page
+scrolling sideways, two of the page's own boxes overlapping, a text cut, a word broken
+across lines, a name shortened; on a TV, anything off the screen). One browser, many
+pages: each page stays open through the game and is only resized, so a check of every
+page at five sizes in four languages takes seconds, not a browser per screen.
+
+A page behind another of its context is a background tab to Chromium, which gives it an
+animation frame about once a second: layout.js's two frames, and a wait for the box's
+move (polled on frames), took 1-2 s a page there. The page being checked is in front,
+as the page a person looks at is.
 
 The sizes: the narrow phones people hold (360 px: many Androids; 390 px: an iPhone
 12-15; 430 px: the large ones) and the two TVs (1080p, 720p). The fonts are Debian's
@@ -48,6 +53,10 @@ FLOATING = ["#link-note", "#save-note"]
 
 #: the Noto faces the pages are laid out in (fc-list's family names)
 FONTS = ("Noto Sans", "Noto Sans CJK", "Noto Color Emoji")
+
+#: a page has loaded (its images too) and shows the box's log up to `seq`
+SHOWS = """(seq) =>
+  document.readyState === "complete" && Number(document.body.dataset.seq) >= seq"""
 
 #: pages open in one browser context (each holds a connection for its live stream)
 PAGES_PER_CONTEXT = 4
@@ -106,7 +115,9 @@ class Screens:
                 for at in range(0, len(paths), PAGES_PER_CONTEXT):
                     context = self._context(browser, lang, next(iter(sizes.values())), is_tv)
                     for path in paths[at : at + PAGES_PER_CONTEXT]:
-                        page = watch.open(context, path)
+                        page = watch.page(context)
+                        # every page asked for at once, each checked once it shows the box
+                        page.goto(f"{served.url}{path}", wait_until="commit")
                         self.screens.append(Screen(page, lang, path, sizes, is_tv))
 
     def _context(
@@ -141,7 +152,8 @@ class Screens:
                 continue
             if s.path in tv_only and not s.is_tv:
                 continue
-            s.page.wait_for_function("(seq) => Number(document.body.dataset.seq) >= seq", arg=seq)
+            s.page.bring_to_front()
+            s.page.wait_for_function(SHOWS, arg=seq)
             for name, size in s.sizes.items():
                 s.page.set_viewport_size(size)
                 found = faults(s.page, size, names=names, screen=s.is_tv and s.path == "/tv")
