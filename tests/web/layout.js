@@ -46,23 +46,39 @@ async (opts) => {
     return text ? `${id} "${text}"` : id;
   };
 
-  const shown = (el) => {
-    if (!el.getClientRects().length) return false;
-    for (let e = el; e; e = e.parentElement) {
-      const cs = getComputedStyle(e);
-      if (cs.visibility === "hidden" || cs.display === "none" || Number(cs.opacity) < 0.05) return false;
-    }
-    return true;
+  // each element's computed style and box, asked once (the page does not change while
+  // it is checked)
+  const styles = new Map();
+  const style = (el) => {
+    if (!styles.has(el)) styles.set(el, getComputedStyle(el));
+    return styles.get(el);
   };
+  const rects = new Map();
+  const rect = (el) => {
+    if (!rects.has(el)) rects.set(el, el.getBoundingClientRect());
+    return rects.get(el);
+  };
+  // visible itself and in all its ancestors (each element's answer kept)
+  const visibles = new Map([[null, true]]);
+  const visible = (el) => {
+    if (!visibles.has(el)) {
+      const cs = style(el);
+      const own = cs.visibility !== "hidden" && cs.display !== "none" && Number(cs.opacity) >= 0.05;
+      visibles.set(el, own && visible(el.parentElement));
+    }
+    return visibles.get(el);
+  };
+  const shown = (el) => el.getClientRects().length > 0 && visible(el);
+  const layers = new Map([[null, null]]);
   const layer = (el) => {
-    for (let e = el; e; e = e.parentElement) if (getComputedStyle(e).position === "fixed") return e;
-    return null;
+    if (!layers.has(el)) layers.set(el, style(el).position === "fixed" ? el : layer(el.parentElement));
+    return layers.get(el);
   };
   // a layer's place in the stack: its z-index, then its place in the page
   const order = [...document.querySelectorAll("*")];
   const heights = new Map([[null, [-Infinity, -1]]]);
   const height = (l) => {
-    if (!heights.has(l)) heights.set(l, [Number(getComputedStyle(l).zIndex) || 0, order.indexOf(l)]);
+    if (!heights.has(l)) heights.set(l, [Number(style(l).zIndex) || 0, order.indexOf(l)]);
     return heights.get(l);
   };
   const above = (l1, l2) => {
@@ -73,8 +89,8 @@ async (opts) => {
   // a layer that dims the whole window: it covers it and has a background
   const dims = (l) => {
     if (!l) return false;
-    const r = l.getBoundingClientRect();
-    return r.width * r.height >= 0.99 * W * H && painted(getComputedStyle(l));
+    const r = rect(l);
+    return r.width * r.height >= 0.99 * W * H && painted(style(l));
   };
   const drawing = (el) => el.closest("[aria-hidden=true], [role=img]");
   const ignore = (opts.ignore || []).join(", ");
@@ -115,9 +131,8 @@ async (opts) => {
     const replaced = el.matches("img, svg, canvas, input:not([type=hidden]), select, textarea, button, video");
     if (!replaced && el.children.length) continue;
     if (!isShown(el) || ignored(el)) continue;
-    const cs = getComputedStyle(el);
-    if (!replaced && !painted(cs)) continue;
-    const r = el.getBoundingClientRect();
+    if (!replaced && !painted(style(el))) continue;
+    const r = rect(el);
     if (r.width > 0.5 && r.height > 0.5) boxes.push([el, r, "box"]);
   }
 
@@ -136,32 +151,26 @@ async (opts) => {
 
   // overlaps
   const contains = (a, b) => a === b || a.contains(b) || b.contains(a);
-  const layers = new Map();
   const drawings = new Map();
-  for (const [el] of boxes) {
-    if (!layers.has(el)) layers.set(el, layer(el));
-    if (!drawings.has(el)) drawings.set(el, drawing(el));
-  }
+  for (const [el] of boxes) if (!drawings.has(el)) drawings.set(el, drawing(el));
   const seen = new Set();
   for (let i = 0; i < boxes.length; i++) {
     const [a, ra] = boxes[i];
     for (let j = i + 1; j < boxes.length; j++) {
       const [b, rb] = boxes[j];
-      if (contains(a, b)) continue;
-      const [la, lb] = [layers.get(a), layers.get(b)];
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w <= 1 || h <= 1 || contains(a, b)) continue;
+      const [la, lb] = [layer(a), layer(b)];
       if (la !== lb) {
         const [upper, lower] = above(la, lb) ? [la, lb] : [lb, la];
         if (lower === null && dims(upper)) continue; // the page, dimmed on purpose
       }
       if (drawings.get(a) && drawings.get(a) === drawings.get(b)) continue;
-      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
-      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
-      if (w > 1 && h > 1) {
-        const key = `${label(a)} | ${label(b)}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          say(`overlap: ${key} (${Math.round(w)}×${Math.round(h)} px)`);
-        }
+      const key = `${label(a)} | ${label(b)}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        say(`overlap: ${key} (${Math.round(w)}×${Math.round(h)} px)`);
       }
     }
   }
@@ -170,7 +179,7 @@ async (opts) => {
   for (const [el, r, kind] of boxes) {
     if (kind !== "text") continue;
     for (let e = el; e && e !== document.body; e = e.parentElement) {
-      const cs = getComputedStyle(e);
+      const cs = style(e);
       if (cs.textOverflow === "ellipsis" && e.scrollWidth > e.clientWidth + 0.5) {
         say(`cut with an ellipsis: ${label(e)}`);
         break;
@@ -180,7 +189,7 @@ async (opts) => {
       const clipsX = clipping.includes(cs.overflowX);
       const clipsY = clipping.includes(cs.overflowY);
       if (!clipsX && !clipsY) continue;
-      const c = e.getBoundingClientRect();
+      const c = rect(e);
       const outX = r.left < c.left + e.clientLeft - 1 || r.right > c.left + e.clientLeft + e.clientWidth + 1;
       // a line's box is taller than its letters (the font's ascent and descent): a
       // third of it outside is letters cut

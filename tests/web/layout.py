@@ -3,11 +3,16 @@
 `Screens` opens the pages in one browser, a phone's context and a TV's per language
 (the `lang` cookie the language switch sets, the admin logged in on each), and
 `Screens.check()` brings each page to each size in turn once it shows the box's latest
-move: layout.js answers what a person would see go wrong (a page scrolling sideways,
-two of the page's own boxes overlapping, a text cut, a word broken across lines, a name
+move: layout.js answers what a person would see go wrong (a page scrolling sideways, two
+of the page's own boxes overlapping, a text cut, a word broken across lines, a name
 shortened; on a TV, anything off the screen). One browser, many pages: each page stays
 open through the game and is only resized, so a check of every page at five sizes in
 four languages takes seconds, not a browser per screen.
+
+The pages are checked side by side: every page is brought to a size and its check
+started, then the answers are collected, so the pages' renderers draw and check at once
+(on a busy machine a check asked and awaited page by page spent most of its time
+waiting its turn between the test, Playwright's driver and the page).
 
 The sizes: the narrow phones people hold (360 px: many Androids; 390 px: an iPhone
 12-15; 430 px: the large ones) and the two TVs (1080p, 720p). The fonts are Debian's
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .browser_support import Served, Watch
 
@@ -48,6 +54,18 @@ FLOATING = ["#link-note", "#save-note"]
 
 #: the Noto faces the pages are laid out in (fc-list's family names)
 FONTS = ("Noto Sans", "Noto Sans CJK", "Noto Color Emoji")
+
+#: layout.js started on a page, its answer kept for `ANSWER` to collect
+START = f"(opts) => {{ window.__layoutFaults = ({LAYOUT.strip()})(opts); }}"
+ANSWER = "() => window.__layoutFaults"
+
+#: a page has loaded (its images too) and shows the box's log up to `seq`
+SHOWS = """(seq) =>
+  document.readyState === "complete" && Number(document.body.dataset.seq) >= seq"""
+
+#: forty-odd live pages draw each of the box's moves on two busy cores: a page may
+#: take its time to show the latest
+SHOWS_TIMEOUT_MS = 60_000
 
 #: pages open in one browser context (each holds a connection for its live stream)
 PAGES_PER_CONTEXT = 4
@@ -106,7 +124,9 @@ class Screens:
                 for at in range(0, len(paths), PAGES_PER_CONTEXT):
                     context = self._context(browser, lang, next(iter(sizes.values())), is_tv)
                     for path in paths[at : at + PAGES_PER_CONTEXT]:
-                        page = watch.open(context, path)
+                        page = watch.page(context)
+                        # every page asked for at once, each checked once it shows the box
+                        page.goto(f"{served.url}{path}", wait_until="commit")
                         self.screens.append(Screen(page, lang, path, sizes, is_tv))
 
     def _context(
@@ -135,16 +155,31 @@ class Screens:
         """Every page (or those at `paths`; those at `tv_only` on the TV alone) at each
         of its sizes, once it shows the box's log up to `seq`: what is wrong, "<lang>
         <path> on a <size>: <fault>"."""
+        chosen = [
+            s
+            for s in self.screens
+            if (paths is None or s.path in paths) and (s.is_tv or s.path not in tv_only)
+        ]
+        for s in chosen:
+            try:
+                s.page.wait_for_function(SHOWS, arg=seq, timeout=SHOWS_TIMEOUT_MS)
+            except PlaywrightTimeoutError:
+                shows = s.page.evaluate("() => [document.readyState, document.body.dataset.seq]")
+                where = f"{s.lang} {s.path}{' on a TV' if s.is_tv else ''}"
+                raise AssertionError(f"{where} shows {shows}, not the box's {seq}") from None
         out: list[str] = []
-        for s in self.screens:
-            if paths is not None and s.path not in paths:
-                continue
-            if s.path in tv_only and not s.is_tv:
-                continue
-            s.page.wait_for_function("(seq) => Number(document.body.dataset.seq) >= seq", arg=seq)
-            for name, size in s.sizes.items():
-                s.page.set_viewport_size(size)
-                found = faults(s.page, size, names=names, screen=s.is_tv and s.path == "/tv")
+        for k in range(max(len(s.sizes) for s in chosen)):
+            started: list[tuple[Screen, str]] = []
+            for s in chosen:
+                if k < len(s.sizes):
+                    name, size = list(s.sizes.items())[k]
+                    s.page.set_viewport_size(size)
+                    screen = s.is_tv and s.path == "/tv"
+                    opts = {**size, "screen": screen, "names": names, "ignore": FLOATING}
+                    s.page.evaluate(START, opts)
+                    started.append((s, name))
+            for s, name in started:
+                found: list[str] = s.page.evaluate(ANSWER)
                 out += [f"{s.lang} {s.path} on a {name}: {f}" for f in found]
         return out
 

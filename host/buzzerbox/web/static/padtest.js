@@ -55,7 +55,7 @@ function edgeRow(state, e, before, raw) {
       "span",
       { class: "edge-who" },
       raw ? h("code", { class: "edge-pad" }, e.pad) : null,
-      h("span", { class: "edge-what" }, seat === null ? null : dot(seat), ` ${roleText(e)} · ${seatName(state, seat)}`),
+      h("span", { class: "edge-what" }, seat === null ? null : dot(seat), h("span", { class: "fit" }, `${roleText(e)} · ${seatName(state, seat)}`)),
     ),
     h(
       "span",
