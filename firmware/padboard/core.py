@@ -134,7 +134,10 @@ class PadBoard(Outbox, Probes):
 
     # -- from the PIO ---------------------------------------------------------
 
-    @property
+    # No properties here: a class with one pays a lookup in its classes on every
+    # attribute stored (~37 us on the emulated Pico, not ~3), and the loop stores
+    # some on every pass (tests/bench/README.md, "The steady stream's margin").
+
     def now(self):
         """The latest board time seen, in ticks."""
         return self._clock.now
@@ -174,12 +177,10 @@ class PadBoard(Outbox, Probes):
             self.lost += max(1, self._debouncer.rebase(levels))
             self._probe_again()
 
-    @property
     def pad_mask(self):
         """The bits of the pads in a pins word."""
         return self._pad_mask
 
-    @property
     def pins(self):
         """The last pins word fed (0 before the first)."""
         return self.state[PINS]

@@ -36,6 +36,7 @@ _ticks_us = time.ticks_us
 _mem32 = machine.mem32
 _FRAMES_PER_WRITE = 6  # the write buffer holds this many of the longest frames
 _LINE = 128  # bytes a frame may take (protocol.MAX_LINE)
+_FRAMES_ROOM = _FRAMES_PER_WRITE * _LINE  # one global, not two, on every pass
 _USB_RAM = 0x50100000  # the RP2040's USB DPRAM
 # MicroPython's USB serial receives the host's bytes on endpoint 2 (OUT): the
 # buffer control word of that endpoint in the USB RAM changes when a packet lands
@@ -57,7 +58,9 @@ _EARLY_US = 30
 # 376-379; main 494-502, 371-374), as late when defined but unused with the indices
 # bare, or put first in the module. Not the indexing (mpy-cross -march=armv6m: the
 # same bytes but line numbers), nor the lines (the same lines as comments: 494-497);
-# cause not found. `from micropython import const` alone: p50 510 (a global more).
+# cause not found then. `from micropython import const` alone: p50 510 (a global more).
+# The cause: at 2,000 edges/s the loop had ~1 % to spare (tests/bench/README.md,
+# "The steady stream's margin").
 
 
 class HostLink:
@@ -202,16 +205,21 @@ class HostLink:
         """Send the next frames (a few at once) if the host can take bytes; returns
         1 if some went, 2 if more may wait."""
         more = 1
+        buf = self._buf
         if self._sent >= self._end:
-            end = board.next_frames_into(self._buf, 0, _FRAMES_PER_WRITE * _LINE)
+            end = board.next_frames_into(buf, 0, _FRAMES_ROOM)
             if not end:
                 return 0
-            if end + _LINE > _FRAMES_PER_WRITE * _LINE:
+            if end + _LINE > _FRAMES_ROOM:
                 more = 2
             self._sent = 0
             self._end = end
             self.look(self.hs)
-        return more if self._send() else 0
+        for _ in self._wr.ipoll(0):  # _send(), inline: this runs on every pass
+            n = self._out.write(buf, self._sent, self._end - self._sent)
+            self._sent = self._end if n is None or n <= 0 else self._sent + n
+            return more
+        return 0
 
     @micropython.native
     def _send(self):
@@ -224,6 +232,7 @@ class HostLink:
             return True
         return False
 
+    @micropython.native
     def next_tick(self):
         """A TICK was asked for: the next one is due tick_us later (or from now,
         when the loop fell behind: skipped, never a burst)."""

@@ -21,7 +21,9 @@ _FAST_SEQ = 1 << 29  # the fast path numbers frames below this (small ints)
 # (tests/bench/firmware.py: p50 589-655 us, max 1,056-1,251; 494 and 952 with these,
 # 478 and 882 with the bare 10 and 11), for no reason found: on that Pico a const()
 # index costs what a bare one does (2,000 of them in a native loop: 13.09 ms both),
-# and in app.py const()s merely defined cost as much (see there).
+# and in app.py const()s merely defined cost as much (see there). The reason, found
+# later: at 2,000 edges/s the loop had ~1 % to spare, so any few us more a pass made
+# every EDGE wait for the one before (tests/bench/README.md, "The steady stream's margin").
 
 
 class Outbox:
@@ -62,10 +64,15 @@ class Outbox:
         records = self._records
         out = self._out
         first = self._first  # answers go before the records
-        while at + protocol.MAX_LINE <= stop:
-            if state[Q_HEAD] != state[Q_TAIL] and not first:  # records of the fast path
+        # Globals read once: this runs on every pass of the loop, and on the Pico a
+        # global costs a dict lookup each time (at 2,000 edges/s the loop has little
+        # to spare: tests/bench/README.md, "The steady stream's margin")
+        head, tail, fast_seq = Q_HEAD, Q_TAIL, _FAST_SEQ
+        last = stop - protocol.MAX_LINE  # a frame fits while at <= last
+        while at <= last:
+            if state[head] != state[tail] and not first:  # records of the fast path
                 seq = self._seq
-                if records is not None and not self.lost and seq < _FAST_SEQ:
+                if records is not None and not self.lost and seq < fast_seq:
                     done = records(buf, state, at << 16 | stop, seq)
                     self._seq = seq + (done >> 16)
                     at = done & 0xFFFF

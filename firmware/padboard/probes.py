@@ -44,6 +44,7 @@ SYNC = 1  # for a SYNC: a TICK, after the answers that wait for it (its tokens)
 class Probes:
     """The clock probes of a PadBoard (its `_probes`, `_probe`, `arrived_us`, ...)."""
 
+    @micropython.native
     def _probes_now(self):
         """The probes in flight, oldest first: the TICK probes the fast path
         answered (state.py's TICKS_DONE) leave the list first."""
@@ -54,6 +55,7 @@ class Probes:
         state[TICKS_DONE] = 0
         return probes
 
+    @micropython.native
     def _lead_ticks(self):
         """Tell the fast path how many TICK probes lead the list (it may answer those)."""
         n = 0
@@ -71,6 +73,7 @@ class Probes:
             self._probes.append([kind, tokens, self._ms, arrived, self._probe()])
         self._lead_ticks()
 
+    @micropython.native
     def _ask_time(self, kind):
         """Make a probe of `kind`; False when too many are in flight."""
         if len(self._probes_now()) >= self._max_probes:

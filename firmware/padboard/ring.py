@@ -203,7 +203,7 @@ class EdgeRing:
             # the words skipped are still in the ring: count the pad changes in them
             words = self._words
             at = self._read % words
-            edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask, board.pins)
+            edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask(), board.pins())
             self._read = (self._read + 2 * skip) & _WORDS_MASK
             board.skipped(self._ring[(at + 2 * skip - 2) % words], edges)
         else:  # overwritten: the board can only tell which pads changed meanwhile

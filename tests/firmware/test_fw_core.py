@@ -250,9 +250,9 @@ def test_skipped_pairs_count_their_pad_changes_and_every_sync_is_answered(
     board.timer.release(5, 6000)
     skipped = board.timer.pairs[:]  # the board skips them unread (a flood)
     board.timer.pairs.clear()
-    pads = board.b.pad_mask
+    pads = board.b.pad_mask()
     changes = sum(bin((a ^ b) & pads).count("1") for (a, _), (b, _) in zip(
-        [(board.b.pins, 0), *skipped[:-1]], skipped, strict=True
+        [(board.b.pins(), 0), *skipped[:-1]], skipped, strict=True
     ))
     board.timer.t = 7000  # the board notices now: its probe is made again
     board.b.skipped(skipped[-1][0], changes)
