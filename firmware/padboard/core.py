@@ -1,59 +1,50 @@
 """The pad board's logic: PIO words and host bytes in, protocol frames out.
 
-PURE: no machine, rp2, sys or time. The hardware glue (app.py) feeds it and
-gives it two callables, `probe()` (toggle the clock probe output) and
-`set_led(output, level)`; the tests feed it the same way.
+PURE: no machine, rp2, sys or time. The hardware glue (app.py, hostlink.py)
+feeds it and gives it callables: `probe()` (toggle the clock probe output; the
+timer then), `set_led(output, level)`, and on a board with the microsecond timer
+`ticks_diff` (probes.py); the tests feed it the same way.
 
 Time. Every word pair from the edge timer is (pins, counter) and carries the
 board time at which the PIO saw the pins change. The board has no other clock
-it trusts: to learn "now" (for a TICK, or for a SYNC answer) it toggles the
-probe output, which lies inside the PIO's input window, and waits for the pair
-that change produces. Because the PIO pushes pairs in order, a probe's pair
-also proves that every input change before it has been read, which is exactly
-the TICK promise. Probes are answered in the order they were made.
+it trusts: how it learns "now" (for a TICK, or for a SYNC answer) is probes.py's.
 
-Buffers. Frames wait in one queue of at most `queue_max`. Sequence numbers are
-given when a frame leaves the queue, so a dropped frame leaves no gap. A TICK
+Buffers. Frames wait in two queues, answers first (outbox.py), of at most
+`queue_max` together; a SYNC answered at once may be written straight into the
+glue's buffer (`out_buf`). Sequence numbers are given when a frame leaves, so a
+dropped frame leaves no gap. A TICK
 replaces a TICK still waiting at the tail. EDGEs may fill the queue only up to
 `queue_max - RESERVE`, so HELLO, SYNC and ERR answers still fit; an EDGE that
 does not fit is counted and reported by a LOST frame before the next frame.
 """
+
+import array
 
 from padboard import protocol
 from padboard.clock import CounterClock
 from padboard.config import DEBOUNCE_MAX_US, FW_VERSION, SYNC_DEBOUNCE_US
 from padboard.debounce import Debouncer
 from padboard.native import micropython
-from padboard.outbox import RESERVE, Outbox
+from padboard.outbox import MASK32, RESERVE, Outbox
+from padboard.probes import SYNC, Probes
 from padboard.state import (
     CH_OF,
     EDGES,
     PAD_MASK,
     PINS,
     PROBE_MASK,
-    PROBE_TICKS,
     READY,
     ROOM,
     new_state,
-    push_tick,
     queued,
-    TICKS_DONE,
 )
 
-STALE_MS = 50  # a TICK probe unanswered this long is given up
-# While EDGEs flow (BUSY_EDGES or more since the last tick(), 500/s at TICK_MS 10)
-# they are the host's watermarks: a TICK's probe costs an edge's time then, and
-# is made only every BUSY_TICK_MS (the spec wants one at least every 100 ms).
-BUSY_EDGES = 5
-BUSY_TICK_MS = 50
 MASK30 = 0x3FFFFFFF
-
-_TICK = 0
-_SYNC = 1
-_NONE = 2
+_E9 = 1000000000
+_HI = 8192 * _E9  # viper writes times below this (95 days); later ones are the plain path's
 
 
-class PadBoard(Outbox):
+class PadBoard(Outbox, Probes):
     """One pad board. `pad_bits[ch]` is the bit of input channel `ch` in a pins word."""
 
     def __init__(
@@ -74,6 +65,8 @@ class PadBoard(Outbox):
         frame=protocol.frame,
         frame_into=None,
         records_into=None,
+        ticks_diff=None,
+        sync_answer=None,
     ):
         self.board_id = board_id
         self.tick_hz = tick_hz
@@ -90,6 +83,21 @@ class PadBoard(Outbox):
         state[PAD_MASK] = self._pad_mask
         state[PROBE_MASK] = self._probe_mask
         self._probe = probe
+        # the timer SYNCs are stamped on (probes.py): with its ticks_diff, the glue
+        # sets arrived_us (ticks_us) before it gives rx() the bytes of a packet
+        self._ticks_diff = ticks_diff
+        self.arrived_us = None
+        # the glue's output buffer: a SYNC answered at once is written there at
+        # out_at (room for a frame is kept), numbered then; None: it is queued
+        self.out_buf = None
+        self.out_at = 0
+        self._armed = None  # a SYNC line read but for its "\n" (arm)
+        self._words = array.array("i", [0] * 6)  # what _sync_answer writes from
+        self._ahead = None  # a SYNC line answered before it was read (sync_ahead)
+        self._reference = None  # (timer, board time, ms) of the last SYNC probe seen
+        # (line, buf, words): the answer to a SYNC line written into buf, faster
+        # (fastsync.py); -1: the line is left to protocol.parse_command
+        self._sync_answer = sync_answer
         self._set_led = set_led
         self.led_count = led_count
         self._queue_max = queue_max
@@ -114,10 +122,11 @@ class PadBoard(Outbox):
         self._clock = CounterClock(state)
         self._reader = protocol.LineReader()
         self._started = False  # a first pair was fed (its pins are state[PINS])
-        self._out = []  # [(type, fields)], oldest first; EDGE: (type, ch, level, t)
+        self._out = []  # [(type, fields)] EDGE, TICK, oldest first; EDGE: (type, ch, level, t)
+        self._first = []  # answers, sent before _out (outbox.py); SYNC: (type, token, t)
         self._seq = 0
         self.lost = 0  # edges dropped since the last LOST frame
-        self._probes = []  # [kind, tokens, ms, age], oldest first
+        self._probes = []  # [kind, tokens, ms, arrived, timer], oldest first (probes.py)
         self._ms = 0
         self._tick_ms = 0  # when a TICK was last asked for
         self._edges_seen = 0  # state[EDGES] at the last tick()
@@ -125,7 +134,10 @@ class PadBoard(Outbox):
 
     # -- from the PIO ---------------------------------------------------------
 
-    @property
+    # No properties here: a class with one pays a lookup in its classes on every
+    # attribute stored (~37 us on the emulated Pico, not ~3), and the loop stores
+    # some on every pass (tests/bench/README.md, "The steady stream's margin").
+
     def now(self):
         """The latest board time seen, in ticks."""
         return self._clock.now
@@ -165,12 +177,10 @@ class PadBoard(Outbox):
             self.lost += max(1, self._debouncer.rebase(levels))
             self._probe_again()
 
-    @property
     def pad_mask(self):
         """The bits of the pads in a pins word."""
         return self._pad_mask
 
-    @property
     def pins(self):
         """The last pins word fed (0 before the first)."""
         return self.state[PINS]
@@ -193,34 +203,6 @@ class PadBoard(Outbox):
         self._gap = True
         self.state[READY] = 0
 
-    def _probes_now(self):
-        """The probes in flight, oldest first: the TICK probes the fast path
-        answered (state.py's TICKS_DONE) leave the list first."""
-        probes = self._probes
-        state = self.state
-        for _ in range(state[TICKS_DONE]):
-            probes.pop(0)
-        state[TICKS_DONE] = 0
-        return probes
-
-    def _lead_ticks(self):
-        """Tell the fast path how many TICK probes lead the list (it may answer those)."""
-        n = 0
-        for probe in self._probes:
-            if probe[0] != _TICK:
-                break
-            n += 1
-        self.state[PROBE_TICKS] = n
-
-    def _probe_again(self):
-        """Make every probe in flight again, in order (its pair went missing)."""
-        again = self._probes_now()
-        self._probes = []
-        for kind, tokens, _, age in again:
-            self._probe()
-            self._probes.append([kind, tokens, self._ms, age])
-        self._lead_ticks()
-
     @staticmethod
     def _pressed(pins, bit):
         return 0 if pins >> bit & 1 else 1  # pulled up: a pressed pad reads 0
@@ -235,90 +217,126 @@ class PadBoard(Outbox):
             self.state[EDGES] = (self.state[EDGES] + 1) & 0xFFFF
             self.state[ROOM] = 0  # the fast path waits until the list is sent
 
-    def _probe_seen(self, t):
-        probes = self._probes_now()
-        if not probes:
-            return  # a probe given up on, arriving after all
-        kind, tokens, _, age = probes.pop(0)
-        self._lead_ticks()
-        if kind == _TICK:
-            self._debouncer.settle(t)
-            # after the ring's records, when nothing waits in the list
-            if self._out or not push_tick(self.state, t):
-                self._queue("TICK", t)
-        elif kind == _SYNC:
-            # stamped when its bytes arrived: `age` ticks before the probe
-            for token in tokens:
-                self._queue("SYNC", "%d %d" % (token, t - age))
-            # then a TICK at the probe's time, as for a TICK probe: a host that waits
-            # for this board's watermark asks for it with a SYNC (board-protocol.md)
-            self._debouncer.settle(t)
-            self._queue("TICK", t)
-
-    # -- clock probes ---------------------------------------------------------
-
-    def _ask_time(self, kind):
-        if len(self._probes_now()) >= self._max_probes:
-            return False
-        age = self._probe() or 0  # us since the host bytes being read arrived
-        if kind == _TICK:
-            age = 0  # a TICK is the probe's own time
-        elif self.tick_hz != 1000000:
-            age = self._ticks(age)
-        self._probes.append([kind, [], self._ms, age])
-        self._lead_ticks()
-        return True
-
-    @micropython.native
-    def tick(self, ms):
-        """Called every TICK_MS with a millisecond count: asks for the next TICK."""
-        self._ms = ms
-        edges = self.state[EDGES]
-        busy = (edges - self._edges_seen) & 0xFFFF >= BUSY_EDGES
-        self._edges_seen = edges
-        if busy and ms - self._tick_ms < BUSY_TICK_MS:
-            return  # the EDGEs say it: no probe in their way
-        for probe in self._probes_now():
-            if probe[0] == _TICK:
-                if ms - probe[2] < STALE_MS:
-                    return  # the last TICK is still on its way
-                self._probe_again()  # a probe's pair went missing: ask again
-                return
-        self._tick_ms = ms
-        self._ask_time(_TICK)
-
     # -- from the host --------------------------------------------------------
 
+    @micropython.native
     def rx(self, byte):
-        """One byte (an int) from the host."""
+        """One byte (an int) from the host. 0, or for a SYNC answered at once: the
+        end of its answer in out_buf (-1: it leads the queue); send it, then call
+        after_sync()."""
         line = self._reader.feed(byte)
         if line is None or line == b"":
-            return
+            return 0
         if line is protocol.TOO_LONG:
             self._error(protocol.ERR_TOO_LONG, "line too long: at most %d bytes" % protocol.MAX_LINE)
-            return
-        probe = None
+            return 0
         if line.startswith(b"SYNC "):
-            # The time of a SYNC is when its line completed: ask for it before parsing.
-            if not self._ask_time(_NONE):
-                self._error(protocol.ERR_BUSY, "too many SYNC requests in flight")
-                return
-            probe = self._probes[-1]
+            return self._sync(line)
         try:
             command = protocol.parse_command(line)
         except protocol.CommandError as e:
             self._error(e.code, e.text)
-            return
+            return 0
         name = command[0]
-        if name == "SYNC":
-            probe[0] = _SYNC
-            probe[1].append(command[1])
-        elif name == "HELLO?":
+        if name == "HELLO?":
             self._queue("HELLO", self._hello_fields())
         elif name == "LED":
             self._led(command[1], command[2])
         elif name == "DEBOUNCE":
             self._debounce(command[1])
+        return 0
+
+    @micropython.native
+    def _sync(self, line):
+        """A SYNC line: answered now, stamped from the timer's reference (probes.py),
+        else when its probe's pair comes. Its probe gives the TICK after the answer."""
+        self._armed = None
+        ahead = self._ahead
+        if ahead is not None:
+            self._ahead = None
+            if line == ahead:
+                return 0  # answered when its "\n" landed (sync_ahead), its probe made
+        t = self._stamp()
+        if t >= 0 and self.out_buf is not None:
+            end = self._answer_into(line, self.out_buf, self.out_at, t)
+            if end > 0:
+                return end  # its probe: after_sync()
+        try:
+            token = protocol.parse_command(line)[1]
+        except protocol.CommandError as e:
+            self._error(e.code, e.text)
+            return 0
+        if t >= 0:
+            self._first.append(("SYNC", token, t))
+            return -1  # its probe: after_sync()
+        if not self._ask_time(SYNC):
+            self._error(protocol.ERR_BUSY, "too many SYNC requests in flight")
+            return 0
+        self._probes[-1][1].append(token)  # answered at its pair
+        return 0
+
+    @micropython.native
+    def _answer_into(self, line, buf, at, t):
+        """The answer to the SYNC line `line` stamped `t`, numbered now, written
+        into buf at `at` by viper; its end, or -1 (the line, or the queue, is not
+        one for it)."""
+        if self._sync_answer is None or self.lost or self._first:
+            return -1
+        w = self._words
+        if t < _E9:
+            w[2] = t
+            w[3] = 0
+        else:
+            w[2] = t % _E9
+            w[3] = t // _E9 if t < _HI else -1
+        w[4] = w[5] = 0
+        return self._answer(line, buf, at, w)
+
+    @micropython.native
+    def _answer(self, line, buf, at, w):
+        w[0] = at
+        seq = self._seq
+        w[1] = seq if seq < _E9 else -1
+        end = self._sync_answer(line, buf, w)
+        if end > 0:
+            self._seq = seq + 1 if seq < MASK32 else 0
+        return end
+
+    def arm(self):
+        """After a burst of host bytes: True if the line read so far is a SYNC
+        line this board answers at once, but for its "\n" (`sync_ahead`)."""
+        line = self._reader.partial
+        self._armed = None
+        ok = line.startswith(b"SYNC ") and self.tick_hz == 1000000
+        if not ok or self._sync_answer is None or self._stamp() < 0:
+            return False
+        ref = self._reference  # its time at its ticks_us, moved on when the "\n" lands
+        w = self._words
+        w[0] = w[1] = 0
+        w[2] = ref[1] % _E9
+        w[3] = ref[1] // _E9 if ref[1] < _HI else -1
+        w[4] = w[5] = ref[0]
+        if self._sync_answer(line, self._scratch, w) <= 0:  # the line is not one
+            return False
+        self._armed = line
+        return True
+
+    @micropython.native
+    def sync_ahead(self, buf, at, arrived):
+        """The "\n" of the SYNC line armed landed at ticks_us `arrived` (the glue saw
+        it in the USB RAM): its answer into buf at `at` now; its end (0: none). Once
+        read, the line is not answered again. Then send it and call after_sync()."""
+        line = self._armed
+        self._armed = None
+        if line is None or self.lost or self._first:
+            return 0
+        w = self._words
+        w[5] = arrived
+        end = self._answer(line, buf, at, w)
+        if end <= 0:
+            return 0
+        self._ahead = line
+        return end
 
     def _led(self, output, level):
         if output >= self.led_count:
@@ -342,7 +360,10 @@ class PadBoard(Outbox):
         self.debounce_us = us
         self._debouncer.window = self._ticks(us)
 
+    @micropython.native
     def _ticks(self, us):
+        if self.tick_hz == 1000000:
+            return us  # no big int for a long span on a Pico
         return us * self.tick_hz // 1000000
 
     def _hello_fields(self):

@@ -204,27 +204,31 @@ _H_TIMER = const(5)  # the address of the timer's raw low word
 _H_ASKED = const(6)  # when the USB stack was last asked
 _H_EVERY = const(7)  # how often it is
 _H_TICK_DUE = const(8)  # when the next TICK is due
-_FULL = const(0x8000)  # the control word's FULL bit (app._FULL)
-_EARLY_US = const(30)  # app._EARLY_US
+_H_BUFFER = const(9)  # the address of the endpoint's buffer in the USB RAM
+_H_ARMED = const(10)  # 1: a SYNC line read waits for its "\n"; 2: a lone "\n" landed
+_FULL = const(0x8000)  # the control word's FULL bit (hostlink._FULL)
+_FULL_ONE = const(0x83FF)  # FULL and the length: 0x8001, a one-byte packet
+_EARLY_US = const(30)  # hostlink._EARLY_US
 # the words of app.Pins's `ps`
 _P_TOGGLED = const(0)  # when the probe last toggled
-_P_ARRIVED = const(1)  # when the host bytes being read arrived
-_P_TIMER = const(2)  # the address of the timer's raw low word
-_P_XOR = const(3)  # the address of the SIO's GPIO_OUT_XOR
-_P_BIT = const(4)  # the probe's bit
+_P_TIMER = const(1)  # the address of the timer's raw low word
+_P_XOR = const(2)  # the address of the SIO's GPIO_OUT_XOR
+_P_BIT = const(3)  # the probe's bit
 
 
 @micropython.viper
 def look(hs) -> int:
-    """app.HostLink's look at the USB RAM and the clock, in one cheap call: 1 if
-    a packet from the host landed (and waits unread), | 2 if the USB stack is
-    due to be asked, | 4 if a TICK is due. `hs` (array "I"): the endpoint's
-    control word as last seen, 1 while bytes heard are unread, when they were
-    stamped, when the last look was, the addresses of that control word and of
-    the timer's raw low word (ticks_us is its count mod 2**30), when the USB
-    stack was last asked, how often it is, and when the next TICK is due. A
-    packet first seen now is stamped EARLY_US before this look, never before
-    the last one."""
+    """hostlink.HostLink's look at the USB RAM and the clock, in one cheap call: 1
+    if a packet from the host landed (and waits unread), | 2 if the USB stack is
+    due to be asked, | 4 if a TICK is due, | 8 if a lone "\n" landed for the SYNC
+    line read. `hs` (array "I"): the endpoint's control word as last seen, 1
+    while bytes heard are unread, when they were stamped, when the last look
+    was, the addresses of that control word and of the timer's raw low word
+    (ticks_us is its count mod 2**30), when the USB stack was last asked, how
+    often it is, when the next TICK is due, the address of the endpoint's
+    buffer, and 1 while a SYNC line read waits for its "\n" (the look makes it 2
+    when a one-byte packet holding "\n" lands). A packet first seen now is
+    stamped EARLY_US before this look, never before the last one."""
     h = ptr32(hs)  # noqa: F821
     t = int(ptr32(h[_H_TIMER])[0]) & _MASK30  # noqa: F821
     word = int(ptr32(h[_H_CONTROL])[0])  # noqa: F821
@@ -236,9 +240,17 @@ def look(hs) -> int:
                 early = int(h[_H_LOOKED])
             h[_H_STAMP] = early
             h[_H_UNREAD] = 1
+        if h[_H_ARMED] == 1 and (word & _FULL_ONE) == _FULL + 1:
+            if int(ptr8(h[_H_BUFFER])[0]) == 10:  # noqa: F821
+                h[_H_ARMED] = 2
     h[_H_LOOKED] = t
     flags = int(h[_H_UNREAD])
-    if ((t - int(h[_H_ASKED])) & _MASK30) >= int(h[_H_EVERY]):
+    if h[_H_ARMED] == 2:
+        flags |= 8
+    every = int(h[_H_EVERY])
+    if h[_H_ARMED]:  # the USB stack, asked, could take a lone "\n" before a look sees it
+        every = every << 3
+    if ((t - int(h[_H_ASKED])) & _MASK30) >= every:
         flags |= 2
     if ((t - int(h[_H_TICK_DUE])) & _MASK30) < _HALF:
         flags |= 4
@@ -249,9 +261,9 @@ def look(hs) -> int:
 def probe(ps) -> int:
     """app.Pins's probe in one cheap call: toggle the clock probe, at least 4 us
     after the last toggle (two closer than the PIO's two-tick pass could merge
-    into none); returns the us since the host bytes being read arrived. `ps`
-    (array "I"): when it last toggled, when those bytes arrived, the addresses
-    of the timer's raw low word and of the SIO's GPIO_OUT_XOR, the probe's bit."""
+    into none); returns the timer then (ticks_us). `ps` (array "I"): when it last
+    toggled, the addresses of the timer's raw low word and of the SIO's
+    GPIO_OUT_XOR, the probe's bit."""
     p = ptr32(ps)  # noqa: F821
     timer = ptr32(p[_P_TIMER])  # noqa: F821
     t = int(timer[0]) & _MASK30
@@ -260,7 +272,4 @@ def probe(ps) -> int:
     ptr32(p[_P_XOR])[0] = p[_P_BIT]  # noqa: F821
     t = int(timer[0]) & _MASK30
     p[_P_TOGGLED] = t
-    age = (t - int(p[_P_ARRIVED])) & _MASK30
-    if age >= _HALF:  # before: ticks_diff's negative
-        age = age - _MASK30 - 1  # (2**30 is no small int: a literal would be an object)
-    return age
+    return t

@@ -1,9 +1,12 @@
-"""The board's frames out: one queue, numbered as they leave.
+"""The board's frames out: two queues, numbered as they leave.
 
 PURE: no machine, rp2, sys or time. core.PadBoard is an Outbox: it queues
 answers, TICKs and EDGEs here; the glue (app.py) takes them as bytes. The
-fast path's records (state.py) leave first: they were decided before every
-frame in the list.
+answers to the host (HELLO, ERR, SYNC: `_first`) leave first, in the order of
+the lines they answer, after a LOST that is due: they are outside the order of
+EDGE and TICK times, and the sooner a SYNC answer leaves, the better the host's
+clock map (probes.py). Then the fast path's records (state.py): they were
+decided before every frame in the list (`_out`).
 """
 
 from padboard import protocol
@@ -18,26 +21,25 @@ _FAST_SEQ = 1 << 29  # the fast path numbers frames below this (small ints)
 # (tests/bench/firmware.py: p50 589-655 us, max 1,056-1,251; 494 and 952 with these,
 # 478 and 882 with the bare 10 and 11), for no reason found: on that Pico a const()
 # index costs what a bare one does (2,000 of them in a native loop: 13.09 ms both),
-# and in app.py const()s merely defined cost as much (see there).
+# and in app.py const()s merely defined cost as much (see there). The reason, found
+# later: at 2,000 edges/s the loop had ~1 % to spare, so any few us more a pass made
+# every EDGE wait for the one before (tests/bench/README.md, "The steady stream's margin").
 
 
 class Outbox:
     """The frame queue of a PadBoard (its `_out`, `_seq`, `lost`, `state`, ...)."""
 
-    def _queue(self, kind, fields, edge=False):
+    def _queue(self, kind, fields):
+        """A TICK joins the EDGEs, in time order; an answer (HELLO, ERR) goes
+        before them, after the answers waiting. Past the queue's size, dropped."""
         out = self._out
         if kind == "TICK" and out and out[-1][0] == "TICK":
             out[-1] = (kind, fields)  # a later TICK says all the earlier one did
             return
-        if edge:
-            limit = self._queue_max - RESERVE
-        elif kind == "SYNC":
-            limit = self._queue_max + self._max_probes  # every SYNC is answered
-        else:
-            limit = self._queue_max
-        if len(out) + queued(self.state) >= limit:
-            if edge:
-                self.lost += 1
+        if len(self._first) + len(out) + queued(self.state) >= self._queue_max:
+            return
+        if kind != "TICK":
+            self._first.append((kind, fields))
             return
         out.append((kind, fields))
         self.state[ROOM] = 0  # the fast path waits until the list is sent
@@ -45,7 +47,7 @@ class Outbox:
     @micropython.native
     def pending(self):
         """The number of frames waiting to be sent."""
-        return len(self._out) + queued(self.state) + (1 if self.lost else 0)
+        return len(self._first) + len(self._out) + queued(self.state) + (1 if self.lost else 0)
 
     @micropython.native
     def next_frame(self):
@@ -61,15 +63,21 @@ class Outbox:
         state = self.state
         records = self._records
         out = self._out
-        while at + protocol.MAX_LINE <= stop:
-            if state[Q_HEAD] != state[Q_TAIL]:  # records of the fast path
+        first = self._first  # answers go before the records
+        # Globals read once: this runs on every pass of the loop, and on the Pico a
+        # global costs a dict lookup each time (at 2,000 edges/s the loop has little
+        # to spare: tests/bench/README.md, "The steady stream's margin")
+        head, tail, fast_seq = Q_HEAD, Q_TAIL, _FAST_SEQ
+        last = stop - protocol.MAX_LINE  # a frame fits while at <= last
+        while at <= last:
+            if state[head] != state[tail] and not first:  # records of the fast path
                 seq = self._seq
-                if records is not None and not self.lost and seq < _FAST_SEQ:
+                if records is not None and not self.lost and seq < fast_seq:
                     done = records(buf, state, at << 16 | stop, seq)
                     self._seq = seq + (done >> 16)
                     at = done & 0xFFFF
                     continue
-            elif not out and not self.lost:
+            elif not (out or first or self.lost):
                 break
             end = self.next_frame_into(buf, at)
             if end == at:
@@ -85,7 +93,13 @@ class Outbox:
         if self.lost:
             kind, fields = "LOST", self.lost
             self.lost = 0
-        elif state[Q_HEAD] != state[Q_TAIL]:  # the fast path's records come first
+        elif self._first:  # an answer; a SYNC's: ("SYNC", token, t)
+            entry = self._first.pop(0)
+            if entry[0] == "SYNC":
+                kind, fields, t = entry
+            else:
+                kind, fields = entry
+        elif state[Q_HEAD] != state[Q_TAIL]:  # the fast path's records come next
             kind, t = pop_record(state)
             if kind == TICK:
                 kind, fields = "TICK", t
@@ -114,6 +128,8 @@ class Outbox:
                 end = self._into(buf, at, seq, protocol.TICK_KIND, fields)
             if end < 0:
                 data = "TICK %d %d" % (seq, fields)
+        elif kind == "SYNC":
+            data = "SYNC %d %d %d" % (seq, fields, t)
         elif kind == "LOST":
             data = "LOST %d %d" % (seq, fields)
         else:

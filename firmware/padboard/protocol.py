@@ -80,6 +80,11 @@ class LineReader:
         self._buf = bytearray()
         self._overflow = False
 
+    @property
+    def partial(self):
+        """The bytes of the line read so far, no "\\n" yet (b"" for one too long)."""
+        return b"" if self._overflow else bytes(self._buf)
+
     def feed(self, byte):
         if byte != 0x0A:
             if self._overflow:

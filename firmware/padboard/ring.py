@@ -178,7 +178,8 @@ class EdgeRing:
         """Wait until the DMA has written a word drain has not seen, or the host
         sends a byte, at most `most_us`: the idle loop, as short as it can be
         (SYNC stamps). It looks at the USB RAM (a few us) and asks the USB stack
-        itself (tens of us) only every POLL_US."""
+        itself (tens of us) only every POLL_US. Returns the look's flags (1: it
+        heard the host; fast.look), or 0."""
         count = machine.mem16
         look = link.look
         hs = link.hs
@@ -187,11 +188,14 @@ class EdgeRing:
         start = _ticks_us()
         while count[at] == seen:
             due = look(hs)
-            if due & 5:  # heard from the host, or a TICK is due
-                return
+            if due & 13:  # heard from the host (8: a lone "\n" for a SYNC), a TICK due
+                return due
             if due & 2:  # time to ask the USB stack itself
-                if link.readable() or time.ticks_diff(_ticks_us(), start) >= most_us:
-                    return
+                if link.readable():
+                    return 1
+                if time.ticks_diff(_ticks_us(), start) >= most_us:
+                    return 0
+        return 0
 
     def _lose(self, board):
         skip = ((self.written() - self._read) & _WORDS_MASK) // 2
@@ -199,7 +203,7 @@ class EdgeRing:
             # the words skipped are still in the ring: count the pad changes in them
             words = self._words
             at = self._read % words
-            edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask, board.pins)
+            edges = count_changes(self._ring, at, words - 1, skip, board.pad_mask(), board.pins())
             self._read = (self._read + 2 * skip) & _WORDS_MASK
             board.skipped(self._ring[(at + 2 * skip - 2) % words], edges)
         else:  # overwritten: the board can only tell which pads changed meanwhile

@@ -2,8 +2,9 @@
 on the real firmware in rp2040js, every pulse traced on one clock, the emulated one
 (tests/firmware/emutrace.py): when the host asked for the test line's fall, when the
 emulator applied it, the board's stamp of the edge, the host's mapped time; and
-every SYNC round trip: when its "\\n" reached the board, the board's stamp, when the
-answer left.
+every SYNC round trip: when the host wrote its "\\n", when that reached the board, the
+board's stamp, when the answer left, when the host read it (the board's hold, and what
+is left of it in the host's midpoint).
 
     python tests/bench/pico_clock.py [--pulses 10] [--wire]
 

@@ -28,6 +28,7 @@ from buzzerbox.appliance.fairness import FairnessReport
 from buzzerbox.appliance.fairness_run import measure
 from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.pads.padmap import PadMap
+from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.sources import PadSources
 from buzzerbox.pads.timeline.syncgroup import Pulse
 
@@ -101,6 +102,42 @@ class TracedSources(PadSources):
         return events
 
 
+class SyncTap:
+    """The host's ends of each SYNC round trip of `session`, on the host's clock (the
+    emulated one): when the request's "\\n" was written (its round trip starts then,
+    syncrounds.py) and when its answer was read, by token."""
+
+    def __init__(self, session: BoardSession) -> None:
+        self.sent: dict[str, int] = {}
+        self.read: dict[str, int] = {}
+        self._open = ""
+        self._pending = b""
+        syncs = session.syncs
+        request, newline, received = syncs.request, syncs.newline, session.received
+
+        def tapped_request(now_us: int, *, trusted: bool) -> bytes:
+            data = request(now_us, trusted=trusted)
+            self._open = data.rpartition(b"SYNC ")[2].partition(b"*")[0].decode()
+            return data
+
+        def tapped_newline(now_us: int) -> bytes:
+            data = newline(now_us)
+            if data:
+                self.sent[self._open] = now_us
+            return data
+
+        def tapped_received(data: bytes, now_us: int) -> None:
+            *lines, self._pending = (self._pending + data).split(b"\n")
+            for line in lines:
+                if line.startswith(b"SYNC "):
+                    self.read.setdefault(line.split(b" ")[2].decode(), now_us)
+            received(data, now_us)
+
+        syncs.request = tapped_request  # type: ignore[method-assign]
+        syncs.newline = tapped_newline  # type: ignore[method-assign]
+        session.received = tapped_received  # type: ignore[method-assign]
+
+
 @dataclass(frozen=True)
 class PulseTrace:
     """One fall of the test line on the emulated clock (µs): see the module's doc."""
@@ -119,10 +156,25 @@ class SyncTrace:
     arrived: int  # its "\n" reached the board
     stamped: int  # the board's `t` of it
     left: int  # the answer left the board
+    sent: int | None = None  # the host wrote its "\n" (None: a SYNC asked out of turn)
+    read: int | None = None  # the host read the answer
 
     @property
     def held(self) -> int:
         return self.left - self.stamped
+
+    @property
+    def round_trip(self) -> int:
+        """The host's round trip (its "\\n" written to the answer read); 0 if not known."""
+        return self.read - self.sent if self.sent is not None and self.read is not None else 0
+
+    @property
+    def error(self) -> float | None:
+        """How late the host's midpoint is against the board's stamp: half of (the
+        hold + the way back - the way out); what the clock map takes from it."""
+        if self.sent is None or self.read is None:
+            return None
+        return (self.sent + self.read) / 2 - self.stamped
 
 
 @dataclass(frozen=True)
@@ -150,6 +202,8 @@ def run(
     sources = TracedSources(
         pad_map, boards=[emu.url], clock=emu_clock(emu), pulser=pulser, pulse_period_us=200_000
     )
+    (session,) = sources.sessions
+    tap = SyncTap(session)
     line = EmuLine(emu, TEST_GPIO)
     sources.start()
     try:
@@ -177,20 +231,26 @@ def run(
         PulseTrace(q, p.t0_us, a, s, m)
         for q, p, a, s, m in zip(line.asked, line.pulses, applied, stamped, mapped, strict=False)
     ]
-    return Trace(report, traces, sync_traces(emu, since, zero))
+    return Trace(report, traces, sync_traces(emu, since, zero, tap))
 
 
-def sync_traces(emu: PicoEmulator, since: int, zero: int) -> list[SyncTrace]:
-    """The SYNC round trips among the board's lines from `since`, matched by token."""
+def sync_traces(
+    emu: PicoEmulator, since: int, zero: int, tap: SyncTap | None = None
+) -> list[SyncTrace]:
+    """The SYNC round trips among the board's lines from `since`, matched by token
+    (with the host's ends from `tap`)."""
     arrived: dict[str, int] = {}
     out = []
     for ln in emu.lines[since:]:
         if not ln.text.startswith("SYNC "):
             continue
+        token = ln.fields[1] if ln.kind == "out" else ln.fields[2]
         if ln.kind == "out":
-            arrived[ln.fields[1]] = ln.t
-        elif (t := arrived.pop(ln.fields[2], None)) is not None:
-            out.append(SyncTrace(t, int(ln.fields[3]) + zero, ln.t))
+            arrived[token] = ln.t
+        elif (t := arrived.pop(token, None)) is not None:
+            sent = tap.sent.get(token) if tap is not None else None
+            read = tap.read.get(token) if tap is not None else None
+            out.append(SyncTrace(t, int(ln.fields[3]) + zero, ln.t, sent, read))
     return out
 
 
@@ -202,15 +262,23 @@ def table(trace: Trace) -> list[str]:
             f"{i:3}: {p.asked[0]}-{p.asked[1]} | {p.applied} ({p.applied - p.asked[0]:+}) | "
             f"{p.stamped} ({p.stamped - p.applied:+}) | {p.mapped} ({p.mapped - p.applied:+})"
         )
-    rows.append("SYNC: arrived | stamped (- arrived) | answer left: held (emulated µs)")
-    rows += [
-        f"  {s.arrived} | {s.stamped} ({s.stamped - s.arrived:+}) | {s.left}: {s.held}"
-        for s in trace.syncs
-    ]
+    rows.append(
+        "SYNC: sent | arrived (- sent) | stamped (- arrived) | answer left: held | read "
+        "(- left) | midpoint - stamped (emulated µs; sent: its \\n, - a SYNC asked out of turn)"
+    )
+    for s in trace.syncs:
+        out = f"{s.arrived - s.sent:+}" if s.sent is not None else ""
+        back = f"{s.read - s.left:+}" if s.read is not None else ""
+        error = f"{s.error:+.0f}" if s.error is not None else "-"
+        rows.append(
+            f"  {s.sent if s.sent is not None else '-'} | {s.arrived} ({out}) | {s.stamped} "
+            f"({s.stamped - s.arrived:+}) | {s.left}: {s.held} | "
+            f"{s.read if s.read is not None else '-'} ({back}) | {error}"
+        )
     return rows
 
 
-def median(values: Sequence[int]) -> float:
+def median(values: Sequence[float]) -> float:
     ranked = sorted(values)
     mid = len(ranked) // 2
     return ranked[mid] if len(ranked) % 2 else (ranked[mid - 1] + ranked[mid]) / 2

@@ -54,33 +54,41 @@ def test_the_emulator_sets_the_line_when_it_says_and_the_board_stamps_that_momen
         assert -1 <= p.stamped - p.applied <= 1  # the PIO's 1 µs tick
 
 
-def test_a_sync_mapped_time_is_late_by_half_the_time_the_board_holds_a_sync(
-    by_sync: emutrace.Trace,
-) -> None:
-    """Where the emulated Pico's 2 ms came from (issue 36 item 4): the board stamps a
-    SYNC within µs of its arrival but sends the answer ~5 ms later (the firmware reads
-    the line a byte at a time, parses it and waits for its probe's pair in Python),
-    and the host takes the stamp to match the midpoint of the round trip. The clock
-    map keeps the fastest round trips, so the lag is half their hold."""
-    held = sorted(s.held for s in by_sync.syncs)
-    assert len(held) >= 8
+#: a SYNC answer leaves the emulated Pico this soon after its stamp, when its "\n"
+#: came alone (the host's split line; 0.39-0.43 ms measured: tests/bench/README.md)
+HOLD_US = 600
+
+
+def test_the_board_answers_a_sync_soon_after_its_stamp(by_sync: emutrace.Trace) -> None:
+    """Where the emulated Pico's 2 ms came from (issue 36 item 4), and that it is gone:
+    the host takes a SYNC's stamp to match the midpoint of its round trip, so a board
+    that holds its answer H µs after the stamp has every time mapped from it H/2
+    late. The board held it ~4.8 ms (it read the line a byte at a time, parsed it and
+    waited for a probe in Python): every time 2.3 ms late. Now the host sends the
+    "\n" alone, and the board answers from viper at once, when the look sees the
+    "\n" land (firmware/padboard/hostlink.py): the clock map keeps the fastest round
+    trips, and in those the board held the answer under HOLD_US."""
+    sampled = [s for s in by_sync.syncs if s.error is not None]
+    assert len(sampled) >= 6
     # the stamp is on time (board-protocol.md: within 50 µs; now and then a step of
     # the firmware's loop makes one later: tests/bench/README.md)
-    assert emutrace.median([abs(s.stamped - s.arrived) for s in by_sync.syncs]) <= 50
+    assert emutrace.median([abs(s.stamped - s.arrived) for s in sampled]) <= 50
+    fastest = sorted(sampled, key=lambda s: s.round_trip)[: len(sampled) // 3 or 1]
+    assert max(s.held for s in fastest) <= HOLD_US, [s.held for s in sampled]
+    # what is left is about half of that hold (in those round trips the emulator's way
+    # out and back are near equal; the first pulses of a run may be mapped from fewer)
     late = [p.mapped - p.applied for p in by_sync.pulses]
-    assert max(late) - min(late) <= 50  # a steady lag, not noise
-    fastest = held[: len(held) // 4 or 1]
-    assert abs(emutrace.median(late) - emutrace.median(fastest) / 2) <= 150, (late, held)
+    errors = [s.error for s in fastest if s.error is not None]
+    assert 0 <= emutrace.median(late) <= HOLD_US / 2, late
+    assert abs(emutrace.median(late) - emutrace.median(errors)) <= 100, (late, errors)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 36 item 4, not fixed: the firmware holds a SYNC answer ~5 ms (half of "
-    "it maps every time late); tests/bench/README.md, firmware/README.md",
-)
 def test_doctor_fairness_passes_on_the_emulated_pico_by_sync_round_trips(
     by_sync: emutrace.Trace,
 ) -> None:
+    """The README's figure (SYNC round trips only: p95 ≤ 300 µs) on the real firmware."""
+    (row,) = by_sync.report.rows
+    assert row.promise_us == PROMISE_US["sync"]
     assert by_sync.report.passed, by_sync.report.lines()
 
 

@@ -12,6 +12,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from .emulator import PicoEmulator
 from .fwbench import FIRMWARE, fw, run_micropython
 
@@ -159,6 +161,7 @@ def test_the_fast_path_sends_what_the_plain_path_sends(tmp_path: Path) -> None:
         check(out.splitlines()[-1], 6000, seed)
 
 
+@pytest.mark.timeout(700)  # its own wait is 600 s; the suite's 120 s would cut it short
 def test_on_the_pico_too(tmp_path: Path) -> None:
     """The same on the real MicroPython for the Pico (rp2040js): 32-bit words,
     viper's unsigned comparisons on ARM, the Pico's small heap."""

@@ -15,7 +15,7 @@ import pytest
 from .fwbench import FIRMWARE, micropython_path, mpy_cross_path, run_micropython
 
 FILES = sorted(FIRMWARE.rglob("*.py"))
-PURE = ["protocol", "clock", "debounce", "core", "config", "native", "state", "outbox"]
+PURE = ["protocol", "clock", "debounce", "core", "config", "native", "state", "outbox", "probes"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(FIRMWARE)))
@@ -50,7 +50,9 @@ def test_the_pure_modules_import_only_each_other(name: str) -> None:
 
 
 def test_the_glue_is_where_the_hardware_is() -> None:
-    assert {"machine", "rp2", "select", "sys"} <= imports(FIRMWARE / "padboard" / "app.py")
+    assert {"machine", "rp2", "sys"} <= imports(FIRMWARE / "padboard" / "app.py")
+    assert {"machine", "select", "sys"} <= imports(FIRMWARE / "padboard" / "hostlink.py")
+    assert {"machine", "sys"} == imports(FIRMWARE / "padboard" / "chip.py")
     assert imports(FIRMWARE / "padboard" / "pio.py") == {"rp2"}
     assert {"machine", "rp2", "uctypes"} <= imports(FIRMWARE / "padboard" / "ring.py")
 

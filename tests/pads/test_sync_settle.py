@@ -27,6 +27,7 @@ class Link:
         self.board = FakeBoard("pico-a", clock=BoardClock(clock, offset_us=5_000_000))
         self.board.boot()
         self.session = BoardSession("loop://pico-a", arbiter)
+        self.session.syncs.newline_us = 0  # each SYNC line whole: one crossing, timed here
         self.session.opened(clock())
 
     def round_trip(self, out_us: int, back_us: int) -> None:

@@ -140,10 +140,10 @@ class BoardSession:
         self._is_open = True
         self.decoder.reset()
         self._awaiting_hello = True
-        self._out += p.hello_request()
-        self._hello_due = now_us + HELLO_RETRY_US
         self.syncs.forget()
         self.syncs.due = None
+        self._out += b"\n" + p.hello_request()  # "\n": ends a SYNC line a host left open
+        self._hello_due = now_us + HELLO_RETRY_US
 
     def gone(self, now_us: int) -> None:
         """The port went away; its board is not waited for until it is back."""
@@ -165,12 +165,11 @@ class BoardSession:
         if not self._is_open:
             return
         if self._hello_due is not None and now_us >= self._hello_due:
-            self._out += p.hello_request()
+            self._out += self.syncs.cut() + p.hello_request()
             self._hello_due = now_us + HELLO_RETRY_US
         if not self.is_usable:
             return
-        if self.syncs.due is not None and now_us >= self.syncs.due:
-            self._send_sync(now_us)
+        self._out += self.syncs.poll(now_us, trusted=self.is_mapped)  # a SYNC, or its "\n"
         if self.status == "online":
             self._set_status("online", now_us)
         if self.syncs.is_silent(now_us) and not self._left_out:
@@ -212,7 +211,7 @@ class BoardSession:
         """Light or darken LED `ch`; sent now if the board is there, else after its HELLO."""
         self._leds[ch] = on
         if self.is_usable and self._is_open:
-            self._out += p.led_set(ch, on)
+            self._out += self.syncs.cut() + p.led_set(ch, on)
 
     def outgoing(self) -> bytes:
         """Bytes to write to the port, now."""
@@ -284,11 +283,12 @@ class BoardSession:
         if not self.syncs.is_silent(now_us):
             self._left_out = False
             self.arbiter.add_source(hello.board_id, now_us)
+        self._out += self.syncs.cut()  # a SYNC line the board answers before this HELLO
+        self.syncs.forget()
         if self.debounce_us is not None:
             self._out += p.debounce_set(self.debounce_us)
         for ch, on in self._leds.items():
             self._out += p.led_set(ch, on)
-        self.syncs.forget()
         self._send_sync(now_us)
         if self.is_mapped:
             self._set_status("online", now_us)

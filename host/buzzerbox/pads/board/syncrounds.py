@@ -5,6 +5,16 @@ trips, `SYNC_FAST_US` apart, and more while the map is not trusted), then steadi
 (`SYNC_STEADY_US`); a board that answered none for `SYNC_TIMEOUT_US` is silent. Each
 answer is one sample of the board's `ClockMap`, which is trusted (`is_trusted`: the
 board's edges pass) on a short round trip or after enough of them.
+
+A request goes out in two writes: its line first, its "\n" `SYNC_NEWLINE_US` later
+(`newline`), and the round trip starts with the "\n". The board stamps a SYNC when
+its "\n" arrives and answers once it has read and parsed the line, and the host
+takes the stamp to match the midpoint of the round trip (board-protocol.md): every
+µs the board spends on the line after its stamp puts each time mapped from that
+sample half a µs late. Sent whole, a Pico reads the line a byte at a time after its
+stamp (~165 µs a byte on the emulated Pico, tests/bench/README.md); sent in two, it
+has read the line before the "\n" comes. Other bytes for the board never wait: they
+end the line first (`cut`), and that request is no sample.
 """
 
 from __future__ import annotations
@@ -24,6 +34,10 @@ of it (USB full speed: the SYNC waits for an OUT frame, its answer for an IN pol
 SYNC_SETTLE: Final = 16
 """On a link never that quick, the map is trusted after this many round trips (the
 best of them is all it can do)."""
+SYNC_NEWLINE_US: Final = 5_000
+"""A SYNC's "\n" is sent this long after its line: time for a board to read the line
+(a Pico: 2-3 ms for a long token; a line it is still reading makes that sample's
+round trip longer, and the clock map keeps the shortest)."""
 SYNC_STEADY_US: Final = 500_000
 SYNC_TIMEOUT_US: Final = 2_000_000
 IN_FLIGHT_MAX: Final = 64
@@ -47,30 +61,66 @@ class SyncRounds:
     """The SYNC requests of one link: their tokens and send times, when the next is
     due, how many were answered on the board's current clock, since when none was."""
 
-    def __init__(self) -> None:
+    def __init__(self, newline_us: int = SYNC_NEWLINE_US) -> None:
+        self.newline_us = newline_us
+        """How long a request's "\n" waits after its line; 0: sent with it (a board
+        that answers at once, an in-process fake: fakes/wires.py)."""
         self._token = 0
         self._sent: dict[int, int] = {}  # token -> host send time
         self.due: int | None = None
         """Host time of the next request, None while none is to be sent."""
         self.answered = 0
         self.unanswered_since: int | None = None
+        self._open: int | None = None  # the token whose line waits for its "\n"
+        self.newline_due: int | None = None
+        """Host time the open line's "\n" is due, None while no line is open."""
 
     def forget(self) -> None:
         """The requests sent so far are not waited for (a new HELLO, the port reopened)."""
         self._sent.clear()
+        self._open = self.newline_due = None
 
     def request(self, now_us: int, *, trusted: bool) -> bytes:
-        """A SYNC request sent at `now_us`; the next is due soon while the map is
-        young or not `trusted`, else steadily."""
+        """A SYNC request at `now_us`, its line without the "\n" (`newline`, after an
+        open line's `cut`); the next is due soon while the map is young or not
+        `trusted`, else steadily."""
+        cut = self.cut()
         self._token = (self._token + 1) % p.U32
-        self._sent[self._token] = now_us
-        if len(self._sent) > IN_FLIGHT_MAX:
-            del self._sent[next(iter(self._sent))]
+        self._open = self._token
+        self.newline_due = now_us + self.newline_us
         if self.unanswered_since is None:
             self.unanswered_since = now_us
         steady = self.answered >= SYNC_FAST and trusted
         self.due = now_us + (SYNC_STEADY_US if steady else SYNC_FAST_US)
-        return p.sync_request(self._token)
+        line = cut + p.sync_request(self._token)[:-1]
+        return line + self.newline(now_us) if self.newline_us <= 0 else line
+
+    def poll(self, now_us: int, *, trusted: bool) -> bytes:
+        """What is due at `now_us`: a request (`request`), or the open line's "\n"."""
+        if self.due is not None and now_us >= self.due:
+            return self.request(now_us, trusted=trusted)
+        if self.newline_due is not None and now_us >= self.newline_due:
+            return self.newline(now_us)
+        return b""
+
+    def newline(self, now_us: int) -> bytes:
+        """The open line's "\n", sent at `now_us`: its round trip starts now."""
+        token = self._open
+        if token is None:
+            return b""
+        self._open = self.newline_due = None
+        self._sent[token] = now_us
+        if len(self._sent) > IN_FLIGHT_MAX:
+            del self._sent[next(iter(self._sent))]
+        return b"\n"
+
+    def cut(self) -> bytes:
+        """What goes before other bytes for the board: the open line's "\n" (then its
+        answer is no sample: the line did not wait for its time), or nothing."""
+        if self._open is None:
+            return b""
+        self._open = self.newline_due = None
+        return b"\n"
 
     def ask(self) -> bytes:
         """A SYNC asked out of turn for the board's watermark (the TICK its firmware
@@ -79,7 +129,7 @@ class SyncRounds:
         between two presses: tests/firmware/test_fw_monitor.py)."""
         self._token = (self._token + 1) % p.U32
         self._sent.pop(self._token, None)
-        return p.sync_request(self._token)
+        return self.cut() + p.sync_request(self._token)
 
     def sent_at(self, token: int) -> int | None:
         """When the request `token` was sent (once; None: not one waited for, or an

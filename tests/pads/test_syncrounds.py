@@ -1,0 +1,84 @@
+"""A SYNC request in two writes (syncrounds.py): its line, then its "\\n" alone
+`SYNC_NEWLINE_US` later, the round trip timed from the "\\n"; other bytes for the
+board end an open line first, and that request is no sample."""
+
+from __future__ import annotations
+
+from buzzerbox.pads.board import protocol as p
+from buzzerbox.pads.board.session import BoardSession
+from buzzerbox.pads.board.syncrounds import SYNC_NEWLINE_US, SyncRounds
+from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
+from buzzerbox.pads.timeline.arbiter import Arbiter
+from buzzerbox.testing import ManualClock
+
+
+def test_a_request_sends_its_newline_later_and_times_the_round_trip_from_it() -> None:
+    syncs = SyncRounds()
+    line = syncs.request(1_000, trusted=False)
+    assert line == p.sync_request(1)[:-1]
+    assert syncs.poll(1_000 + SYNC_NEWLINE_US - 1, trusted=False) == b""
+    assert syncs.poll(1_000 + SYNC_NEWLINE_US, trusted=False) == b"\n"
+    assert syncs.sent_at(1) == 1_000 + SYNC_NEWLINE_US
+    assert syncs.poll(1_000 + 2 * SYNC_NEWLINE_US, trusted=False) == b""
+
+
+def test_other_bytes_end_an_open_line_and_its_answer_is_no_sample() -> None:
+    syncs = SyncRounds()
+    syncs.request(0, trusted=False)
+    assert syncs.cut() == b"\n"
+    assert syncs.cut() == b""
+    assert syncs.poll(SYNC_NEWLINE_US, trusted=False) == b""  # no "\n" left to send
+    assert syncs.sent_at(1) is None
+    assert syncs.ask() == p.sync_request(2)  # a watermark's SYNC goes whole
+    syncs.request(1, trusted=False)
+    assert syncs.ask().startswith(b"\nSYNC 4*")  # after the open line's "\n"
+
+
+def test_no_split_sends_the_line_whole() -> None:
+    syncs = SyncRounds(newline_us=0)
+    assert syncs.request(7, trusted=False) == p.sync_request(1)
+    assert syncs.sent_at(1) == 7
+
+
+def test_a_session_on_a_board_ends_each_sync_line_after_the_pause(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    board = FakeBoard("pico-a", clock=BoardClock(clock, offset_us=3_000))
+    board.boot()
+    session = BoardSession("loop://pico-a", arbiter)
+    session.opened(clock())
+    session.received(board.received(session.outgoing()), clock())  # HELLO? -> HELLO
+    sent = session.outgoing()
+    assert sent.startswith(b"SYNC ") and not sent.endswith(b"\n")
+    assert board.received(sent) == b""  # the board waits for the "\n"
+    session.set_led(0, True)  # other bytes end the line first: that SYNC is no sample
+    cut = session.outgoing()
+    assert cut == b"\n" + p.led_set(0, True)
+    session.received(board.received(cut), clock())
+    assert session.clock is not None and session.clock.samples == 0
+    clock.advance(20_000)
+    session.poll(clock())
+    line = session.outgoing()
+    assert line.startswith(b"SYNC ") and not line.endswith(b"\n")
+    clock.advance(SYNC_NEWLINE_US)
+    session.poll(clock())
+    newline = session.outgoing()
+    assert newline == b"\n"
+    clock.advance(150)
+    answer = board.received(line + newline)
+    clock.advance(150)
+    session.received(answer, clock())
+    assert session.clock is not None and session.clock.best_rtt_us == 300
+
+
+def test_a_new_host_ends_a_sync_line_an_earlier_one_left_open(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    board = FakeBoard("pico-a", clock=BoardClock(clock))
+    board.boot()
+    assert board.received(p.sync_request(9)[:-1]) == b""  # that host went before its "\n"
+    session = BoardSession("loop://pico-a", arbiter)
+    session.opened(clock())
+    answer = board.received(session.outgoing())
+    session.received(answer, clock())
+    assert session.hello is not None  # its HELLO? was read as a line of its own
