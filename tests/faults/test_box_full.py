@@ -1,7 +1,8 @@
 """Issue 39, item 8: "box full" is a 503 with Retry-After, not a 500 with a traceback
 (waitress refuses a Connection header set by the app). A real `buzzerbox serve` at its
-connection limit (--max-phones 2: 98 connections), silent guests on 127.0.8.x (4 an
-address: none crowds the box), then a fifth connection from one address: a lane one,
+connection limit (--max-phones 2: 98 connections), guests on 127.0.8.x that sent a
+byte and no more (4 an address: none crowds the box; one that sends nothing is not
+handed to the box at all), then a fifth connection from one address: a lane one,
 served only for the admin."""
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ def test_a_guest_at_the_connection_limit_gets_503_with_retry_after(
     tidy.extend(silent)
     mine = [raw(box.port, "127.0.8.200") for _ in range(5)]  # the fifth: over, crowded
     tidy.extend(mine)
+    for sock in silent + mine[:-1]:
+        sock.sendall(b"G")
     mine[-1].sendall(b"GET /api/state HTTP/1.1\r\nHost: box\r\n\r\n")
     answer = b""
     while b"\r\n\r\n" not in answer:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from buzzerbox.errors import Words
-from buzzerbox.server.guard import Guard, Limits, Slotted, address_key
+from buzzerbox.server.address import address_key
+from buzzerbox.server.guard import Guard, Limits
+from buzzerbox.server.streams import Slotted
 
 
 def test_an_ipv6_64_is_one_address_and_a_mapped_ipv4_is_its_ipv4() -> None:
@@ -21,15 +23,15 @@ def test_an_ipv6_64_is_one_address_and_a_mapped_ipv4_is_its_ipv4() -> None:
 
 def test_each_address_has_its_share_of_streams_and_gets_it_back_once() -> None:
     guard = Guard(Limits(streams_per_address=2))
-    assert guard.take_stream("10.0.0.1") and guard.take_stream("10.0.0.1")
-    assert not guard.take_stream("10.0.0.1")
-    assert guard.take_stream("10.0.0.2")
-    slotted = Slotted(iter([b"a"]), lambda: guard.give_stream("10.0.0.1"))
+    assert guard.streams.take("10.0.0.1") and guard.streams.take("10.0.0.1")
+    assert not guard.streams.take("10.0.0.1")
+    assert guard.streams.take("10.0.0.2")
+    slotted = Slotted(iter([b"a"]), lambda: guard.streams.give("10.0.0.1"))
     slotted.close()
     slotted.close()  # once
-    assert guard.take_stream("10.0.0.1")
-    assert not guard.take_stream("10.0.0.1")
-    assert all(guard.take_stream("127.0.0.1") for _ in range(10))  # the box's own screen
+    assert guard.streams.take("10.0.0.1")
+    assert not guard.streams.take("10.0.0.1")
+    assert all(guard.streams.take("127.0.0.1") for _ in range(10))  # the box's own screen
 
 
 def body_on_its_way(*, chunked: bool, length: int) -> SimpleNamespace:

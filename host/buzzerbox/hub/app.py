@@ -38,10 +38,11 @@ from buzzerbox.hub.board import Board, Update
 from buzzerbox.hub.errors import NotRemovable
 from buzzerbox.live.sse import Live, Stream
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
-from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane
+from buzzerbox.server.guard import Guard, is_lane
 from buzzerbox.server.language import install_language
 from buzzerbox.server.refusals import register_refusals
 from buzzerbox.server.security import security_headers
+from buzzerbox.server.streams import ADMIN_STREAMS, Slotted
 
 #: the box's pages' static folder: the one watchdog of the keepalives, for both (a
 #: folder of files beside this package: the hub imports nothing of the box's web/)
@@ -104,12 +105,12 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     @bp.get("/api/events")
     def events() -> ResponseReturnValue:
         address = request.remote_addr or "?"
-        if not guard.take_stream(address):
+        if not guard.streams.take(address):
             words = Words("this address already has its share of live pages: close some")
             return busy(429, words, "too-many-streams")
-        # the admin's own places beyond --max-screens (as on the box: server/guard.py ADMIN_STREAMS)
+        # the admin's own places beyond --max-screens (as on the box: server/streams.py)
         if not live.join(ADMIN_STREAMS if auth.is_admin() else 0):
-            guard.give_stream(address)
+            guard.streams.give(address)
             return busy(503, Words("the hub serves as many screens as it can: try again soon"))
         frames = live.stream(
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
@@ -118,7 +119,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             last_version=live.version_of(request.headers.get("Last-Event-ID")),
         )
         return Response(
-            Stream(live, Slotted(frames, lambda: guard.give_stream(address))),
+            Stream(live, Slotted(frames, lambda: guard.streams.give(address))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

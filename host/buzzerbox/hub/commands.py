@@ -123,8 +123,9 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.hub.subscriber import Subscriber
     from buzzerbox.live.sse import Live
     from buzzerbox.server.auth import new_pin
-    from buzzerbox.server.guard import ADMIN_STREAMS, Guard
+    from buzzerbox.server.guard import Guard
     from buzzerbox.server.listen import bind, make_server, urls
+    from buzzerbox.server.streams import ADMIN_STREAMS
 
     try:
         broker = hub_broker(args)

@@ -16,7 +16,8 @@ from buzzerbox.live.fanout import Fanout, handed_over, waitress_channel
 from buzzerbox.live.livestate import LiveState, StreamSettings, stream
 from buzzerbox.live.sse import Stream
 from buzzerbox.server.auth import Auth, refuse
-from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted
+from buzzerbox.server.guard import Guard
+from buzzerbox.server.streams import ADMIN_STREAMS, Slotted
 
 
 def live_blueprint(
@@ -28,11 +29,11 @@ def live_blueprint(
     def events() -> ResponseReturnValue:
         is_admin = auth.is_admin()
         address = request.remote_addr or "?"
-        if not guard.take_stream(address):
+        if not guard.streams.take(address):
             words = Words("this address already has its share of live streams: close some pages")
             return refuse(429, words, headers={"Retry-After": "5"}, code="too-many-streams")
         if not hub.join(ADMIN_STREAMS if is_admin else 0):
-            guard.give_stream(address)
+            guard.streams.give(address)
             words = Words("the box serves as many phones as it can: try again soon")
             return refuse(503, words, headers={"Retry-After": "5"}, code="box-full")
         last = hub.version_of(request.headers.get("Last-Event-ID"))
@@ -49,7 +50,7 @@ def live_blueprint(
         else:
             messages = stream(hub, is_admin, last, replace(settings, max_stream_s=lifetime))
         return Response(
-            Stream(hub, Slotted(messages, lambda: guard.give_stream(address))),
+            Stream(hub, Slotted(messages, lambda: guard.streams.give(address))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
