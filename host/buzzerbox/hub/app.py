@@ -38,11 +38,19 @@ from buzzerbox.hub.board import Board, Update
 from buzzerbox.hub.errors import NotRemovable
 from buzzerbox.live.sse import Live, Stream
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
-from buzzerbox.server.guard import Guard, is_lane
+from buzzerbox.server.guard import Guard, channel_of, is_lane
 from buzzerbox.server.language import install_language
 from buzzerbox.server.refusals import register_refusals
 from buzzerbox.server.security import security_headers
-from buzzerbox.server.streams import ADMIN_STREAMS, Slotted
+from buzzerbox.server.streams import (
+    ADMIN,
+    BEYOND,
+    SHARE_TAKEN,
+    VIEWER,
+    Slotted,
+    StreamPlaces,
+    give_way_of,
+)
 
 #: the box's pages' static folder: the one watchdog of the keepalives, for both (a
 #: folder of files beside this package: the hub imports nothing of the box's web/)
@@ -102,16 +110,22 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
     def snapshot() -> ResponseReturnValue:
         return jsonify(live.snapshot())
 
+    places = StreamPlaces(live.max_clients, guard.limits.streams_per_address)
+
     @bp.get("/api/events")
     def events() -> ResponseReturnValue:
-        address = request.remote_addr or "?"
-        if not guard.streams.take(address):
+        # the admin's own places beyond --max-screens; a screen that does not read, or
+        # one of the address holding the most, gives way to a new one (server/streams.py)
+        way = give_way_of(channel_of(request.environ))
+        place = places.admit(request.remote_addr or "?", ADMIN if auth.is_admin() else VIEWER, *way)
+        if place == SHARE_TAKEN:
             words = Words("this address already has its share of live pages: close some")
             return busy(429, words, "too-many-streams")
-        # the admin's own places beyond --max-screens (as on the box: server/streams.py)
-        if not live.join(ADMIN_STREAMS if auth.is_admin() else 0):
-            guard.streams.give(address)
+        if isinstance(place, str) or not live.join(BEYOND):
+            if not isinstance(place, str):
+                places.leave(place)
             return busy(503, Words("the hub serves as many screens as it can: try again soon"))
+        held = place
         frames = live.stream(
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
             max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
@@ -119,7 +133,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
             last_version=live.version_of(request.headers.get("Last-Event-ID")),
         )
         return Response(
-            Stream(live, Slotted(frames, lambda: guard.streams.give(address))),
+            Stream(live, Slotted(frames, lambda: places.leave(held))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -125,7 +125,7 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.server.auth import new_pin
     from buzzerbox.server.guard import Guard
     from buzzerbox.server.listen import bind, make_server, urls
-    from buzzerbox.server.streams import ADMIN_STREAMS
+    from buzzerbox.server.streams import BEYOND
 
     try:
         broker = hub_broker(args)
@@ -165,7 +165,7 @@ def run_hub(args: argparse.Namespace) -> int:
         app,
         sock,
         args.max_screens,
-        reserve=RESERVE_THREADS + ADMIN_STREAMS,  # the admin's streams take threads too
+        reserve=RESERVE_THREADS + BEYOND,  # the admin's streams, those leaving: threads too
         ident="buzzerbox-hub",
         guard=guard,
     )

@@ -57,7 +57,6 @@ from buzzerbox.server.door import Door, accept_all, defer_accept
 from buzzerbox.server.held import SMALL_BODY, Budget
 from buzzerbox.server.language import header_language
 from buzzerbox.server.limits import too_large
-from buzzerbox.server.streams import StreamShares
 
 log = logging.getLogger(__name__)
 #: how often the guard says what it dropped (s)
@@ -117,7 +116,6 @@ class Guard:
         self.body_limit: BodyLimit | None = None  # the app's sizes per endpoint
         self._connections: dict[str, int] = {}
         self._lock = threading.Lock()
-        self.streams = StreamShares(self.limits.streams_per_address)
         self._victims: list[tuple[float, Any]] = []  # (since, channel) waiting, oldest last
         self._reported = (dict(self.dropped), self.clock())
 

@@ -1,11 +1,12 @@
 """GET /api/events: the live stream's endpoint (see livestate.py for the stream, the
 full state then deltas; fanout.py for how it is written to a thousand phones under
-waitress)."""
+waitress). Who gets a place is decided here, before the live engine is asked
+(server/streams.py): the admin, the table's members (members.py), then the viewers."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from flask import Blueprint, Response, request
@@ -16,26 +17,44 @@ from buzzerbox.live.fanout import Fanout, handed_over, waitress_channel
 from buzzerbox.live.livestate import LiveState, StreamSettings, stream
 from buzzerbox.live.sse import Stream
 from buzzerbox.server.auth import Auth, refuse
-from buzzerbox.server.guard import Guard
-from buzzerbox.server.streams import ADMIN_STREAMS, Slotted
+from buzzerbox.server.guard import Guard, channel_of
+from buzzerbox.server.streams import (
+    ADMIN,
+    BEYOND,
+    SHARE_TAKEN,
+    VIEWER,
+    Slotted,
+    StreamPlaces,
+    give_way_of,
+)
 
 
 def live_blueprint(
-    hub: LiveState, auth: Auth, settings: StreamSettings, fanout: Fanout | None, guard: Guard
+    hub: LiveState,
+    auth: Auth,
+    settings: StreamSettings,
+    fanout: Fanout | None,
+    guard: Guard,
+    member: Callable[[], str | None] = lambda: None,
 ) -> Blueprint:
     bp = Blueprint("live", __name__, url_prefix="/api")
+    places = StreamPlaces(hub.max_clients, guard.limits.streams_per_address)
 
     @bp.get("/events")
     def events() -> ResponseReturnValue:
         is_admin = auth.is_admin()
-        address = request.remote_addr or "?"
-        if not guard.streams.take(address):
+        who = ADMIN if is_admin else (member() or VIEWER)
+        way = give_way_of(channel_of(request.environ))
+        place = places.admit(request.remote_addr or "?", who, *way)
+        if place == SHARE_TAKEN:
             words = Words("this address already has its share of live streams: close some pages")
             return refuse(429, words, headers={"Retry-After": "5"}, code="too-many-streams")
-        if not hub.join(ADMIN_STREAMS if is_admin else 0):
-            guard.streams.give(address)
+        if isinstance(place, str) or not hub.join(BEYOND):
+            if not isinstance(place, str):
+                places.leave(place)
             words = Words("the box serves as many phones as it can: try again soon")
             return refuse(503, words, headers={"Retry-After": "5"}, code="box-full")
+        held = place
         last = hub.version_of(request.headers.get("Last-Event-ID"))
         # streams end at staggered times, so a thousand phones do not all come back at once
         lifetime = settings.max_stream_s * random.uniform(0.75, 1.0)
@@ -50,7 +69,7 @@ def live_blueprint(
         else:
             messages = stream(hub, is_admin, last, replace(settings, max_stream_s=lifetime))
         return Response(
-            Stream(hub, Slotted(messages, lambda: guard.streams.give(address))),
+            Stream(hub, Slotted(messages, lambda: places.leave(held))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
