@@ -28,6 +28,11 @@ time to guess the admin PIN at the rate the box allows.
    them (crowd.py); the admin's p50 / p95 as in 1 and the box's peak RSS (the issue's:
    228 MB, admin p95 917 ms; idle 48.5 MB).
 
+6. A crowd takes the live views (issue 39, item 2): `--only streams` (stream_crowd.py):
+   125 addresses x 8 never-reading streams on the box, then the seated player's, the
+   paired TV's, the admin's and 20 new viewers' streams; 13 addresses x 8 screens on
+   the hub, then 20 new screens.
+
 `--streams 1000 --hostile 100`: the box's 1,000 live-stream slots held by viewers
 (8 per address) and 100 slow clients besides. `--broker`: a stranger on the broker
 against the hub (500 made-up retained names, 5,000 race names: broker_attack.py).
@@ -268,7 +273,9 @@ def main() -> int:
     parser.add_argument(
         "--mid-bodies", type=int, default=4000, help="connections holding mid-size bodies (0: none)"
     )
-    parser.add_argument("--only", choices=["mid-bodies", "silent"], help="this attack alone")
+    parser.add_argument(
+        "--only", choices=["mid-bodies", "silent", "streams"], help="this attack alone"
+    )
     parser.add_argument(
         "--flood", type=float, default=0, help="junk floods the hub for FLOOD s (broker_flood.py)"
     )
@@ -285,6 +292,11 @@ def main() -> int:
         return 0
     if args.only == "mid-bodies":
         crowd_bodies(args.seconds, args.mid_bodies)
+        return 0
+    if args.only == "streams":
+        from stream_crowd import stream_crowds  # type: ignore[import-not-found]  # this folder
+
+        stream_crowds()
         return 0
     if args.only == "silent":
         slow_clients(args.seconds, args.silent, 0, silent=True)
