@@ -11,14 +11,15 @@ engine is asked:
 - viewers, everyone else, share `viewers` places (--max-phones, the hub's
   --max-screens), `per_address` at most from one address (then 429).
 
-A member or the admin over its own count, or a viewer when the viewers' places are
-full, takes the place of a stream that gives way (its socket is shut: the stream
-ends): the member's or the admin's own oldest; for a viewer, a viewer's stream that
-is not reading (bytes it was sent wait unacknowledged), else the oldest stream of the
-address that holds the most viewer streams, if it holds more than the newcomer's
-would. Never a member's or the admin's for a viewer. If none may give way the viewer
-is refused (503). At most LEAVING streams that gave way may still be leaving, so the
-live engine and the server's threads count at most `BEYOND` streams past `viewers`.
+A member or the admin over its own count asks as a viewer (never making its own oldest
+give way: that page would come back and take the next's, round and round). A viewer,
+when the viewers' places are full, takes the place of a stream that gives way (its
+socket is shut: the stream ends): a viewer's stream that is not reading (bytes its
+socket could not send wait), else the oldest stream of the address that holds the most
+viewer streams, if it holds more than the newcomer's would. Never a member's or the
+admin's for a viewer. If none may give way the viewer is refused (503). At most LEAVING
+streams that gave way may still be leaving, so the live engine and the server's threads
+count at most `BEYOND` streams past `viewers`.
 """
 
 from __future__ import annotations
@@ -103,8 +104,8 @@ class StreamPlaces:
                 self._drop(victim)
                 victim.gone = True
                 self.leaving += 1
-            self._held.setdefault(who, []).append(place)
-            if who == VIEWER:
+            self._held.setdefault(place.who, []).append(place)
+            if place.who == VIEWER:  # also a member over its own count
                 self._by_address.setdefault(address, []).append(place)
         if victim is not None and victim.give_way is not None:
             with contextlib.suppress(Exception):  # gone already
@@ -126,14 +127,16 @@ class StreamPlaces:
 
     def _room_for(self, place: Place) -> tuple[Place | None, str]:
         """(a stream that must give way or None, why the newcomer is refused or "")."""
-        if place.who != VIEWER:  # the admin, a member: its own oldest, if it holds its count
-            own = self._held.get(place.who, [])
-            if len(own) >= (ADMIN_STREAMS if place.who == ADMIN else PER_MEMBER):
-                return self._leaving_one(own[0])
+        if place.who != VIEWER:
+            own = len(self._held.get(place.who, ()))
             members = sum(len(v) for k, v in self._held.items() if k not in (ADMIN, VIEWER))
-            if place.who != ADMIN and members >= MEMBER_STREAMS:
-                return None, FULL  # more members than a table has: not one of them
-            return None, ""
+            if place.who == ADMIN and own < ADMIN_STREAMS:
+                return None, ""
+            if place.who != ADMIN and own < PER_MEMBER and members < MEMBER_STREAMS:
+                return None, ""
+            # over its own count (a third tab, a shared cookie): a viewer's place, as
+            # anyone's; never its own oldest, which would come back and take the next
+            place.who = VIEWER
         mine = self._by_address.get(place.address, [])
         if len(mine) >= self.per_address and place.address not in UNCAPPED:
             return None, SHARE_TAKEN
