@@ -45,6 +45,7 @@ from buzzerbox.server.security import security_headers
 from buzzerbox.server.streams import (
     ADMIN,
     BEYOND,
+    LEAVING,
     SHARE_TAKEN,
     VIEWER,
     Slotted,
@@ -121,7 +122,7 @@ def create_app(board: Board, live: Live, config: Mapping[str, Any] | None = None
         if place == SHARE_TAKEN:
             words = Words("this address already has its share of live pages: close some")
             return busy(429, words, "too-many-streams")
-        if isinstance(place, str) or not live.join(BEYOND):
+        if isinstance(place, str) or not live.join(LEAVING if place.who == VIEWER else BEYOND):
             if not isinstance(place, str):
                 places.leave(place)
             return busy(503, Words("the hub serves as many screens as it can: try again soon"))

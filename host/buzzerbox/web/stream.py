@@ -21,6 +21,7 @@ from buzzerbox.server.guard import Guard, channel_of
 from buzzerbox.server.streams import (
     ADMIN,
     BEYOND,
+    LEAVING,
     SHARE_TAKEN,
     VIEWER,
     Slotted,
@@ -49,7 +50,7 @@ def live_blueprint(
         if place == SHARE_TAKEN:
             words = Words("this address already has its share of live streams: close some pages")
             return refuse(429, words, headers={"Retry-After": "5"}, code="too-many-streams")
-        if isinstance(place, str) or not hub.join(BEYOND):
+        if isinstance(place, str) or not hub.join(LEAVING if place.who == VIEWER else BEYOND):
             if not isinstance(place, str):
                 places.leave(place)
             words = Words("the box serves as many phones as it can: try again soon")
