@@ -154,9 +154,10 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.pads.virtual import VirtualPads
     from buzzerbox.server.auth import new_pin, pin_warning
     from buzzerbox.server.guard import Guard
-    from buzzerbox.server.listen import ACCEPT_LIMIT, bind, make_server
+    from buzzerbox.server.listen import ACCEPT_LIMIT, RESERVE_THREADS, bind, make_server
     from buzzerbox.server.reach import Reach
     from buzzerbox.server.sessions import Sessions
+    from buzzerbox.server.streams import BEYOND
     from buzzerbox.store.check import ensure_healthy
     from buzzerbox.store.eventlog import EventLog
     from buzzerbox.web import create_app
@@ -245,7 +246,8 @@ def run_serve(args: argparse.Namespace) -> int:
     unfollow = reach.follow(lambda urls: say_reach(box, reach, urls))
     # server/listen.py: the connections accepted, and the fanout's copy of each phone's
     raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + max_phones + 256)
-    server = make_server(app, sock, max_phones, guard=guard)
+    # the admin's and the members' streams, and those leaving, take threads too
+    server = make_server(app, sock, max_phones, reserve=RESERVE_THREADS + BEYOND, guard=guard)
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (
         "simulated box (virtual pads)"

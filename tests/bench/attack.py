@@ -22,6 +22,17 @@ time to guess the admin PIN at the rate the box allows.
 
 `--seconds 0` runs the guess time and the big bodies only.
 
+5. Mid-size bodies (issue 39, item 3): `--mid-bodies` (4,000) connections from 125
+   addresses (127.0.6.x, 32 each), each a 15 KiB head to /api/event and a 16 KiB body
+   but its last byte, the last byte 9 s later, reopened when the box closes or answers
+   them (crowd.py); the admin's p50 / p95 as in 1 and the box's peak RSS (the issue's:
+   228 MB, admin p95 917 ms; idle 48.5 MB).
+
+6. A crowd takes the live views (issue 39, item 2): `--only streams` (stream_crowd.py):
+   125 addresses x 8 never-reading streams on the box, then the seated player's, the
+   paired TV's, the admin's and 20 new viewers' streams; 13 addresses x 8 screens on
+   the hub, then 20 new screens.
+
 `--streams 1000 --hostile 100`: the box's 1,000 live-stream slots held by viewers
 (8 per address) and 100 slow clients besides. `--broker`: a stranger on the broker
 against the hub (500 made-up retained names, 5,000 race names: broker_attack.py).
@@ -31,15 +42,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import heapq
 import http.client
-import itertools
 import json
-import multiprocessing
 import os
 import re
 import resource
-import selectors
 import socket
 import statistics
 import subprocess
@@ -47,9 +54,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from buzzerbox.server.auth import guess_days
+from crowd import Crowd, mid_bodies  # type: ignore[import-not-found]  # this folder
+from procstat import cpu_s, peak_rss_mb  # type: ignore[import-not-found]  # this folder
 
 PIN = "20251130"
 PER_ADDRESS = 25
@@ -69,79 +79,6 @@ def start_box(folder: Path) -> tuple[subprocess.Popen[str], int]:
     raise RuntimeError("serve did not start")
 
 
-class Hostile:
-    """`n` slow clients from 127.0.1.x, reconnecting when dropped."""
-
-    def __init__(self, port: int, n: int, *, silent: bool = False, net: str = "127.0.1") -> None:
-        self.port = port
-        self.n = n
-        self.silent = silent  # connect and send nothing (the backlog attack)
-        self.net = net
-        self.selector = selectors.DefaultSelector()
-        self.stop = multiprocessing.Event()
-        self.dropped = multiprocessing.Value("l", 0)
-        self.due: list[tuple[float, int, socket.socket]] = []  # header lines, by time
-        self.retry: list[int] = []
-        self.order = itertools.count()
-
-    @property
-    def drops(self) -> int:
-        return int(self.dropped.value)
-
-    def source(self, i: int) -> str:
-        return f"{self.net}.{1 + i // PER_ADDRESS}"
-
-    def connect(self, i: int) -> None:
-        """Connect (loopback: the kernel completes it at once) and send a request line."""
-        sock = socket.socket()
-        sock.bind((self.source(i), 0))
-        try:
-            sock.settimeout(2)
-            sock.connect(("127.0.0.1", self.port))
-            if not self.silent:
-                sock.sendall(b"GET / HTTP/1.1\r\n")
-        except OSError:
-            sock.close()
-            self.retry.append(i)
-            return
-        sock.setblocking(False)
-        self.selector.register(sock, selectors.EVENT_READ, i)
-        if not self.silent:
-            heapq.heappush(self.due, (time.monotonic() + 20.0, next(self.order), sock))
-
-    def run(self) -> None:
-        for i in range(self.n):
-            self.connect(i)
-        while not self.stop.is_set():
-            for key, _ in self.selector.select(timeout=0.2):
-                sock: socket.socket = key.fileobj  # type: ignore[assignment]
-                try:
-                    data = sock.recv(4096)
-                except (BlockingIOError, InterruptedError):
-                    continue
-                except OSError:
-                    data = b""
-                if not data:  # dropped by the box: come back at once
-                    with self.dropped.get_lock():
-                        self.dropped.value += 1
-                    self.selector.unregister(sock)
-                    sock.close()
-                    self.connect(key.data)
-            now = time.monotonic()
-            while self.due and self.due[0][0] <= now:  # a header line every 20 s
-                _, _, sock = heapq.heappop(self.due)
-                if sock.fileno() < 0:
-                    continue  # closed since
-                with contextlib.suppress(OSError):
-                    sock.send(b"X-Slow: 1\r\n")
-                heapq.heappush(self.due, (now + 20.0, next(self.order), sock))
-            retry, self.retry = self.retry, []
-            for i in retry:
-                self.connect(i)
-        for key in list(self.selector.get_map().values()):
-            key.fileobj.close()  # type: ignore[union-attr]
-
-
 def admin_cookie(port: int) -> str:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     conn.request(
@@ -155,10 +92,11 @@ def admin_cookie(port: int) -> str:
     return cookie
 
 
-def admin_requests(port: int, cookie: str, seconds: float) -> tuple[list[float], int]:
-    """GET /api/state as the admin on a new connection every 0.2 s: (latencies, failures)."""
+def admin_requests(port: int, cookie: str, seconds: float) -> tuple[list[float], Counter[str]]:
+    """GET /api/state as the admin on a new connection every 0.2 s: (latencies, failures
+    by what they were)."""
     latencies: list[float] = []
-    failures = 0
+    failures: Counter[str] = Counter()
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         t0 = time.perf_counter()
@@ -171,9 +109,9 @@ def admin_requests(port: int, cookie: str, seconds: float) -> tuple[list[float],
             if response.status == 200 and body["box"]["admin"] is True:
                 latencies.append(time.perf_counter() - t0)
             else:
-                failures += 1
-        except (OSError, http.client.HTTPException, ValueError):
-            failures += 1
+                failures[str(response.status)] += 1
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            failures[type(error).__name__] += 1
         time.sleep(0.2)
     return latencies, failures
 
@@ -192,46 +130,86 @@ def open_streams(port: int, n: int) -> list[socket.socket]:
 
 
 def slow_clients(seconds: float, hostile: int, streams: int, *, silent: bool = False) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = max(soft, min(hard, hostile + streams + 1024))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    print(f"file limit (ulimit -n): {soft} soft, {hard} hard; raised to "
-          f"{resource.getrlimit(resource.RLIMIT_NOFILE)[0]} for the clients")  # fmt: skip
+    raise_file_limit(hostile + streams)
     with tempfile.TemporaryDirectory() as folder:
         process, port = start_box(Path(folder))
         try:
             cookie = admin_cookie(port)
             held = open_streams(port, streams)
-            attack = Hostile(port, hostile, silent=silent, net="127.0.4" if silent else "127.0.1")
-            attacker = multiprocessing.get_context("fork").Process(target=attack.run, daemon=True)
-            attacker.start()  # its own process: the admin's client shares no GIL with it
+            # a request line, then a header line every 20 s; or nothing at all
+            script = [(0.0, b"" if silent else b"GET / HTTP/1.1\r\n")]
+            script += [] if silent else [(20.0 * k, b"X-Slow: 1\r\n") for k in range(1, 60)]
+            net = "127.0.4" if silent else "127.0.1"
+            attack = Crowd(port, hostile, script, net=net, per=PER_ADDRESS)
+            attack.start()  # its own process: the admin's client shares no GIL with it
             time.sleep(3)  # the connections are open
             latencies, failures = admin_requests(port, cookie, seconds)
-            attack.stop.set()
-            attacker.join(10)
+            attack.finish()
             for sock in held:
                 sock.close()
         finally:
             process.terminate()
             process.wait(10)
-    ms = sorted(t * 1000 for t in latencies)
-    p95 = statistics.quantiles(ms, n=20)[-1] if len(ms) >= 2 else float("nan")
     kind = "silent" if silent else "slow"
     print(
         f"admin GET /api/state with {streams} streams and {hostile} {kind} connections open "
-        f"for {seconds:g} s: "
-        f"{len(ms)} answered, {failures} failed; p50 {statistics.median(ms):.1f} ms, "
-        f"p95 {p95:.1f} ms, max {ms[-1]:.1f} ms; the box dropped {attack.drops} of them "
+        f"for {seconds:g} s: {summary(latencies, failures)}; the box dropped "
+        f"{attack.reopened.value:,} of them ({load()}) "
         f"(goal: p95 <= {200 if silent else 100} ms, none failed)"
     )
 
 
-def peak_rss_mb(pid: int) -> float:
-    """The process's peak resident memory (VmHWM), MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+def crowd_bodies(seconds: float, n: int) -> None:
+    raise_file_limit(n)
+    with tempfile.TemporaryDirectory() as folder:
+        process, port = start_box(Path(folder))
+        try:
+            idle = peak_rss_mb(process.pid)
+            cookie = admin_cookie(port)
+            crowd = Crowd(port, n, mid_bodies())
+            crowd.start()
+            time.sleep(3)  # the connections are open
+            before = cpu_s(process.pid)
+            latencies, failures = admin_requests(port, cookie, seconds)
+            spent = cpu_s(process.pid) - before
+            peak = peak_rss_mb(process.pid)
+            crowd.finish()
+        finally:
+            process.terminate()
+            process.wait(10)
+    print(
+        f"admin GET /api/state with {n} connections from {-(-n // 32)} addresses each holding "
+        f"a 15 KiB head and a 16 KiB body but its last byte (9 s later), for {seconds:g} s: "
+        f"{summary(latencies, failures)}; the box's peak RSS {idle:.0f} MB idle, {peak:.0f} MB "
+        f"under it, its CPU {spent / seconds:.2f} of a core; the box closed or answered "
+        f"{crowd.reopened.value:,} of them ({load()}) (issue 39's: 228 MB, admin p95 917 ms; "
+        "goal: one budget for what connections hold)"
+    )
+
+
+def summary(latencies: list[float], failures: Counter[str]) -> str:
+    ms = sorted(t * 1000 for t in latencies)
+    failed = f"{failures.total()} failed" + (f" ({dict(failures)})" if failures else "")
+    if not ms:
+        return f"none answered, {failed}"
+    p95 = statistics.quantiles(ms, n=20, method="inclusive")[-1]
+    return (
+        f"{len(ms)} answered, {failed}; p50 {statistics.median(ms):.1f} ms, "
+        f"p95 {p95:.1f} ms, max {ms[-1]:.1f} ms"
+    )
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 min), to say with every figure."""
+    return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def raise_file_limit(connections: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max(soft, min(hard, connections + 1024))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    print(f"file limit (ulimit -n): {soft} soft, {hard} hard; raised to "
+          f"{resource.getrlimit(resource.RLIMIT_NOFILE)[0]} for the clients")  # fmt: skip
 
 
 def big_bodies(parallel: int = 16, size: int = 4 * 1024 * 1024) -> None:
@@ -293,6 +271,12 @@ def main() -> int:
     )
     parser.add_argument("--silent", type=int, default=3000, help="the backlog attack (0: none)")
     parser.add_argument(
+        "--mid-bodies", type=int, default=4000, help="connections holding mid-size bodies (0: none)"
+    )
+    parser.add_argument(
+        "--only", choices=["mid-bodies", "silent", "streams"], help="this attack alone"
+    )
+    parser.add_argument(
         "--flood", type=float, default=0, help="junk floods the hub for FLOOD s (broker_flood.py)"
     )
     args = parser.parse_args()
@@ -306,6 +290,17 @@ def main() -> int:
 
         broker_attacks()
         return 0
+    if args.only == "mid-bodies":
+        crowd_bodies(args.seconds, args.mid_bodies)
+        return 0
+    if args.only == "streams":
+        from stream_crowd import stream_crowds  # type: ignore[import-not-found]  # this folder
+
+        stream_crowds()
+        return 0
+    if args.only == "silent":
+        slow_clients(args.seconds, args.silent, 0, silent=True)
+        return 0
     days = guess_days(args.addresses)
     print(
         f"guessing the default PIN from {args.addresses} addresses at the allowed rate: "
@@ -316,6 +311,8 @@ def main() -> int:
         slow_clients(args.seconds, args.hostile, args.streams)
         if args.silent:  # 3,000 connections that send nothing, 25 from each 127.0.4.x
             slow_clients(args.seconds, args.silent, 0, silent=True)
+        if args.mid_bodies:
+            crowd_bodies(args.seconds, args.mid_bodies)
     return 0
 
 

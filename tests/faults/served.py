@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import queue
 import re
+import selectors
 import socket
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from .boxproc import PIN, ServedBox
 
-__all__ = ["PIN", "ServedBox", "raw", "read_status", "serve", "start"]
+__all__ = ["PIN", "ServedBox", "first_closed", "raw", "read_status", "serve", "start"]
 
 
 class Served(ServedBox):
@@ -73,3 +74,24 @@ def read_status(sock: socket.socket) -> int:
             return 0
         head += chunk
     return int(head.split()[1])
+
+
+def first_closed(socks: list[socket.socket], within_s: float = 15.0) -> socket.socket | None:
+    """The first of `socks` the box closes (what they hold is read on the way)."""
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=0.5):
+                sock = socks[socks.index(key.fileobj)]  # type: ignore[arg-type]
+                try:
+                    while sock.recv(65536):
+                        pass
+                except BlockingIOError:
+                    continue
+                except ConnectionResetError:
+                    pass
+                return sock
+    return None

@@ -169,7 +169,7 @@ def test_the_admin_gets_a_live_page_when_guests_hold_every_place(
     admin = app.test_client()
     log_in(admin)
     stream = admin.get("/api/events", buffered=False)
-    assert stream.status_code == 200  # the admin's own places (server/guard.py's ADMIN_STREAMS)
+    assert stream.status_code == 200  # the admin's own places (server/streams.py's ADMIN_STREAMS)
     for reply in [*held, stream]:
         reply.close()
 

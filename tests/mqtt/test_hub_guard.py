@@ -1,10 +1,13 @@
 """Issue 15, item 1, for the hub: `buzzerbox hub` for real (its own broker), real
 sockets from other loopback addresses. One address holds at most 32 connections and
 8 live pages; a slow client is dropped within the head time (10 s) while the hub goes
-on serving everyone else."""
+on serving everyone else. Issue 39, item 2: when a crowd of addresses holds every
+screen's place (--max-screens 20), a new screen still gets one (a stream of the address
+holding the most gives way: the hub closes it)."""
 
 from __future__ import annotations
 
+import selectors
 import socket
 import time
 from collections.abc import Iterator
@@ -49,9 +52,10 @@ def test_the_hub_caps_each_address_and_drops_slow_clients(hub_port: int) -> None
         slow = connect(hub_port, "127.0.6.2", b"GET / HTTP/1.1\r\nHost: hub\r\n")
         socks.append(slow)
         opened = time.monotonic()
-        held = [connect(hub_port, "127.0.6.3") for _ in range(32)]
+        # each sends a byte: one that sends nothing is not handed to the hub at all
+        held = [connect(hub_port, "127.0.6.3", b"G") for _ in range(32)]
         socks += held
-        one_more = connect(hub_port, "127.0.6.3")
+        one_more = connect(hub_port, "127.0.6.3", b"G")
         socks.append(one_more)
         assert status(one_more) == 503
         other = connect(hub_port, "127.0.6.4", b"GET /api/board HTTP/1.1\r\nHost: hub\r\n\r\n")
@@ -62,3 +66,41 @@ def test_the_hub_caps_each_address_and_drops_slow_clients(hub_port: int) -> None
     finally:
         for sock in socks:
             sock.close()
+
+
+def test_a_crowd_holding_every_screen_gives_way_to_a_new_one(hub_port: int) -> None:
+    page = b"GET /api/events HTTP/1.1\r\nHost: hub\r\n\r\n"
+    socks: list[socket.socket] = []
+    try:
+        crowd = [connect(hub_port, f"127.0.6.{20 + i // 8}", page) for i in range(20)]
+        socks += crowd
+        assert [status(s) for s in crowd] == [200] * 20  # every screen's place
+        newcomer = connect(hub_port, "127.0.6.40", page)
+        socks.append(newcomer)
+        assert status(newcomer) == 200
+        first = first_closed(crowd)
+        assert first in crowd[:16]  # one of the two addresses holding 8 gave way
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def first_closed(socks: list[socket.socket], within_s: float = 15.0) -> socket.socket | None:
+    """The first of `socks` the server closes (what they hold is read on the way)."""
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=0.5):
+                sock = socks[socks.index(key.fileobj)]  # type: ignore[arg-type]
+                try:
+                    while sock.recv(65536):
+                        pass
+                except BlockingIOError:
+                    continue
+                except ConnectionResetError:
+                    pass
+                return sock
+    return None

@@ -1,5 +1,5 @@
 """The guard's bookkeeping on its own (server/guard.py): who counts as one address, and
-the per-address stream shares. Its work on real connections: tests/faults/
+the deadlines of bodies. Its work on real connections: tests/faults/
 test_slow_clients.py, test_uploads.py and tests/mqtt/test_hub_guard.py."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from buzzerbox.errors import Words
-from buzzerbox.server.guard import Guard, Limits, Slotted, address_key
+from buzzerbox.server.address import address_key
+from buzzerbox.server.guard import Guard
 
 
 def test_an_ipv6_64_is_one_address_and_a_mapped_ipv4_is_its_ipv4() -> None:
@@ -17,19 +18,6 @@ def test_an_ipv6_64_is_one_address_and_a_mapped_ipv4_is_its_ipv4() -> None:
     assert address_key("fe80::1%eth0") == address_key("fe80::2")
     assert address_key("::1") == "::1"
     assert address_key("not an address") == "not an address"
-
-
-def test_each_address_has_its_share_of_streams_and_gets_it_back_once() -> None:
-    guard = Guard(Limits(streams_per_address=2))
-    assert guard.take_stream("10.0.0.1") and guard.take_stream("10.0.0.1")
-    assert not guard.take_stream("10.0.0.1")
-    assert guard.take_stream("10.0.0.2")
-    slotted = Slotted(iter([b"a"]), lambda: guard.give_stream("10.0.0.1"))
-    slotted.close()
-    slotted.close()  # once
-    assert guard.take_stream("10.0.0.1")
-    assert not guard.take_stream("10.0.0.1")
-    assert all(guard.take_stream("127.0.0.1") for _ in range(10))  # the box's own screen
 
 
 def body_on_its_way(*, chunked: bool, length: int) -> SimpleNamespace:

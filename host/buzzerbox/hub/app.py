@@ -39,10 +39,20 @@ from buzzerbox.hub.leaderboard import Leaderboard, Update
 from buzzerbox.live.sse import StreamBody, StreamSettings
 from buzzerbox.live.updates import UpdatesView
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
-from buzzerbox.server.guard import ADMIN_STREAMS, Guard, Slotted, is_lane
+from buzzerbox.server.guard import Guard, channel_of, is_lane
 from buzzerbox.server.language import install_language
 from buzzerbox.server.refusals import register_refusals
 from buzzerbox.server.security import security_headers
+from buzzerbox.server.streams import (
+    ADMIN,
+    BEYOND,
+    LEAVING,
+    SHARE_TAKEN,
+    VIEWER,
+    Slotted,
+    StreamPlaces,
+    give_way_of,
+)
 
 #: the box's pages' static folder: the one watchdog of the keepalives, for both (a
 #: folder of files beside this package: the hub imports nothing of the box's web/)
@@ -104,16 +114,24 @@ def create_app(
     def snapshot() -> ResponseReturnValue:
         return jsonify(live.snapshot())
 
+    places = StreamPlaces(live.stream.max_clients, guard.limits.streams_per_address)
+
     @bp.get("/api/events")
     def events() -> ResponseReturnValue:
-        address = request.remote_addr or "?"
-        if not guard.take_stream(address):
+        # the admin's own places beyond --max-screens; a screen that does not read, or
+        # one of the address holding the most, gives way to a new one (server/streams.py)
+        way = give_way_of(channel_of(request.environ))
+        place = places.admit(request.remote_addr or "?", ADMIN if auth.is_admin() else VIEWER, *way)
+        if place == SHARE_TAKEN:
             words = Words("this address already has its share of live pages: close some")
             return busy(429, words, "too-many-streams")
-        # the admin's own places beyond --max-screens (as on the box: server/guard.py ADMIN_STREAMS)
-        if not live.stream.join(ADMIN_STREAMS if auth.is_admin() else 0):
-            guard.give_stream(address)
+        if isinstance(place, str) or not live.stream.join(
+            LEAVING if place.who == VIEWER else BEYOND
+        ):
+            if not isinstance(place, str):
+                places.leave(place)
             return busy(503, Words("the hub serves as many screens as it can: try again soon"))
+        held = place
         settings = StreamSettings(
             keepalive_s=float(cfg["SSE_KEEPALIVE_S"]),
             max_stream_s=float(cfg["SSE_MAX_STREAM_S"]),
@@ -122,7 +140,7 @@ def create_app(
         last = live.stream.version_of(request.headers.get("Last-Event-ID"))
         frames = live.stream.messages(auth.is_admin(), last, settings)
         return Response(
-            StreamBody(live.stream, Slotted(frames, lambda: guard.give_stream(address))),
+            StreamBody(live.stream, Slotted(frames, lambda: places.leave(held))),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

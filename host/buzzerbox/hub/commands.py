@@ -124,9 +124,10 @@ def run_hub(args: argparse.Namespace) -> int:
     from buzzerbox.hub.subscriber import Subscriber
     from buzzerbox.live.updates import UpdatesView
     from buzzerbox.server.auth import new_pin
-    from buzzerbox.server.guard import ADMIN_STREAMS, Guard
+    from buzzerbox.server.guard import Guard
     from buzzerbox.server.listen import bind, make_server
     from buzzerbox.server.reach import Reach
+    from buzzerbox.server.streams import BEYOND
 
     try:
         broker = hub_broker(args)
@@ -166,7 +167,7 @@ def run_hub(args: argparse.Namespace) -> int:
         app,
         sock,
         args.max_screens,
-        reserve=RESERVE_THREADS + ADMIN_STREAMS,  # the admin's streams take threads too
+        reserve=RESERVE_THREADS + BEYOND,  # the admin's streams, those leaving: threads too
         ident="buzzerbox-hub",
         guard=guard,
     )

@@ -20,6 +20,7 @@ socket's number, has its stream end there; the browser comes back by itself.
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any, Protocol
@@ -40,6 +41,14 @@ class Handover:
 
     def __init__(self) -> None:
         self.connection: Connection | None = None
+
+    def taken(self) -> tuple[socket.socket, int] | None:
+        """The stream's socket once the fanout has it, and the bytes it keeps for the
+        phone (server/streams.py's give-way looks there, not at waitress's)."""
+        connection = self.connection
+        if connection is None:
+            return None
+        return connection.socket, len(connection.pending)
 
 
 def handed_over(

@@ -3,7 +3,11 @@
 - listen.py     waitress, bound and sized for every live stream
 - reach.py      the addresses phones open the box at (its interfaces', never loopback)
 - threads.py    its worker threads, started as they are needed
-- guard.py      what a client may hold: time, connections, streams; the admin's lane
+- guard.py      what a client may hold: time, connections, bodies; the admin's lane
+- address.py    who a client is, for the per-address caps
+- door.py       how fast an address may open connections; the server's accept
+- held.py       one budget for the heads and bodies connections hold
+- streams.py    who gets a live stream
 - security.py   the security headers of every answer (CSP, ...)
 - auth.py       the admin's PIN, session cookie, CSRF token and login limits
 - sessions.py   the admin sessions, kept in a file

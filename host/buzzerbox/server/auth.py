@@ -29,8 +29,8 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.errors import Words
 from buzzerbox.i18n import say
+from buzzerbox.server.address import address_key
 from buzzerbox.server.bodies import read_json
-from buzzerbox.server.guard import address_key
 from buzzerbox.server.language import language
 from buzzerbox.server.sessions import AdminSession, Sessions
 

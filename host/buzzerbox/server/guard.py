@@ -10,10 +10,17 @@ by holding every live-stream slot, nor by holding uploads open. So:
   endpoint takes, so a stalled one is cut as a sized one is); a kept-alive connection waits
   `idle_s` at most for its next request. Late ones are closed (checked each second).
 - one address (an IPv6 /64 counts as one) holds at most `per_address` connections
-  and `streams_per_address` live streams.
-- bodies are read into memory (never a temporary file); those over 64 KiB (the
-  uploads) at most `bodies_bytes` at once over all connections: an upload beyond
-  that is refused with 503, a table entry never.
+  and `streams_per_address` live streams, and opens at most `opens_burst`
+  connections in a row, then `opens_per_s` a second (door.py). The server accepts
+  every connection waiting in one turn of its loop and refuses those over these
+  caps before it builds anything for them (one write, then close); on Linux the
+  kernel hands it no connection before its first byte (TCP_DEFER_ACCEPT, up to
+  `head_s`), so one that sends nothing costs the server nothing.
+- heads and bodies are read into memory (never a temporary file) and what every
+  unfinished request holds counts against one budget, `held_bytes` for the whole
+  server (held.py): over it, the address holding the most gives way (503), never a
+  phone's request that came at once; the admin's import never gives way and is
+  refused (503) if it does not fit.
 - a body over its endpoint's size (`body_limit`: the app sets it, see limits.py) is
   answered 413 when its head has arrived, before the body is read; a chunked one as
   soon as it passes the size.
@@ -24,20 +31,20 @@ by holding every live-stream slot, nor by holding uploads open. So:
   app answers the rest with 503). So a logged-in admin is served at the cap.
 
 `Guard.install(server, limit)` puts this into a waitress server (server.py does);
-the app asks `take_stream`/`give_stream` for the per-address stream slots.
+the live streams' places are streams.py's.
 This uses waitress internals (pinned in pyproject): HTTPChannel, its `request`
 parser, `requests`, `last_activity`, and the server's `maintenance`, `handle_accept`
+(replaced: its accept, socket options and channel, as waitress's own), `socket`
 and `_map`.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,20 +52,18 @@ from waitress.channel import HTTPChannel
 
 from buzzerbox.errors import Words
 from buzzerbox.i18n import say
+from buzzerbox.server.address import UNCAPPED, address_key
+from buzzerbox.server.door import Door, accept_all, defer_accept
+from buzzerbox.server.held import SMALL_BODY, Budget
 from buzzerbox.server.language import header_language
 from buzzerbox.server.limits import too_large
 
 log = logging.getLogger(__name__)
 #: how often the guard says what it dropped (s)
 REPORT_S = 60.0
-#: live streams kept beyond --max-phones (the hub: --max-screens) for the admin's own
-ADMIN_STREAMS = 8
 
 #: an address holding more connections than this evicts no one for its new ones
 EVICTING_SHARE = 4
-
-#: connections accepted at most in one turn of the server's loop
-ACCEPT_BURST = 256
 
 #: the answer to a connection refused before it is served
 REFUSAL = (
@@ -74,32 +79,13 @@ class Limits:
     body_s: float = 10.0
     min_rate: int = 32 * 1024
     per_address: int = 32
+    opens_per_s: float = 2.0
+    opens_burst: int = 32
     streams_per_address: int = 8
     lane: int = 64
     evict_after_s: float = 2.0
-    bodies_bytes: int = 64 * 1024 * 1024
+    held_bytes: int = 32 * 1024 * 1024
     max_body: int = 4 * 1024 * 1024 + 64 * 1024
-
-
-def address_key(host: str) -> str:
-    """Who a client is, for the per-address caps: its IPv4 address, or its IPv6 /64."""
-    try:
-        ip = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return "::1" if ip.is_loopback else str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
-
-
-#: bodies this small are not counted against `bodies_bytes` (the connections' own
-#: caps bound them), so uploads held open never stop the table's entries
-SMALL_BODY = 64 * 1024
-
-#: the box's own machine (its kiosk screen, the tests) is not capped per address
-UNCAPPED = frozenset({"127.0.0.1", "::1"})
 
 
 STATUS = {503: b"503 Service Unavailable", 413: b"413 Content Too Large"}
@@ -121,11 +107,14 @@ class Guard:
         self.clock = clock
         self.limit = 0  # the server's connection limit (install sets it)
         self.open = 0
-        self.body_bytes = 0
-        self.dropped = {"slow": 0, "address": 0, "evicted": 0, "bodies": 0, "size": 0}
+        self.budget = Budget(self.limits.held_bytes)
+        self.door = Door(self.limits.opens_per_s, self.limits.opens_burst, clock)
+        self.dropped = {
+            "slow": 0, "address": 0, "opens": 0, "evicted": 0, "held": 0, "bodies": 0,
+            "size": 0,
+        }  # fmt: skip
         self.body_limit: BodyLimit | None = None  # the app's sizes per endpoint
         self._connections: dict[str, int] = {}
-        self._streams: dict[str, int] = {}
         self._lock = threading.Lock()
         self._victims: list[tuple[float, Any]] = []  # (since, channel) waiting, oldest last
         self._reported = (dict(self.dropped), self.clock())
@@ -136,26 +125,31 @@ class Guard:
         """Guard a waitress server whose connection limit is `limit` (plus the lane)."""
         self.limit = limit
         server.channel_class = self.channel_class()
+        defer_accept(server.socket, self.limits.head_s)
         original = server.maintenance
 
         def maintenance(now: float) -> None:
             original(now)
             self.sweep(list(server.active_channels.values()))
+            self.door.forget_rested()
 
         server.maintenance = maintenance
-        accept_one = server.handle_accept
+        server.handle_accept = lambda: accept_all(server, self.at_door)
 
-        def handle_accept() -> None:
-            """Accept what waits, up to ACCEPT_BURST, not one a loop: a loop over
-            thousands of silent connections is slow, and the admin's waits behind the
-            ones reconnecting (issue 28, item 6)."""
-            for _ in range(ACCEPT_BURST):
-                before = len(server._map)
-                accept_one()
-                if len(server._map) == before:
-                    return  # none waiting (or one that failed)
-
-        server.handle_accept = handle_accept
+    def at_door(self, host: str) -> bytes | None:
+        """The refusal for a connection from `host` over its address's caps (None:
+        welcome): it holds its share of connections, or opens them too fast (door.py).
+        No request has come, so no language but the API's English."""
+        address = address_key(host)
+        if address in UNCAPPED:
+            return None
+        if self._connections.get(address, 0) >= self.limits.per_address:
+            self.dropped["address"] += 1
+            return refusal("too many connections from one address: close some and retry")
+        if not self.door.may_open(address):
+            self.dropped["opens"] += 1
+            return refusal("too many new connections from one address: retry in a moment")
+        return None
 
     def channel_class(self) -> type[HTTPChannel]:
         guard = self
@@ -167,7 +161,7 @@ class Guard:
                 self.opened_at = guard.clock()
                 self.started_at: float | None = None
                 self.tracked: Any = None
-                self.body_held = 0
+                self.held = 0
                 self.body_most: tuple[str, int] | None = None
                 self.counted = False
                 super().__init__(server, sock, addr, adj, map)
@@ -190,11 +184,6 @@ class Guard:
             self._connections[channel.address] = count
             self.open += 1
             channel.counted = True
-        if count > self.limits.per_address and channel.address not in UNCAPPED:
-            self.dropped["address"] += 1
-            # no request yet, so no language but the API's English
-            self.refuse(channel, "too many connections from one address: close some and retry")
-            return
         if self.limit and self.open > self.limit:
             # an address that holds many already evicts no one: its new connection is
             # a lane one (evicting its own old ones would only make it spin)
@@ -213,7 +202,7 @@ class Guard:
                 self._connections[channel.address] = left
             else:
                 self._connections.pop(channel.address, None)
-        self.release_body(channel)
+            self.budget.hold(channel, 0)
 
     def refuse(
         self, channel: Any, message: str, status: int = 503, code: str | None = None
@@ -228,35 +217,47 @@ class Guard:
         channel.close_when_flushed = True
 
     def progress(self, channel: Any) -> None:
-        """After bytes arrived: note when a request started; count its body's memory."""
+        """After bytes arrived: note when a request started; count what it holds."""
         request = channel.request
-        if request is None:
+        if request is None:  # the app has it (or none began)
             channel.started_at = None
             channel.tracked = None
-            self.release_body(channel)
+            self.hold(channel, 0)
             return
         if request is not channel.tracked:
             channel.tracked = request
             channel.started_at = self.clock()
             channel.body_most = None
-            self.release_body(channel)
-        if request.headers_finished and not request.completed and self.over_size(channel):
-            return
-        if request.headers_finished and not channel.body_held and not request.completed:
+            self.hold(channel, 0)
+        if not request.headers_finished:
+            self.hold(channel, int(request.header_bytes_received))
+        elif not request.completed and not self.over_size(channel):
             size = self.limits.max_body if request.chunked else int(request.content_length)
-            if size <= SMALL_BODY:
-                return  # a table entry or a login: never held back by uploads
-            with self._lock:
-                fits = self.body_bytes + size <= self.limits.bodies_bytes
-                if fits:
-                    self.body_bytes += size
-                    channel.body_held = size
-            if not fits:
+            if channel.body_most is not None and request.chunked:
+                size = channel.body_most[1]
+            head = int(request.header_bytes_received)
+            self.hold(channel, head + size, upload=size > SMALL_BODY)
+
+    def hold(self, channel: Any, size: int, *, upload: bool = False) -> None:
+        """`channel` holds `size` bytes before the app runs: those that must give way
+        for the budget are answered 503 and closed (held.py)."""
+        if size == channel.held:
+            return
+        with self._lock:
+            gone = self.budget.hold(channel, size, upload=upload)
+        for victim in gone:
+            headers = victim.request.headers if victim.request is not None else {}
+            victim.request = None
+            if victim is channel and upload:
                 self.dropped["bodies"] += 1
                 words = Words("the box is receiving too many uploads now: retry soon")
-                said = say(words, header_language(request.headers))
-                channel.request = None
-                self.refuse(channel, said, code="too-many-uploads")
+                code = "too-many-uploads"
+            else:
+                self.dropped["held"] += 1
+                self.door.charge(victim.address)
+                words = Words("the box is receiving too much at once: retry soon")
+                code = "box-busy"
+            self.refuse(victim, say(words, header_language(headers)), code=code)
 
     def over_size(self, channel: Any) -> bool:
         """Refuse (413) a request whose body is over its endpoint's size: its declared
@@ -274,14 +275,9 @@ class Guard:
         self.dropped["size"] += 1
         said = say(too_large(what, most, sent), header_language(request.headers))
         channel.request = None
-        self.release_body(channel)
+        self.hold(channel, 0)
         self.refuse(channel, said, 413, code="too-large")
         return True
-
-    def release_body(self, channel: Any) -> None:
-        with self._lock:
-            self.body_bytes -= channel.body_held
-            channel.body_held = 0
 
     def deadline(self, channel: Any) -> float | None:
         """When `channel` must have finished what it is sending (None: no limit now)."""
@@ -310,6 +306,7 @@ class Guard:
             due = self.deadline(channel)
             if due is not None and now > due:
                 self.dropped["slow"] += 1
+                self.door.charge(channel.address)
                 channel.will_close = True
             elif not channel.requests:
                 waiting.append((channel.started_at or channel.opened_at, channel))
@@ -341,25 +338,6 @@ class Guard:
 
     # -- the app ----------------------------------------------------------------------
 
-    def take_stream(self, host: str) -> bool:
-        """A live-stream slot for this address; False when it holds its share."""
-        key = address_key(host)
-        with self._lock:
-            held = self._streams.get(key, 0)
-            if held >= self.limits.streams_per_address and key not in UNCAPPED:
-                return False
-            self._streams[key] = held + 1
-            return True
-
-    def give_stream(self, host: str) -> None:
-        key = address_key(host)
-        with self._lock:
-            left = self._streams.get(key, 1) - 1
-            if left > 0:
-                self._streams[key] = left
-            else:
-                self._streams.pop(key, None)
-
 
 def channel_of(environ: dict[str, Any]) -> Any | None:
     """The waitress channel serving this request (None on another server)."""
@@ -370,26 +348,3 @@ def channel_of(environ: dict[str, Any]) -> Any | None:
 def is_lane(environ: dict[str, Any]) -> bool:
     """Whether this request came on a connection of the admin's lane."""
     return bool(getattr(channel_of(environ), "is_lane", False))
-
-
-class Slotted:
-    """A stream's messages that give the address's stream slot back when closed, once
-    (also when the stream never started: the server closes it all the same)."""
-
-    def __init__(self, messages: Iterator[bytes], release: Callable[[], None]) -> None:
-        self._messages = messages
-        self._release: Callable[[], None] | None = release
-
-    def __iter__(self) -> Iterator[bytes]:
-        return self
-
-    def __next__(self) -> bytes:
-        return next(self._messages)
-
-    def close(self) -> None:
-        release, self._release = self._release, None
-        if release is not None:
-            try:
-                getattr(self._messages, "close", lambda: None)()
-            finally:
-                release()

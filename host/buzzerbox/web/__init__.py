@@ -51,6 +51,7 @@ from buzzerbox.server.sessions import Sessions
 from buzzerbox.web.api import api_blueprint
 from buzzerbox.web.errors import register_errors
 from buzzerbox.web.exports import exports_blueprint
+from buzzerbox.web.members import members_blueprint
 from buzzerbox.web.openapi import document
 from buzzerbox.web.pastgames import past_games_blueprint
 from buzzerbox.web.stream import live_blueprint
@@ -88,9 +89,10 @@ def create_app(
         app.config["ADMIN_PIN"] = new_pin()
     cfg = app.config
     secret = cfg["SECRET_KEY"]
+    auth_secret = secret.encode() if isinstance(secret, str) else secret
     auth = Auth(
         str(cfg["ADMIN_PIN"]),
-        secret.encode() if isinstance(secret, str) else secret,
+        auth_secret,
         cfg.get("LOGIN_LIMITER") or LoginLimiter(),
         cfg.get("SESSIONS") or Sessions(),
     )
@@ -126,7 +128,9 @@ def create_app(
     )
     guard: Guard = cfg.get("GUARD") or Guard()
     limits.install(app, auth.has_session, guard)  # bodies' sizes, before they are read
-    app.register_blueprint(live_blueprint(live, auth, stream_settings, fanout, guard))
+    members, member = members_blueprint(box, auth, auth_secret)
+    app.register_blueprint(members)
+    app.register_blueprint(live_blueprint(live, auth, stream_settings, fanout, guard, member))
 
     @app.before_request
     def admin_lane() -> ResponseReturnValue | None:

@@ -21,10 +21,10 @@ from buzzerbox.box.checks import table_entry
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.i18n import say
 from buzzerbox.rules.eventjson import parse_edge
+from buzzerbox.server.address import address_key
 from buzzerbox.server.auth import Auth, refuse
 from buzzerbox.server.bodies import read_json, whole
 from buzzerbox.server.errors import BadBodyError
-from buzzerbox.server.guard import address_key
 from buzzerbox.server.language import language
 from buzzerbox.web.fields import check_entry_fields
 from buzzerbox.web.phonelinks import PhoneLinks

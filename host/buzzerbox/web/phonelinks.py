@@ -21,7 +21,7 @@ more than MAX_LINK_US, so no phone buys more than that and half again whatever i
 claims. An exchange that does not follow the last at once (a new burst), or comes
 over MAX_GAP_US after it, measures no round trip. The table
 keeps MAX_LINKS links, at most LINKS_PER_ADDRESS an address (the oldest go first; the
-box's own machine, 127.0.0.1 and ::1, is not capped by address, as in server/guard.py),
+box's own machine, 127.0.0.1 and ::1, is not capped by address, as in server/address.py),
 so a crowd of addresses cannot push out the seated phones' links. Every time is
 passed in.
 """
@@ -33,7 +33,7 @@ import threading
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
-from buzzerbox.server.guard import UNCAPPED
+from buzzerbox.server.address import UNCAPPED
 
 #: a round trip counts for at most this (µs): a slower link times no fair race
 MAX_LINK_US = 200_000

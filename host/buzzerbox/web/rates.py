@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from buzzerbox.errors import InputError, Words
-from buzzerbox.server.guard import UNCAPPED
+from buzzerbox.server.address import UNCAPPED
 from buzzerbox.web.errors import TooFastError
 
 PRESS_RATE, PRESS_BURST = 10.0, 20
