@@ -21,7 +21,9 @@ SLAP = {0: 4, 1: 27, 2: 5, 3: 26}
 SLAP_LIGHT = {0: 23, 1: 25, 2: 12, 3: 20}
 STOP = {0: 17, 1: 22, 2: 6, 3: 19}
 DOWN, UP = "pull-down", "pull-up"
-BOOT_S = 600.0
+BOOT_S = 900.0
+"""A boot's wait, generous: 200-350 s to the box's PIN here under load 20 (software
+emulation on 2 shared cores), about 70 s unloaded; a boot that takes longer fails."""
 PIN_LINE = r"buzzerbox: admin PIN (\d+)"
 #: what the box's journal must never show (its logging's levels, Python, systemd)
 TROUBLE = re.compile(r"Traceback|^(ERROR|CRITICAL) |cannot be used|Failed with result|core-dump")

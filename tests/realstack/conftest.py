@@ -1,7 +1,7 @@
 """The real-stack tier's fixtures: the installed box's disk (built once, kept in the
 cache: images.py), and the tier's one VM on a copy of it (powercut.py's `Appliance`),
-through all its boots: test_booted, test_gpio and test_power_cut run in that order on
-it, each booting it when it finds it off. Its files (the disk, the console's log) are
+through all its boots: test_booted and test_gpio run in that order on it, each booting
+it when it finds it off. Its files (the disk, the console's log) are
 in the session's temporary folder."""
 
 from __future__ import annotations

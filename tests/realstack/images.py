@@ -152,7 +152,7 @@ def install(image: Image, disk: Path, log: Path) -> None:
         )
         if done.returncode != 0:
             raise RuntimeError(f"install.sh failed in the VM (exit {done.returncode}): {log}")
-        vm.wait_console(r"buzzerbox: admin PIN \d+", 600)  # the box started, and listens
+        vm.wait_console(r"buzzerbox: admin PIN \d+", 900)  # the box started, and listens
         # shipped as a card made for the venue: the box has never started on it
         vm.ssh(f"systemctl stop buzzerbox && rm -rf {DATA}")
     except BaseException:

@@ -7,10 +7,12 @@ the VM when it finds it off (`up`). Every power cut is followed by a boot that c
 that the box came back by itself (`comes_back`): it answers, its journal tells of no
 trouble, and every event it had answered as saved is in its log as it was.
 
-"Saved" is what the box's answers say: an answer whose state has `box.unsaved` none
-says that all it shows is on the disk (store/behind.py), so every event up to its
-`box.seq` is saved. `Play` notes each such answer and reads the log's rows up to it
-back, in the VM, before the cut; after the cut they must be there, unchanged.
+"Saved" is what the box's answers say: an answer whose state has no `box.unsaved`
+(serve reports it only once the log has shown an event before its fsync; none since
+the last fsync caught up) says that all it shows is on the disk (store/behind.py), so
+every event up to its `box.seq` is saved. `Play` notes each such answer and reads
+the log's rows up to it back, in the VM, before the cut; after the cut they must be
+there, unchanged.
 """
 
 from __future__ import annotations
@@ -25,7 +27,17 @@ from typing import Any
 
 from tests.faults.boxproc import Phone, Refused
 
-from .appliance import DOWN, PLAYERS, SLAP, UP, Table, boot_box, journal_trouble, pulls
+from .appliance import (
+    BOOT_S,
+    DOWN,
+    PLAYERS,
+    SLAP,
+    UP,
+    Table,
+    boot_box,
+    journal_trouble,
+    pulls,
+)
 from .vm import Vm, VmError
 
 LOG_MADE = r"buzzerbox-log-made"
@@ -87,7 +99,7 @@ class Appliance:
             since = self.vm.mark()
             self.vm.ssh(f"{FRESH} && systemctl start --no-block buzzerbox")
             what = f"{delay_ms} ms into the box's first start (its folder removed)"
-        self.vm.wait_console(LOG_MADE, 300, since=since)
+        self.vm.wait_console(LOG_MADE, BOOT_S, since=since)
         time.sleep(delay_ms / 1000)  # the moment chosen for the cut, not a wait for it
         self.vm.cut()
         self.cuts.append(what)
@@ -129,7 +141,7 @@ class Play(threading.Thread):
     def note(self, state: dict[str, Any]) -> None:
         self.answers += 1
         seq = int(state["box"]["seq"])
-        if state["box"]["unsaved"] is None and seq >= self.saved:
+        if state["box"].get("unsaved") is None and seq >= self.saved:
             self.kept.update(rows(self.table.vm, self.saved, seq))
             self.saved = seq
             self.last = state

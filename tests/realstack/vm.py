@@ -22,7 +22,6 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -155,7 +154,7 @@ class Vm:
         self._reader.start()
         self.boots += 1
 
-    def boot(self, timeout: float = 300) -> float:
+    def boot(self, timeout: float = 900) -> float:
         """Power on and wait for the vm-ready line; the seconds it took."""
         start = time.monotonic()
         self.start()
@@ -297,13 +296,3 @@ class Vm:
 
     def url(self, path: str = "/") -> str:
         return f"http://127.0.0.1:{self.http_port}{path}"
-
-
-@contextlib.contextmanager
-def running(vm: Vm, timeout: float = 300) -> Iterator[Vm]:
-    """`vm` booted for the block, cut after it (its disk keeps what the guest synced)."""
-    vm.boot(timeout)
-    try:
-        yield vm
-    finally:
-        vm.cut()
