@@ -11,7 +11,7 @@ followed by a boot that must bring the box back by itself, with the same PIN, ev
 event it had answered as saved still in its log unchanged, and no trouble in its
 journal (tests/realstack/powercut.py), or the run stops there with the reason.
 
-    python3 tests/bench/powercuts.py --first-start 5 --playing 5 [--seed 4304]
+    .venv/bin/python tests/bench/powercuts.py --first-start 5 --playing 5 [--seed 4304]
 
 Prints a line per cut and the totals: cuts, boots back, events answered as saved and
 kept. A boot costs 1-5 minutes of software emulation here (its load).
@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: tests.*
 
 from tests.realstack.appliance import new_vm
 from tests.realstack.images import installed_box, installed_pin

@@ -55,9 +55,28 @@ class Pull:
     after_us: int
     before_us: int
 
-    def holds(self, t_us: int) -> bool:
-        """Whether `t_us` (a press's time as the box logged it) is this change's."""
-        return self.after_us <= t_us <= self.before_us
+
+class Timeline:
+    """The box's times of one run of it: the VM's CLOCK_MONOTONIC in µs plus an offset
+    the box fixed as it started (box/core.py: a box restarted resumes its timeline
+    after its log's last time, which after a cut and a reboot is ahead of the new
+    boot's clock). The offset is learned from the first press of the run, to within
+    that press's window, and every later press must fit the same offset: so each
+    press is stamped at its own contact change, in µs of the kernel's clock."""
+
+    def __init__(self) -> None:
+        self.offset: tuple[int, int] | None = None  # its lowest and highest possible value
+
+    def fits(self, pull: Pull, t_us: int) -> bool:
+        """Whether `t_us` (a press as the box logged it) is `pull`'s change, on the
+        offset of the presses before it."""
+        low, high = t_us - pull.before_us, t_us - pull.after_us
+        if self.offset is not None:
+            low, high = max(low, self.offset[0]), min(high, self.offset[1])
+        if low > high:
+            return False
+        self.offset = (low, high)
+        return True
 
 
 def new_vm(installed: tuple[Image, Path], folder: Path) -> Vm:
@@ -103,8 +122,9 @@ def pulls(vm: Vm, plan: list[tuple[int, str, int]]) -> list[Pull]:
 class Table:
     """The admin's phone and a phone's live stream on the booted box."""
 
-    def __init__(self, vm: Vm, pin: str) -> None:
+    def __init__(self, vm: Vm, pin: str, timeline: Timeline) -> None:
         self.vm = vm
+        self.timeline = timeline
         self.phone = Phone(vm.http_port, timeout=60).log_in(pin)
         self.sock = sse_connect(vm.http_port, timeout=60)
         self.stream = sse_ids(self.sock)

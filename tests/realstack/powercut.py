@@ -34,6 +34,7 @@ from .appliance import (
     SLAP,
     UP,
     Table,
+    Timeline,
     boot_box,
     journal_trouble,
     pulls,
@@ -64,6 +65,7 @@ class Appliance:
         self.saved = 0
         self.kept: Rows = {}
         self.cuts: list[str] = []  # each cut, said in words
+        self.timeline = Timeline()  # the box's times on this boot
 
     def up(self) -> None:
         """Boot the VM if it is off; the box started by itself."""
@@ -72,12 +74,13 @@ class Appliance:
 
     def table(self) -> Table:
         self.up()
-        return Table(self.vm, self.pin)
+        return Table(self.vm, self.pin, self.timeline)
 
     def comes_back(self) -> dict[str, Any]:
         """Boot: the box starts by itself with the same PIN, answers, has kept all it
         answered as saved, and its journal tells of no trouble; its state."""
         assert boot_box(self.vm) == self.pin, self.cuts
+        self.timeline = Timeline()
         phone = Phone(self.vm.http_port, timeout=60)
         state = phone.state()
         phone.close()

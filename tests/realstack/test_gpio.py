@@ -8,9 +8,11 @@ The tests press pads by a line's pull (gpio-sim's sysfs `pull`: pull-down is the
 pad's contact to GND), each press timed in the VM on CLOCK_MONOTONIC before and after
 the write; the box's times are the kernel's edge stamps: lgpio hands them to
 gpiozero in ns of CLOCK_MONOTONIC, gpiozero to the box in seconds, the box keeps µs
-(pads/gpio.py, seconds_to_us). Every press's logged t_us falls inside its write's
-window, also when the box was stopped (SIGSTOP) across the presses so that every
-callback ran late, in one burst after them.
+(pads/gpio.py, seconds_to_us), on the box's timeline (those µs plus an offset fixed
+at its start: appliance.Timeline). Every press's logged t_us falls inside its write's
+window on one offset for all the presses of a run of the box, also when the box was
+stopped (SIGSTOP) across the presses so that every callback ran late, in one burst
+after them.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def test_a_press_reaches_the_phones_with_the_kernels_time(table: Table) -> None:
     table.seen(go + 1)
     race = table.state()["race"]
     assert [p["seat"] for p in race] == [1]
-    assert press.holds(race[0]["t_us"]), (press, race)
+    assert table.timeline.fits(press, race[0]["t_us"]), (press, race, table.timeline.offset)
     release_all(table)
 
 
@@ -77,7 +79,13 @@ def test_two_pads_are_ordered_by_the_kernels_stamps(table: Table, first: int, se
     table.seen(go + 2)
     race = table.state()["race"]
     assert [p["seat"] for p in race] == [first, second]
-    assert a.holds(race[0]["t_us"]) and b.holds(race[1]["t_us"]), (a, b, race)
+    line = table.timeline
+    assert line.fits(a, race[0]["t_us"]) and line.fits(b, race[1]["t_us"]), (
+        a,
+        b,
+        race,
+        line.offset,
+    )
     lead = race[1]["lead_us"]
     assert b.after_us - a.before_us <= lead <= b.before_us - a.after_us
     assert lead >= 1500
@@ -93,7 +101,8 @@ def test_a_bouncing_contact_is_one_press(table: Table) -> None:
     edges = state["box"]["pad_test"]
     presses = [e for e in edges if e["pad"] == "s0-slap" and e["edge"] == "press"]
     assert len(presses) == 1, presses
-    assert steps[0].holds(presses[0]["t_us"])  # the first contact counts (leading edge)
+    # the first contact counts (leading edge)
+    assert table.timeline.fits(steps[0], presses[0]["t_us"]), (steps, presses)
     assert [p["seat"] for p in state["race"]] == [0]
     release_all(table)
 
@@ -135,6 +144,7 @@ def test_doctor_finds_the_chip_and_the_pads(table: Table) -> None:
     since = table.vm.mark()
     table.vm.ssh("systemctl start buzzerbox")
     table.vm.wait_console(PIN_LINE, BOOT_S, since=since)
+    table.timeline.offset = None  # a new run of the box: its offset is fixed anew
     assert "pin factory: lgpio (LGPIOFactory)" in out, out
     assert "Raspberry Pi Zero 2 W" in out, out
     assert "s2-stop" in out and "1 presses" in out, out
