@@ -53,13 +53,21 @@ def release_all(table: Table) -> None:
 
 
 def test_a_press_reaches_the_phones_with_the_kernels_time(table: Table) -> None:
+    """The press and, 300 ms later, the release, each at its own contact change: the
+    two stamps fit one offset only if they are the kernel's, in µs (a tick read in
+    another unit, or the callbacks' time, would put them apart by other than 300 ms)."""
     go = table.new_round()
-    (press,) = pulls(table.vm, [(SLAP[1], DOWN, 0)])
-    table.seen(go + 1)
-    race = table.state()["race"]
+    press, release = pulls(table.vm, [(SLAP[1], DOWN, 300_000), (SLAP[1], UP, 0)])
+    table.seen(go + 2)  # the press, then the release (after its pad's release hold)
+    state = table.state()
+    race = state["race"]
     assert [p["seat"] for p in race] == [1]
-    assert table.timeline.fits(press, race[0]["t_us"]), (press, race, table.timeline.offset)
-    release_all(table)
+    edges = [e for e in state["box"]["pad_test"] if e["pad"] == "s1-slap"]
+    assert [e["edge"] for e in edges[-2:]] == ["press", "release"], edges
+    assert edges[-2]["t_us"] == race[0]["t_us"]
+    line = table.timeline
+    assert line.fits(press, race[0]["t_us"]), (press, race, line.offset)
+    assert line.fits(release, edges[-1]["t_us"]), (release, edges, line.offset)
 
 
 def stopped_presses(table: Table, plan: list[tuple[int, str, int]]) -> list[Pull]:
