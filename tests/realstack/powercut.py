@@ -110,10 +110,14 @@ class Appliance:
         self.comes_back()
 
     def play_cut(self, rng: random.Random, seconds: float) -> Play:
-        """A table plays for `seconds`, then the power goes; then the boot that must
-        bring the box back with all it answered as saved."""
+        """A table plays until the box has answered once as saved, and `seconds`
+        more, then the power goes; then the boot that must bring the box back with
+        all it answered as saved."""
         play = Play(self.table(), rng, self.saved, self.kept)
         play.start()
+        # on a loaded machine the VM's first answers may take long: a cut before any
+        # would check nothing of the play
+        assert play.saved_once.wait(BOOT_S), f"no answer said saved: {play.error}"
         time.sleep(seconds)  # the moment chosen for the cut, not a wait for anything
         self.vm.cut()
         play.join(120)
@@ -139,6 +143,7 @@ class Play(threading.Thread):
         self.kept = dict(kept)
         self.answers = 0
         self.last: dict[str, Any] | None = None  # the last state answered as saved
+        self.saved_once = threading.Event()  # set at the first answer said saved
         self.error: BaseException | None = None
 
     def note(self, state: dict[str, Any]) -> None:
@@ -148,6 +153,7 @@ class Play(threading.Thread):
             self.kept.update(rows(self.table.vm, self.saved, seq))
             self.saved = seq
             self.last = state
+            self.saved_once.set()
 
     def run(self) -> None:
         try:
