@@ -17,7 +17,7 @@ from typing import Any
 import paho.mqtt.publish as publish
 from buzzerbox.mqtt.discovery import discovery
 
-from .ha.hass import VERSION, HomeAssistant, poll, venv_python
+from .ha.hass import VERSION, HomeAssistant, poll, venv_command
 from .mqtt_fakes import Mosquitto, free_port
 from .test_crash import BoxProcess
 
@@ -34,7 +34,7 @@ def counting(automation: dict[str, Any], counter: str) -> dict[str, Any]:
     return {**automation, "id": counter, "actions": actions}
 
 
-def readme_automations(python: Path) -> list[dict[str, Any]]:
+def readme_automations(python: list[str]) -> list[dict[str, Any]]:
     """The automations of the README's Home Assistant section, as the README has them
     (read by the PyYAML of Home Assistant's venv: `python`)."""
     section = README.read_text().split("## Home Assistant", 1)[1].split("\n## ", 1)[0]
@@ -44,10 +44,10 @@ def readme_automations(python: Path) -> list[dict[str, Any]]:
     return [counting(found[0], "readme"), counting(found[1], "readme_mqtt")]
 
 
-def read_yaml(python: Path, text: str) -> Any:
+def read_yaml(python: list[str], text: str) -> Any:
     code = "import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"
     result = subprocess.run(
-        [str(python), "-c", code], input=text, capture_output=True, text=True, check=True
+        [*python, "-c", code], input=text, capture_output=True, text=True, check=True
     )
     return json.loads(result.stdout)
 
@@ -61,7 +61,7 @@ def marker_automation() -> dict[str, Any]:
 def test_discovery_passes_home_assistants_own_schemas() -> None:
     configs = [[m.topic, json.loads(m.payload)] for m in discovery(BOX)]
     result = subprocess.run(
-        [str(venv_python()), str(Path(__file__).with_name("ha") / "schemas.py")],
+        [*venv_command(), str(Path(__file__).with_name("ha") / "schemas.py")],
         input=json.dumps(configs),
         capture_output=True,
         text=True,
@@ -78,7 +78,7 @@ def test_home_assistant_fires_once_per_finish(tmp_path: Path) -> None:
     ha = HomeAssistant(  # fails here if Home Assistant is not installed
         tmp_path / "ha",
         free_port(),
-        [*readme_automations(venv_python()), marker_automation()],
+        [*readme_automations(venv_command()), marker_automation()],
         counters=[*COUNTED, "marker"],
     )
     broker = Mosquitto(tmp_path / "broker")

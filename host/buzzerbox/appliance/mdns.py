@@ -104,11 +104,17 @@ def local_addresses(adapters: Iterable[tuple[str, str]] | None = None) -> tuple[
 
 
 def choose_name(wanted: str, own: Sequence[str], resolve: Resolve) -> str:
-    """`wanted`, or the first of `wanted-2`, `wanted-3`, ... no other host answers for."""
+    """`wanted`, or the first of `wanted-2`, `wanted-3`, ... no other host answers for.
+
+    An answer with our own address is not another host's, nor is a loopback address
+    (127.0.0.1, ::1): avahi-daemon (Raspberry Pi OS runs it) answers for the host name
+    with the loopback's too, and only this host hears that.
+    """
     mine = set(own)
     for n in range(1, MAX_NAMES + 1):
         name = wanted if n == 1 else f"{wanted}-{n}"
-        others = resolve(f"{name}.local.") - mine
+        answers = resolve(f"{name}.local.")
+        others = {a for a in answers if not ipaddress.ip_address(a).is_loopback} - mine
         if not others:
             return name
         log.info("%s.local is taken by %s", name, ", ".join(sorted(others)))

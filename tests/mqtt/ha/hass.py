@@ -36,15 +36,20 @@ START_S = 120.0  # Home Assistant's start on a loaded 2-core machine: 10-40 s se
 WAIT_S = 30.0
 
 
-def venv_python() -> Path:
-    """The venv's Python; the test fails (never skips) when it is not installed."""
-    python = VENV / "bin" / "python"
-    if not (VENV / "stamp").is_file() or not python.is_file():
+def venv_command(program: str = "python") -> list[str]:
+    """How to run the venv's `program` (python, hass): itself, or through the script its
+    file `runner` names (install.sh made the venv with the Python 3.13 of the real-stack
+    tier's Trixie root, on a machine with none: tests/realstack/in-trixie.sh). The test
+    fails (never skips) when it is not installed."""
+    python = VENV / "bin" / "python"  # a link to a Python that may be the root's only
+    if not (VENV / "stamp").is_file() or not os.path.lexists(python):
         pytest.fail(
             f"Home Assistant {VERSION} is not installed in {VENV}: run tests/check "
             "(or tests/mqtt/ha/install.sh)"
         )
-    return python
+    runner = VENV / "runner"
+    prefix = ["bash", runner.read_text().strip()] if runner.is_file() else []
+    return [*prefix, str(VENV / "bin" / program)]
 
 
 def poll(what: str, probe: Callable[[], Any], timeout: float = WAIT_S) -> Any:
@@ -70,7 +75,7 @@ class HomeAssistant:
     def __init__(
         self, folder: Path, port: int, automations: list[dict[str, Any]], counters: list[str]
     ) -> None:
-        self.python = venv_python()
+        self.python = venv_command("python")
         self.folder = folder
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
@@ -109,9 +114,8 @@ class HomeAssistant:
     # -- the process ----------------------------------------------------------------------
 
     def start(self) -> None:
-        hass = self.python.with_name("hass")
         self.process = subprocess.Popen(
-            [str(hass), "-c", str(self.folder), "--skip-pip"],
+            [*venv_command("hass"), "-c", str(self.folder), "--skip-pip"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,  # it logs to home-assistant.log
         )
@@ -220,7 +224,7 @@ class HomeAssistant:
     def websocket(self, *commands: dict[str, Any]) -> list[Any]:
         """Websocket API commands (what the frontend sends), by ws.py in the venv."""
         result = subprocess.run(
-            [str(self.python), str(HERE / "ws.py"), f"{self.base}/api/websocket", self.token],
+            [*self.python, str(HERE / "ws.py"), f"{self.base}/api/websocket", self.token],
             input=json.dumps(list(commands)),
             capture_output=True,
             text=True,
