@@ -12,6 +12,7 @@ in tests) and a `Resolve` function, so nothing here touches a socket by itself.
 from __future__ import annotations
 
 import io
+import ipaddress
 import logging
 import socket
 from collections.abc import Callable, Iterable, Sequence
