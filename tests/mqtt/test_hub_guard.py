@@ -7,12 +7,12 @@ holding the most gives way: the hub closes it)."""
 
 from __future__ import annotations
 
-import selectors
 import socket
 import time
 from collections.abc import Iterator
 
 import pytest
+from faults.served import first_closed  # type: ignore[import-not-found]
 
 from .mqtt_fakes import Mosquitto, run_hub
 
@@ -83,24 +83,3 @@ def test_a_crowd_holding_every_screen_gives_way_to_a_new_one(hub_port: int) -> N
     finally:
         for sock in socks:
             sock.close()
-
-
-def first_closed(socks: list[socket.socket], within_s: float = 15.0) -> socket.socket | None:
-    """The first of `socks` the server closes (what they hold is read on the way)."""
-    with selectors.DefaultSelector() as selector:
-        for sock in socks:
-            sock.setblocking(False)
-            selector.register(sock, selectors.EVENT_READ)
-        deadline = time.monotonic() + within_s
-        while time.monotonic() < deadline:
-            for key, _ in selector.select(timeout=0.5):
-                sock = socks[socks.index(key.fileobj)]  # type: ignore[arg-type]
-                try:
-                    while sock.recv(65536):
-                        pass
-                except BlockingIOError:
-                    continue
-                except ConnectionResetError:
-                    pass
-                return sock
-    return None
