@@ -45,10 +45,9 @@ from buzzerbox.server.refusals import register_refusals
 from buzzerbox.server.security import security_headers
 from buzzerbox.server.streams import (
     ADMIN,
-    BEYOND,
-    LEAVING,
     SHARE_TAKEN,
     VIEWER,
+    Place,
     Slotted,
     StreamPlaces,
     give_way_of,
@@ -121,15 +120,12 @@ def create_app(
         # the admin's own places beyond --max-screens; a screen that does not read, or
         # one of the address holding the most, gives way to a new one (server/streams.py)
         way = give_way_of(channel_of(request.environ))
-        place = places.admit(request.remote_addr or "?", ADMIN if auth.is_admin() else VIEWER, *way)
+        who = ADMIN if auth.is_admin() else VIEWER
+        place = places.enter(request.remote_addr or "?", who, live.stream.join, *way)
         if place == SHARE_TAKEN:
             words = Words("this address already has its share of live pages: close some")
             return busy(429, words, "too-many-streams")
-        if isinstance(place, str) or not live.stream.join(
-            LEAVING if place.who == VIEWER else BEYOND
-        ):
-            if not isinstance(place, str):
-                places.leave(place)
+        if not isinstance(place, Place):
             return busy(503, Words("the hub serves as many screens as it can: try again soon"))
         held = place
         settings = StreamSettings(

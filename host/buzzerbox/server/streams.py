@@ -112,6 +112,25 @@ class StreamPlaces:
                 victim.give_way()
         return place
 
+    def enter(
+        self,
+        host: str,
+        who: str,
+        join: Callable[[int], bool],
+        give_way: Callable[[], None] | None = None,
+        is_reading: Callable[[], bool] | None = None,
+    ) -> Place | str:
+        """`admit`, then a place in the live engine too (`join(reserve)`: the places kept
+        beyond its limit, LEAVING for a viewer, BEYOND for the admin and the members); FULL
+        (and the place given back) where the engine has none."""
+        place = self.admit(host, who, give_way, is_reading)
+        if isinstance(place, str):
+            return place
+        if not join(LEAVING if place.who == VIEWER else BEYOND):
+            self.leave(place)
+            return FULL
+        return place
+
     def leave(self, place: Place) -> None:
         """The stream of `place` ended (once)."""
         with self._lock:

@@ -22,10 +22,9 @@ from buzzerbox.server.detach import stream_channel
 from buzzerbox.server.guard import Guard, channel_of
 from buzzerbox.server.streams import (
     ADMIN,
-    BEYOND,
-    LEAVING,
     SHARE_TAKEN,
     VIEWER,
+    Place,
     Slotted,
     StreamPlaces,
     give_way_of,
@@ -49,13 +48,11 @@ def live_blueprint(
         who = ADMIN if is_admin else (member() or VIEWER)
         handover = Handover()  # the fanout's once the head is sent (live/handover.py)
         way = give_way_of(channel_of(request.environ), handover.taken)
-        place = places.admit(request.remote_addr or "?", who, *way)
+        place = places.enter(request.remote_addr or "?", who, stream.join, *way)
         if place == SHARE_TAKEN:
             words = Words("this address already has its share of live streams: close some pages")
             return refuse(429, words, headers={"Retry-After": "5"}, code="too-many-streams")
-        if isinstance(place, str) or not stream.join(LEAVING if place.who == VIEWER else BEYOND):
-            if not isinstance(place, str):
-                places.leave(place)
+        if not isinstance(place, Place):
             words = Words("the box serves as many phones as it can: try again soon")
             return refuse(503, words, headers={"Retry-After": "5"}, code="box-full")
         held = place
