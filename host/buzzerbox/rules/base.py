@@ -8,7 +8,8 @@ engine (`engine.py`) adds undo and void on top by keeping copies.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from buzzerbox.errors import Words
@@ -30,6 +31,7 @@ from buzzerbox.rules.events import (
     StartSignalled,
 )
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.result import RoundResult
 from buzzerbox.rules.timing import Record, Timing
 from buzzerbox.rules.words import WHERE, no_seat, not_amendable, player_count, refused
 
@@ -77,7 +79,7 @@ class Game(Timing):
         self.round = 0
         self.totals = [0] * n
         #: scored rounds, oldest first; a tuple, so undo copies share it
-        self.history: tuple[dict[str, Any], ...] = ()
+        self.history: tuple[RoundResult, ...] = ()
         self.winners: list[str] = []
         self.last_pad_t = -1
         self.go_t: int | None = None
@@ -197,30 +199,40 @@ class Game(Timing):
         self.stalled = stalled
         self.phase = Phase.SCORING
 
-    def score_round(self, points: list[int], extra: dict[str, Any]) -> None:
-        """Add a round's points to the totals and see whether the game is over."""
+    def score_round(
+        self,
+        points: list[int],
+        *,
+        stacks: Mapping[str, int] | None = None,
+        middle: Mapping[str, int] | None = None,
+        left: Mapping[str, int] | None = None,
+    ) -> None:
+        """Add a round's points to the totals and see whether the game is over; the
+        counts entered go with them, by name."""
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        entry: dict[str, Any] = {
-            "round": self.round,
-            "caller": None if self.caller is None else self.name(self.caller),
-            "stalled": self.stalled,
-            "points": dict(zip(self.players, points, strict=True)),
-            "totals": dict(zip(self.players, self.totals, strict=True)),
-            **extra,
-        }
-        entry["winners"] = self.round_winners(entry)
+        entry = RoundResult(
+            self.round,
+            None if self.caller is None else self.name(self.caller),
+            self.stalled,
+            self.by_name(points),
+            self.by_name(self.totals),
+            stacks=stacks,
+            middle=middle,
+            left=left,
+        )
+        entry = replace(entry, winners=self.round_winners(entry))
         self.history = (*self.history, entry)
         self.phase = Phase.SCORED
         self.check_end()
 
-    def round_winners(self, entry: dict[str, Any]) -> list[str]:
+    def round_winners(self, entry: RoundResult) -> tuple[str, ...]:
         """Who won a scored round: the caller, else (a stall, a tie) the leaders in
         points at that time (002)."""
-        if entry["caller"] is not None:
-            return [entry["caller"]]
-        totals = entry["totals"]
+        if entry.caller is not None:
+            return (entry.caller,)
+        totals = entry.totals
         best = max(totals.values()) if self.high_wins else min(totals.values())
-        return [name for name, total in totals.items() if total == best]
+        return tuple(name for name, total in totals.items() if total == best)
 
     def check_end(self) -> None:
         """After a scored round: end the game if its rules say so."""
@@ -308,10 +320,9 @@ class Game(Timing):
         if not 1 <= event.round <= scored:
             raise self.refuse(what, self._amendable(event.round, scored), subject="round")
         entry = self.history[event.round - 1]
-        caller = None if entry["caller"] is None else self.players.index(entry["caller"])
-        points, extra = self.amended(entry, caller, event)
+        caller = None if entry.caller is None else self.players.index(entry.caller)
         history = list(self.history)
-        history[event.round - 1] = {**entry, **extra, "points": self.by_name(points)}
+        history[event.round - 1] = self.amended(entry, caller, event)
         under_way = self.phase in (Phase.COUNTDOWN, Phase.PLAYING, Phase.SCORING)
         self.rescore(history, event.round - 1)
         self.check_end()
@@ -331,28 +342,26 @@ class Game(Timing):
             return Words("amend corrects a scored round: only round 1 is scored")
         return Words("amend corrects a scored round: rounds 1-{last} are scored", {"last": scored})
 
-    def amended(
-        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
-    ) -> tuple[list[int], dict[str, Any]]:
-        """A round's new points and count fields, judged as when first entered."""
+    def amended(self, entry: RoundResult, caller: int | None, event: RoundAmended) -> RoundResult:
+        """The round `entry` with its new counts and points, judged as when first entered
+        (its totals and winners are the rescore's)."""
         raise NotImplementedError
 
     def by_name(self, values: list[int]) -> dict[str, int]:
         return dict(zip(self.players, values, strict=True))
 
-    def rescore(self, history: list[dict[str, Any]], start: int) -> None:
+    def rescore(self, history: list[RoundResult], start: int) -> None:
         """Totals and round winners again from the rounds' points, from round `start`
         (0-based) on; the rounds before it are as they were."""
         players = self.players
-        totals = [history[start - 1]["totals"][name] for name in players] if start else []
+        totals = [history[start - 1].totals[name] for name in players] if start else []
         totals = totals or [0] * len(players)
         for i in range(start, len(history)):
             entry = history[i]
-            points = entry["points"]
+            points = entry.points
             totals = [t + points[name] for t, name in zip(totals, players, strict=True)]
-            new = {**entry, "totals": self.by_name(totals)}
-            new["winners"] = self.round_winners(new)
-            history[i] = new
+            new = replace(entry, totals=self.by_name(totals))
+            history[i] = replace(new, winners=self.round_winners(new))
         self.history = tuple(history)
         self.totals = totals
 
@@ -378,7 +387,7 @@ class Game(Timing):
             "false_starts": [dict(r) for r in self.false_starts],
             "late": [dict(r) for r in self.late],
             "voided": [dict(r) for r in self.voided],
-            "history": [dict(h) for h in self.history],
+            "history": [h.to_json() for h in self.history],
         }
 
 

@@ -95,12 +95,6 @@ def check_left(
             raise IllegalEventError(words, subject=name, code="zero-without-caller")
 
 
-def was_tied(entry: Mapping[str, object]) -> bool:
-    """Whether a scored round (its history entry) ended in a stop tie nobody was named
-    for: no caller, and no stall."""
-    return entry["caller"] is None and not entry["stalled"]
-
-
 def fewest(players: Sequence[str], counts: Sequence[int]) -> list[str]:
     """The players with the fewest cards left."""
     low = min(counts)

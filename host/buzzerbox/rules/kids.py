@@ -8,14 +8,16 @@ counts.check_left); after 3 rounds the fewest in total win, a tie shares.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
-from buzzerbox.rules.counts import by_seat, check_left, fewest, was_tied
+from buzzerbox.rules.counts import by_seat, check_left, fewest
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import CardsLeftEntered, GameCreated, RoundAmended
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.result import RoundResult
 
 CARDS = 30
 
@@ -57,22 +59,22 @@ class Kids(Game):
         counts = by_seat(self.players, event.counts, Words("the cards left"))
         check_left(self.players, counts, CARDS, self.caller, self.round, tied=self.tie)
         self.left = counts
-        self.score_round(counts, {"left": self.by_name(counts)})
+        self.score_round(counts, left=self.by_name(counts))
 
-    def amended(
-        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
-    ) -> tuple[list[int], dict[str, Any]]:
+    def amended(self, entry: RoundResult, caller: int | None, event: RoundAmended) -> RoundResult:
         assert event.left is not None
         counts = by_seat(self.players, event.left, Words("the cards left"))
-        check_left(self.players, counts, CARDS, caller, event.round, tied=was_tied(entry))
-        return counts, {"left": self.by_name(counts)}
+        check_left(self.players, counts, CARDS, caller, event.round, tied=entry.was_tied)
+        left = self.by_name(counts)
+        return replace(entry, points=left, left=left)
 
-    def round_winners(self, entry: dict[str, Any]) -> list[str]:
+    def round_winners(self, entry: RoundResult) -> tuple[str, ...]:
         """The caller, or after a stall the fewest cards left (001)."""
-        if entry["caller"] is not None:
-            return [entry["caller"]]
-        left = entry["left"]
-        return fewest(self.players, [left[name] for name in self.players])
+        if entry.caller is not None:
+            return (entry.caller,)
+        left = entry.left
+        assert left is not None
+        return tuple(fewest(self.players, [left[name] for name in self.players]))
 
     def check_end(self) -> None:
         if len(self.history) >= self.rounds:

@@ -9,14 +9,16 @@ on) or for a fixed number of rounds (the highest total wins, a tie shares).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
-from buzzerbox.rules.counts import by_seat, was_tied
+from buzzerbox.rules.counts import by_seat
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import GameCreated, MiddleEntered, RoundAmended, StacksEntered
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.result import RoundResult
 
 TARGETS = (50, 99, 150)
 STACK = 10
@@ -198,21 +200,25 @@ class Ligretto(Game):
         self.check_middle(counts, stacks)
         self.middle = counts
         points = [m - 2 * s for m, s in zip(counts, stacks, strict=True)]
-        self.score_round(points, {"stacks": self.by_name(stacks), "middle": self.by_name(counts)})
+        self.score_round(points, stacks=self.by_name(stacks), middle=self.by_name(counts))
 
-    def amended(
-        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
-    ) -> tuple[list[int], dict[str, Any]]:
-        stacks = [entry["stacks"][name] for name in self.players]
-        middle = [entry["middle"][name] for name in self.players]
+    def amended(self, entry: RoundResult, caller: int | None, event: RoundAmended) -> RoundResult:
+        assert entry.stacks is not None and entry.middle is not None
+        stacks = [entry.stacks[name] for name in self.players]
+        middle = [entry.middle[name] for name in self.players]
         if event.stacks is not None:
             stacks = by_seat(self.players, event.stacks, Words("the Ligretto stack"))
-            self.check_stacks(stacks, caller, event.round, tied=was_tied(entry))
+            self.check_stacks(stacks, caller, event.round, tied=entry.was_tied)
         if event.middle is not None:
             middle = by_seat(self.players, event.middle, Words("the middle"))
         self.check_middle(middle, stacks)
         points = [m - 2 * s for m, s in zip(middle, stacks, strict=True)]
-        return points, {"stacks": self.by_name(stacks), "middle": self.by_name(middle)}
+        return replace(
+            entry,
+            points=self.by_name(points),
+            stacks=self.by_name(stacks),
+            middle=self.by_name(middle),
+        )
 
     def check_end(self) -> None:
         if self.rounds is not None:

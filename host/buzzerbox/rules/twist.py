@@ -15,11 +15,12 @@ counts.check_left). After 5 rounds the fewest negative points win; a tie shares.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
-from buzzerbox.rules.counts import by_seat, check_left, fewest, was_tied
+from buzzerbox.rules.counts import by_seat, check_left, fewest
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import (
     CardsLeftEntered,
@@ -29,6 +30,7 @@ from buzzerbox.rules.events import (
     RoundAmended,
 )
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.result import RoundResult
 
 HANDS = 2
 
@@ -155,22 +157,21 @@ class Twist(Game):
         counts = by_seat(self.players, event.counts, Words("the cards left"))
         check_left(self.players, counts, self.dealt, self.caller, self.round, tied=self.tie)
         self.left = counts
-        self.score_round([-n for n in counts], {"left": self.by_name(counts)})
+        self.score_round([-n for n in counts], left=self.by_name(counts))
 
-    def amended(
-        self, entry: dict[str, Any], caller: int | None, event: RoundAmended
-    ) -> tuple[list[int], dict[str, Any]]:
+    def amended(self, entry: RoundResult, caller: int | None, event: RoundAmended) -> RoundResult:
         assert event.left is not None
         counts = by_seat(self.players, event.left, Words("the cards left"))
-        check_left(self.players, counts, self.dealt, caller, event.round, tied=was_tied(entry))
-        return [-n for n in counts], {"left": self.by_name(counts)}
+        check_left(self.players, counts, self.dealt, caller, event.round, tied=entry.was_tied)
+        return replace(entry, points=self.by_name([-n for n in counts]), left=self.by_name(counts))
 
-    def round_winners(self, entry: dict[str, Any]) -> list[str]:
+    def round_winners(self, entry: RoundResult) -> tuple[str, ...]:
         """The caller; with no caller (a tie nobody was named for), the fewest cards left."""
-        if entry["caller"] is not None:
-            return [entry["caller"]]
-        left = entry["left"]
-        return fewest(self.players, [left[name] for name in self.players])
+        if entry.caller is not None:
+            return (entry.caller,)
+        left = entry.left
+        assert left is not None
+        return tuple(fewest(self.players, [left[name] for name in self.players]))
 
     def check_end(self) -> None:
         if len(self.history) >= self.rounds:
