@@ -37,7 +37,6 @@ from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.timeline.arbiter import Edge
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.eventjson import event_to_dict
 from buzzerbox.rules.events import (
     ClaimSettled,
@@ -269,16 +268,9 @@ class Box:
                     return Enrolled(taken[1], taken[0])
                 pad = next((p for p in self.pads() if p.id == pad_id), None)
                 if pad is None:
-                    note = (
-                        Words("replaced: another pad plays its seat now")
-                        if self._seats.is_replaced(pad_id)
-                        else Words("not in the pad map")
-                    )
-                    noted(self._seats.edge(pad_id, None, pressed, t_us), note)
+                    refusal = self._seats.unmapped(pad_id, pressed, t_us)
                     self._changed()
-                    said = {"pad": pad_id}
-                    words = Words("pad {pad} is not in the pad map", said)
-                    raise InvalidEventError(words, code="pad-not-mapped")
+                    raise refusal
                 kind = PadPressed if pressed else PadReleased
                 self.play(kind(pad.seat, pad.role, t_us, pad.pile), pad_id=pad_id, clamp=False)
             except BuzzerboxError as exc:

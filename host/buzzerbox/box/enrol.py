@@ -306,6 +306,18 @@ class PadSeats:
         self._edges.append(record)
         return record
 
+    def unmapped(self, pad_id: str, pressed: bool, t_us: int) -> InvalidEventError:
+        """An edge of a pad that plays no seat: kept for the pad test with why (not in the
+        pad map, or replaced by another), and the refusal to raise."""
+        note = (
+            Words("replaced: another pad plays its seat now")
+            if self.is_replaced(pad_id)
+            else Words("not in the pad map")
+        )
+        noted(self.edge(pad_id, None, pressed, t_us), note)
+        words = Words("pad {pad} is not in the pad map", {"pad": pad_id})
+        return InvalidEventError(words, code="pad-not-mapped")
+
     def edge_of(self, event: PadPressed | PadReleased, pad_id: str | None) -> dict[str, Any]:
         """Keep a pad edge for the pad test (`pad_id`: a real pad's; else a virtual
         pad's); the record, its note set later if it is not played."""
