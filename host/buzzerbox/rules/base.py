@@ -33,7 +33,14 @@ from buzzerbox.rules.events import (
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.result import RoundResult
 from buzzerbox.rules.timing import Record, Timing
-from buzzerbox.rules.words import WHERE, no_seat, not_amendable, player_count, refused
+from buzzerbox.rules.words import (
+    WHERE,
+    amendable,
+    no_seat,
+    not_amendable,
+    player_count,
+    refused,
+)
 
 TITLES = {
     "ligretto": "Ligretto",
@@ -209,19 +216,10 @@ class Game(Timing):
     ) -> None:
         """Add a round's points to the totals and see whether the game is over; the
         counts entered go with them, by name."""
-        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        entry = RoundResult(
-            self.round,
-            None if self.caller is None else self.name(self.caller),
-            self.stalled,
-            self.by_name(points),
-            self.by_name(self.totals),
-            stacks=stacks,
-            middle=middle,
-            left=left,
-        )
-        entry = replace(entry, winners=self.round_winners(entry))
-        self.history = (*self.history, entry)
+        caller = None if self.caller is None else self.name(self.caller)
+        points_ = self.by_name(points)
+        entry = RoundResult(self.round, caller, self.stalled, points_, {}, (), stacks, middle, left)
+        self.rescore([*self.history, entry], len(self.history))  # its totals and winners
         self.phase = Phase.SCORED
         self.check_end()
 
@@ -318,7 +316,8 @@ class Game(Timing):
             raise self.refuse(what, Words("amend corrects a game still going"))
         scored = len(self.history)
         if not 1 <= event.round <= scored:
-            raise self.refuse(what, self._amendable(event.round, scored), subject="round")
+            being_scored = event.round == self.round and self.phase is Phase.SCORING
+            raise self.refuse(what, amendable(being_scored, scored), subject="round")
         entry = self.history[event.round - 1]
         caller = None if entry.caller is None else self.players.index(entry.caller)
         history = list(self.history)
@@ -328,19 +327,6 @@ class Game(Timing):
         self.check_end()
         if under_way and self.is_finished():
             self.dropped_round()  # as a finish would: the round under way is not scored
-
-    def _amendable(self, number: int, scored: int) -> Words:
-        """What amend takes, said to an amend of round `number` (`scored` rounds are)."""
-        if number == self.round and self.phase is Phase.SCORING:
-            return Words(
-                "enter its counts (undo takes an entry back): amend corrects a round once it "
-                "is scored"
-            )
-        if scored == 0:
-            return Words("amend corrects a scored round: no round is scored yet")
-        if scored == 1:
-            return Words("amend corrects a scored round: only round 1 is scored")
-        return Words("amend corrects a scored round: rounds 1-{last} are scored", {"last": scored})
 
     def amended(self, entry: RoundResult, caller: int | None, event: RoundAmended) -> RoundResult:
         """The round `entry` with its new counts and points, judged as when first entered

@@ -45,3 +45,17 @@ def not_amendable(title: str, field: str, amends: tuple[str, ...]) -> Words:
         fields = Words("{field} and/or {other}", {"field": amends[0], "other": amends[1]})
     said = {"title": title, "field": field, "fields": fields}
     return Words("{title} rounds have no {field} to amend: give {fields}", said)
+
+
+def amendable(being_scored: bool, scored: int) -> Words:
+    """What amend takes, said to an amend of a round it cannot take: the round being
+    scored (`being_scored`), or one not among the `scored` rounds."""
+    if being_scored:
+        return Words(
+            "enter its counts (undo takes an entry back): amend corrects a round once it is scored"
+        )
+    if scored == 0:
+        return Words("amend corrects a scored round: no round is scored yet")
+    if scored == 1:
+        return Words("amend corrects a scored round: only round 1 is scored")
+    return Words("amend corrects a scored round: rounds 1-{last} are scored", {"last": scored})
