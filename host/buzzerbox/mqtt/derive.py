@@ -31,6 +31,7 @@ from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.topics import VERSION, message_id, topic
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.press import Press
 from buzzerbox.store.eventlog import StoredEvent
 
 #: a finish older than this (s) fires no Home Assistant event
@@ -138,9 +139,9 @@ class Deriver:
         if not game.race:
             return None
         first = game.race[0]
-        key = f"{self.game_id}/{game.round}/{first['t_us']}/{first['seat']}"
+        key = f"{self.game_id}/{game.round}/{first.t_us}/{first.seat}"
         runner = game.race[1] if len(game.race) > 1 else (game.late[0] if game.late else None)
-        lead = None if runner is None else runner.get("lead_us")
+        lead = None if runner is None else runner.lead_us
         sig = (key, len(game.race), lead)
         if sig == self._race_sig:
             return None
@@ -150,27 +151,24 @@ class Deriver:
             self._round_first = (game.round, key)
         reaction = None
         if self._round_first[1] == key and game.go_t is not None:
-            reaction = int(first["t_us"]) - game.go_t
+            reaction = first.t_us - game.go_t
         stats = self._stats.setdefault(
-            first["name"], {"races": 0, "fastest_us": None, "closest_us": None}
+            first.name, {"races": 0, "fastest_us": None, "closest_us": None}
         )
         if is_new:
             stats["races"] += 1
         stats["fastest_us"] = _least(stats["fastest_us"], reaction)
         stats["closest_us"] = _least(stats["closest_us"], lead)
-        presses = [
-            {k: p[k] for k in ("seat", "name", "pad", "pile", "lead_us") if k in p}
-            for p in game.race[:RACE_PRESSES]
-        ]
-        late = [{"name": p["name"], "lead_us": p.get("lead_us")} for p in game.late[:3]]
+        presses = [_race_press(p) for p in game.race[:RACE_PRESSES]]
+        late = [{"name": p.name, "lead_us": p.lead_us} for p in game.late[:3]]
         self._last_race = {
             **self._envelope(),
             "key": key,
             "game": game.kind,
             "title": game.title,
             "round": game.round,
-            "first": first["name"],
-            "pad": first["pad"],
+            "first": first.name,
+            "pad": first.pad,
             "reaction_us": reaction,
             "lead_us": lead,  # the runner-up's
             "presses": presses,
@@ -250,6 +248,13 @@ class Deriver:
         if self._last_race is None:
             return None
         return Outgoing(topic(self.box, "race"), dump(self._last_race), True)
+
+
+def _race_press(press: Press) -> dict[str, Any]:
+    """A press as the race message lists it (mqtt/README.md): its JSON without `t_us`."""
+    out = press.to_json()
+    del out["t_us"]
+    return out
 
 
 def _least(a: int | None, b: int | None) -> int | None:

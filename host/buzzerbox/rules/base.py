@@ -31,8 +31,9 @@ from buzzerbox.rules.events import (
     StartSignalled,
 )
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.press import Press, Race
 from buzzerbox.rules.result import RoundResult
-from buzzerbox.rules.timing import Record, Timing
+from buzzerbox.rules.timing import Timing
 from buzzerbox.rules.words import (
     WHERE,
     amendable,
@@ -93,12 +94,12 @@ class Game(Timing):
         self.caller: int | None = None
         self.stalled = False
         self.tie = False
-        self.race: list[Record] = []
-        self.false_starts: list[Record] = []
-        self.late: list[Record] = []
+        self.race: Race = []
+        self.false_starts: list[Press] = []
+        self.late: list[Press] = []
         self.ignored = 0
         #: presses the table took back (v1.1), oldest first; a tuple, shared by copies
-        self.voided: tuple[Record, ...] = ()
+        self.voided: tuple[Press, ...] = ()
         self.voided_keys: frozenset[tuple[int, int]] = frozenset()
 
     def snapshot(self) -> Game:
@@ -107,7 +108,7 @@ class Game(Timing):
         Only the lists and dicts a game changes in place are copied (`in_place`; lists
         of lists two levels deep, `in_place_deep`); everything else is replaced when it
         changes (the history, the voided presses: tuples) or never changes once made
-        (press records, history entries), so the copy shares it. tests/rules checks
+        (presses, scored rounds), so the copy shares it. tests/rules checks
         the copies against deep ones.
         """
         twin = object.__new__(type(self))
@@ -121,12 +122,12 @@ class Game(Timing):
         twin.__dict__ = state
         return twin
 
-    def keep_notes(self, later: Game, records: tuple[Record, ...]) -> None:
+    def keep_notes(self, later: Game, presses: tuple[Press, ...]) -> None:
         """A fold again (void) keeps what the table decided about pad events: the presses
-        voided (`later`'s and the `records` voided now), and (Twin It!) the claims an
+        voided (`later`'s and the `presses` voided now), and (Twin It!) the claims an
         undo queued."""
-        self.voided = (*later.voided, *records)
-        self.voided_keys = later.voided_keys | {(r["seat"], r["t_us"]) for r in records}
+        self.voided = (*later.voided, *presses)
+        self.voided_keys = later.voided_keys | {p.key for p in presses}
 
     # -- helpers -------------------------------------------------------------------
 
@@ -369,10 +370,10 @@ class Game(Timing):
             "stalled": self.stalled,
             "tie": self.tie,
             "go_t_us": self.go_t,
-            "race": [dict(r) for r in self.race],
-            "false_starts": [dict(r) for r in self.false_starts],
-            "late": [dict(r) for r in self.late],
-            "voided": [dict(r) for r in self.voided],
+            "race": [p.to_json() for p in self.race],
+            "false_starts": [p.to_json() for p in self.false_starts],
+            "late": [p.to_json() for p in self.late],
+            "voided": [p.to_json() for p in self.voided],
             "history": [h.to_json() for h in self.history],
         }
 

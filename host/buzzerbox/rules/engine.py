@@ -164,7 +164,7 @@ class Engine:
         found = self._find(key)
         if not found:
             raise self._no_press(name, key)
-        records = tuple(game.press_record(self._events[i]) for i in found)  # type: ignore[arg-type]
+        presses = tuple(game.press_of(self._events[i]) for i in found)  # type: ignore[arg-type]
         voided = game.voided_keys | {key}
         saved = (self.game, self._undo, self._events, self._marks)
         # fold again from the last copy taken before the press: the round's start, a table
@@ -182,7 +182,7 @@ class Engine:
                     at, start = mark, copy
                 break
         self.game = start.snapshot()
-        self.game.keep_notes(game, records)
+        self.game.keep_notes(game, presses)
         self._undo = saved[1][:keep]
         self._events, self._marks = saved[2][:at], [m for m in saved[3] if m[0] < at]
         try:

@@ -9,17 +9,18 @@ round ended is late: recorded and shown, never counted.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import ClassVar
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import PadPressed, PadReleased
 from buzzerbox.rules.phase import COUNTDOWN, LOBBY, PLAYING, SCORING, Phase
+from buzzerbox.rules.press import Press, Race
 from buzzerbox.rules.words import no_seat
 
 #: presses kept per round for the photo finish and the false-start list; more are counted
 KEEP_PRESSES = 64
-Record = dict[str, Any]
 
 
 class Timing:
@@ -37,9 +38,9 @@ class Timing:
     tie: bool
     #: the race, false starts and late presses are replaced, never changed in place
     #: (undo's copies share them); Twin It!'s open claim is the exception
-    race: list[Record]
-    false_starts: list[Record]
-    late: list[Record]
+    race: Race
+    false_starts: list[Press]
+    late: list[Press]
     ignored: int
 
     def end_round(self, caller: int | None, *, stalled: bool = False) -> None:
@@ -89,16 +90,10 @@ class Timing:
                 code="out-of-order",
             )
 
-    def press_record(self, event: PadPressed) -> Record:
-        record: Record = {
-            "seat": event.seat,
-            "name": self.players[event.seat],
-            "pad": event.pad,
-            "t_us": event.t_us,
-        }
-        if event.pile is not None:
-            record["pile"] = event.pile
-        return record
+    def press_of(self, event: PadPressed, lead_us: int | None = None) -> Press:
+        """`event` as the game keeps it, with its `lead_us` in a race."""
+        seat = event.seat
+        return Press(seat, self.players[seat], event.pad, event.t_us, event.pile, lead_us)
 
     def press(self, event: PadPressed) -> None:
         self.check_pad(event)
@@ -108,12 +103,12 @@ class Timing:
             self.on_press(event)
         elif phase is PLAYING or phase is COUNTDOWN or phase is LOBBY:
             if len(self.false_starts) < KEEP_PRESSES:  # a new list: copies share the old
-                self.false_starts = [*self.false_starts, self.press_record(event)]
+                self.false_starts = [*self.false_starts, self.press_of(event)]
             else:
                 self.ignored += 1
         elif event.pad == "stop":
             if self.is_tie(event):
-                self.race = [*self.race, {**self.press_record(event), "lead_us": 0}]
+                self.race = [*self.race, self.press_of(event, 0)]
                 self.caller = None
                 self.tie = True
             else:
@@ -128,10 +123,10 @@ class Timing:
         return (
             self.phase is SCORING
             and bool(race)
-            and race[0]["t_us"] == event.t_us
-            and race[0]["pad"] == "stop"
-            and (self.tie or self.caller == race[0]["seat"])
-            and all(r["seat"] != event.seat for r in race)
+            and race[0].t_us == event.t_us
+            and race[0].pad == "stop"
+            and (self.tie or self.caller == race[0].seat)
+            and all(r.seat != event.seat for r in race)
             and not self.has_counts()
         )
 
@@ -144,17 +139,17 @@ class Timing:
     def on_press(self, event: PadPressed) -> None:
         """A press during play, at or after the start signal."""
         if event.pad == "stop":
-            self.race = [{**self.press_record(event), "lead_us": 0}]
+            self.race = [self.press_of(event, 0)]
             self.end_round(event.seat)
 
     def on_release(self, event: PadReleased) -> None:
         """A release during play."""
 
     def add_late(self, event: PadPressed) -> None:
-        record = self.press_record(event)
+        press = self.press_of(event)
         if self.race:
-            record["lead_us"] = event.t_us - self.race[0]["t_us"]
+            press = replace(press, lead_us=event.t_us - self.race[0].t_us)
         if len(self.late) < KEEP_PRESSES:
-            self.late = [*self.late, record]
+            self.late = [*self.late, press]
         else:
             self.ignored += 1

@@ -15,6 +15,7 @@ is settled. `void` takes a stray slap out of its claim.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from buzzerbox.errors import Words
@@ -22,11 +23,33 @@ from buzzerbox.rules.base import Game
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, GameCreated, PadPressed, RoundStarted
 from buzzerbox.rules.phase import Phase
-from buzzerbox.rules.timing import Record
+from buzzerbox.rules.press import Press, Race
 
 WINDOW_US = 1_000_000
 TAKES_TO_WIN = 5
-Claim = list[Record]
+#: a claim's slaps, ranked: the claimant's first (one list, changed in place while open)
+Claim = Race
+
+
+@dataclass(frozen=True, slots=True)
+class SettledClaim:
+    """The last claim the table settled: its `number`, claimant, result (pair, steal,
+    error, split), the victim of a steal and the slaps."""
+
+    number: int
+    claimant: str
+    result: str
+    victim: str | None
+    slaps: Claim
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "claimant": self.claimant,
+            "result": self.result,
+            "victim": self.victim,
+            "slaps": [s.to_json() for s in self.slaps],
+        }
 
 
 class TwinIt(Game):
@@ -59,7 +82,7 @@ class TwinIt(Game):
         self.requeue: dict[tuple[int, int], tuple[int, int]] = {}
         #: the first slap of each queued claim when it was queued (`requeue`'s values)
         self.queued_ids: list[tuple[int, int]] = []
-        self.last_claim: dict[str, Any] | None = None
+        self.last_claim: SettledClaim | None = None
         self.settled = 0
 
     def start_round(self, event: RoundStarted) -> None:
@@ -80,22 +103,22 @@ class TwinIt(Game):
 
     def on_press(self, event: PadPressed) -> None:
         if self.claim is None:
-            self.claim = [{**self.press_record(event), "lead_us": 0}]
+            self.claim = [self.press_of(event, 0)]
             self.race = self.claim
             return
         if self.requeue and (event.seat, event.t_us) in self.requeue:
             group = self.requeue[event.seat, event.t_us]
             if self.queued and self.queued_ids[-1] == group:
-                lead = event.t_us - self.queued[-1][0]["t_us"]
-                self.queued[-1].append({**self.press_record(event), "lead_us": lead})
+                lead = event.t_us - self.queued[-1][0].t_us
+                self.queued[-1].append(self.press_of(event, lead))
             else:
-                self.queued.append([{**self.press_record(event), "lead_us": 0}])
+                self.queued.append([self.press_of(event, 0)])
                 self.queued_ids.append(group)
             return
         latest = self.queued[-1] if self.queued else self.claim
-        lead = event.t_us - latest[0]["t_us"]
-        if lead <= WINDOW_US and all(s["seat"] != event.seat for s in latest):
-            latest.append({**self.press_record(event), "lead_us": lead})
+        lead = event.t_us - latest[0].t_us
+        if lead <= WINDOW_US and all(s.seat != event.seat for s in latest):
+            latest.append(self.press_of(event, lead))
             self.race = self.claim  # one list: an undo's copy must not split them
         else:
             self.ignored += 1
@@ -106,11 +129,9 @@ class TwinIt(Game):
         assert later.claim is not None
         waiting = [later.claim, *later.queued]  # the claims queued here, grown since, or new
         self.queued = waiting
-        self.queued_ids = [(c[0]["seat"], c[0]["t_us"]) for c in waiting]
+        self.queued_ids = [c[0].key for c in waiting]
         slaps = {
-            (s["seat"], s["t_us"]): head
-            for claim, head in zip(waiting, self.queued_ids, strict=True)
-            for s in claim
+            s.key: head for claim, head in zip(waiting, self.queued_ids, strict=True) for s in claim
         }
         self.requeue = {**self.requeue, **slaps}
         self.last_pad_t = later.last_pad_t
@@ -123,8 +144,8 @@ class TwinIt(Game):
             twin.race = twin.claim or []
         return twin
 
-    def keep_notes(self, later: Game, records: tuple[Record, ...]) -> None:
-        super().keep_notes(later, records)
+    def keep_notes(self, later: Game, presses: tuple[Press, ...]) -> None:
+        super().keep_notes(later, presses)
         assert isinstance(later, TwinIt)
         self.requeue = later.requeue
 
@@ -141,7 +162,7 @@ class TwinIt(Game):
             raise self.refuse(
                 Words("no claim now"), Words("claims are settled while the game is playing")
             )
-        claimant = self.claim[0]["seat"]
+        claimant = self.claim[0].seat
         takes = self.takes[claimant]
         if event.result == "pair":
             takes.append(2)
@@ -150,13 +171,9 @@ class TwinIt(Game):
         elif event.result == "error" and takes:
             takes.pop()
         self.settled += 1
-        self.last_claim = {
-            "number": self.settled,
-            "claimant": self.name(claimant),
-            "result": event.result,
-            "victim": event.victim,
-            "slaps": self.claim,
-        }
+        self.last_claim = SettledClaim(
+            self.settled, self.name(claimant), event.result, event.victim, self.claim
+        )
         self.claim = None
         if self.queued:
             self.claim = self.race = self.queued.pop(0)
@@ -208,10 +225,7 @@ class TwinIt(Game):
         out["first_name"] = None if self.first is None else self.name(self.first)
         out["claim"] = claim_json(self.claim)
         out["queued"] = [claim_json(c) for c in self.queued]
-        last = self.last_claim
-        out["last_claim"] = (
-            None if last is None else {**last, "slaps": [dict(s) for s in last["slaps"]]}
-        )
+        out["last_claim"] = None if self.last_claim is None else self.last_claim.to_json()
         return out
 
 
@@ -221,7 +235,7 @@ def claim_json(claim: Claim | None) -> dict[str, Any] | None:
     if claim is None:
         return None
     return {
-        "claimant": claim[0]["name"],
-        "slaps": [dict(s) for s in claim],
-        "tie": len(claim) > 1 and claim[1]["t_us"] == claim[0]["t_us"],
+        "claimant": claim[0].name,
+        "slaps": [s.to_json() for s in claim],
+        "tie": len(claim) > 1 and claim[1].t_us == claim[0].t_us,
     }

@@ -15,7 +15,7 @@ counts.check_left). After 5 rounds the fewest negative points win; a tie shares.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from buzzerbox.errors import Words
@@ -30,9 +30,23 @@ from buzzerbox.rules.events import (
     RoundAmended,
 )
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.press import Press
 from buzzerbox.rules.result import RoundResult
 
 HANDS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    """A foul press on a pile: its `kind` ("blocked", "third hand") and, for a blocked
+    pile, the player whose hand lay there (`by`)."""
+
+    press: Press
+    kind: str
+    by: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.press.to_json(), "foul": self.kind, "by": self.by}
 
 
 class Twist(Game):
@@ -71,7 +85,7 @@ class Twist(Game):
         self.laid = [0] * n
         self.round_fouls = [0] * n
         self.left: list[int] | None = None
-        self.last_foul: dict[str, Any] | None = None
+        self.last_foul: Foul | None = None
 
     def scoring_help(self) -> Words:
         return Words("Ligretto Twist is scored with the cards left")
@@ -82,11 +96,7 @@ class Twist(Game):
     def foul(self, event: PadPressed, kind: str, by: int | None) -> None:
         self.fouls[event.seat] += 1
         self.round_fouls[event.seat] += 1
-        self.last_foul = {
-            **self.press_record(event),
-            "foul": kind,
-            "by": None if by is None else self.name(by),
-        }
+        self.last_foul = Foul(self.press_of(event), kind, None if by is None else self.name(by))
 
     def on_press(self, event: PadPressed) -> None:
         if event.pad == "stop":
@@ -193,5 +203,5 @@ class Twist(Game):
         out["piles"] = self.piles
         out["dealt"] = self.dealt
         out["blocked"] = sorted({p for p, _ in self.down})
-        out["last_foul"] = self.last_foul
+        out["last_foul"] = None if self.last_foul is None else self.last_foul.to_json()
         return out

@@ -26,8 +26,8 @@ def describe(kind: str, event: Event, before: Game, now: Game) -> str:
     if isinstance(event, RoundAmended):
         return f"the correction of round {event.round}"
     if isinstance(event, ClaimSettled):
-        claim = getattr(before, "claim", None) or [{"name": "?"}]
-        whose = claim[0]["name"]
+        claim = getattr(before, "claim", None)
+        whose = claim[0].name if claim else "?"
         number = getattr(before, "settled", 0) + 1
         victim = f" of {event.victim}'s take" if event.victim else ""
         return f"claim {number}: {whose}'s {event.result}{victim}"
