@@ -8,7 +8,7 @@ import json
 import urllib.parse
 from typing import Any
 
-from buzzerbox.rules.gamelog import replay_state
+from buzzerbox.rules.gamelog import Rejected, replay_state
 from buzzerbox.store.export import bgstats_link, ranks, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import load_lines, replay_stored
 
@@ -45,17 +45,18 @@ def test_a_line_that_is_not_json_is_rejected_with_its_number() -> None:
     _, accepted, rejected = replay_stored(lines)
     assert accepted == [{"type": "round"}]
     reason = "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
-    assert rejected == [{"line": 4, "reason": f"this line is not JSON ({reason})"}]
+    assert rejected == [Rejected(4, f"this line is not JSON ({reason})")]
 
 
 def test_an_import_reads_its_lines_as_buzzerbox_replay_does() -> None:
     text = to_jsonl(KIDS[:2]) + "null\n" + "[" * 100_000 + "\n\n" + to_jsonl(KIDS[2:])
     engine, accepted, rejected = replay_stored(load_lines(text))
-    assert [r["line"] for r in rejected] == [3, 4]  # null is refused, not skipped
-    assert "nests too deep" in rejected[1]["reason"]
+    assert [r.line for r in rejected] == [3, 4]  # null is refused, not skipped
+    assert "nests too deep" in rejected[1].reason
     assert accepted == KIDS[1:]
     state = replay_state(text.splitlines())
-    assert state == {**engine.state(), "rejected": rejected, "rejected_count": 2}
+    shown = [r.to_json() for r in rejected]
+    assert state == {**engine.state(), "rejected": shown, "rejected_count": 2}
 
 
 def test_fewest_cards_rank_first_in_kids_and_ties_share() -> None:

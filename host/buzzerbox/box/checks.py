@@ -17,6 +17,7 @@ from buzzerbox.errors import Words
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.eventjson import parse_event
 from buzzerbox.rules.events import TABLE_ENTRIES, Event
+from buzzerbox.rules.gamelog import Rejected
 
 #: an imported game log: at most this many characters and lines
 MAX_IMPORT_CHARS = 2 * 1024 * 1024
@@ -49,13 +50,13 @@ def check_import_size(text: str) -> None:
         )
 
 
-def check_mostly_accepted(accepted: int, rejected: list[dict[str, Any]]) -> None:
+def check_mostly_accepted(accepted: int, rejected: list[Rejected]) -> None:
     """ImportRefusedError if more lines were refused than accepted (and more than a few):
     the file is not this kind of game's log, and replaces nothing."""
     if len(rejected) > max(accepted, REJECTED_SHOWN // 2):
         first = rejected[0]
-        said = {"n": len(rejected), "of": len(rejected) + accepted}
-        said |= {"line": first["line"], "why": first["reason"]}
+        said: dict[str, object] = {"n": len(rejected), "of": len(rejected) + accepted}
+        said |= {"line": first.line, "why": first.reason}
         raise ImportRefusedError(
             Words(
                 "{n:,} of {of:,} lines are refused by the rules (line {line}: {why}): "
@@ -66,7 +67,7 @@ def check_mostly_accepted(accepted: int, rejected: list[dict[str, Any]]) -> None
         )
 
 
-def shown_rejected(rejected: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def shown_rejected(rejected: list[Rejected]) -> list[Rejected]:
     return rejected[:REJECTED_SHOWN]
 
 

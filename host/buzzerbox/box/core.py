@@ -46,6 +46,7 @@ from buzzerbox.rules.events import (
     StartSignalled,
     event_type,
 )
+from buzzerbox.rules.gamelog import Rejected
 from buzzerbox.rules.phase import Phase
 from buzzerbox.store.eventlog import EventLog, StoreError
 from buzzerbox.store.restore import load_lines, replay_stored
@@ -85,7 +86,7 @@ class Box:
         self._engine: Engine | None = None
         self._game_line: dict[str, Any] = {}
         self._game_id: int | None = None
-        self._rejected: list[dict[str, Any]] = []  # the first few (REJECTED_SHOWN)
+        self._rejected: list[Rejected] = []  # the first few (REJECTED_SHOWN)
         self._rejected_count = 0
         self._offset_us = 0
         self._countdown = Countdown(self.clock)
@@ -121,7 +122,7 @@ class Box:
         with self._lock:
             if self._cache is None:
                 state = self._engine.state() if self._engine else idle_state()
-                state["rejected"] = list(self._rejected)
+                state["rejected"] = [r.to_json() for r in self._rejected]
                 state["rejected_count"] = self._rejected_count
                 state["box"] = {
                     "simulated": self.is_simulated,

@@ -37,6 +37,18 @@ class Unreadable:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A line the rules refused or that could not be read: its number and why (in
+    English); the state's `rejected` lists them as JSON (`to_json`)."""
+
+    line: int
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"line": self.line, "reason": self.reason}
+
+
 def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """An object of a line, or InvalidEventError if it gives a key twice (json.loads
     would keep the last of the two, silently)."""
@@ -192,7 +204,7 @@ def _read(numbered: Iterable[tuple[int, str | bytes]]) -> Iterator[Line]:
             yield number, obj
 
 
-def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]]:
+def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[Rejected]]:
     """The engine after every line, the objects it accepted, and the lines it refused.
     The first line must be a valid `game` line (InvalidEventError if not)."""
     rows = iter(lines)
@@ -201,7 +213,7 @@ def fold(lines: Iterable[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]
     return engine, accepted, _fold(engine, rows, accepted)
 
 
-def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[dict[str, Any]]]:
+def replay(lines: Iterable[str | bytes]) -> tuple[Engine, list[Rejected]]:
     """The engine after every line of a JSON Lines text, and the lines it rejected."""
     numbered = _numbered(lines)
     engine = _start(_read(numbered))  # reads up to the first line that is not blank
@@ -222,27 +234,27 @@ def _start(rows: Iterator[Line]) -> Engine:
     raise InvalidEventError(words, code="empty-log")
 
 
-def _fold(engine: Engine, rows: Iterator[Line], accepted: list[Any]) -> list[dict[str, Any]]:
+def _fold(engine: Engine, rows: Iterator[Line], accepted: list[Any]) -> list[Rejected]:
     """Apply the rows after the first (numbered objects) to `engine`; the lines refused,
     and the objects accepted added to `accepted`."""
-    rejected: list[dict[str, Any]] = []
+    rejected: list[Rejected] = []
     apply, parse = engine.apply, parse_event
     for number, obj in rows:
         if type(obj) is Unreadable:
-            rejected.append({"line": number, "reason": obj.reason})
+            rejected.append(Rejected(number, obj.reason))
             continue
         try:
             apply(parse(obj))
         except BuzzerboxError as exc:
-            rejected.append({"line": number, "reason": str(exc)})
+            rejected.append(Rejected(number, str(exc)))
             continue
         accepted.append(obj)
     return rejected
 
 
-def _fold_text(engine: Engine, numbered: Iterator[tuple[int, str | bytes]]) -> list[dict[str, Any]]:
+def _fold_text(engine: Engine, numbered: Iterator[tuple[int, str | bytes]]) -> list[Rejected]:
     """Read and apply the lines after the first to `engine`; the lines refused."""
-    rejected: list[dict[str, Any]] = []
+    rejected: list[Rejected] = []
     apply, parse, parsers = engine.apply, parse_event, PARSERS
     for number, raw in numbered:
         obj: Any = _BLANK
@@ -266,14 +278,14 @@ def _fold_text(engine: Engine, numbered: Iterator[tuple[int, str | bytes]]) -> l
             if obj is _BLANK:
                 continue
             if type(obj) is Unreadable:
-                rejected.append({"line": number, "reason": obj.reason})
+                rejected.append(Rejected(number, obj.reason))
                 continue
         try:  # most lines are an object of a known type: its parser, at once
             kind = obj.get("type") if type(obj) is dict else None
             parser = parsers.get(kind) if type(kind) is str else None
             apply(parse(obj) if parser is None else parser(obj))
         except BuzzerboxError as exc:
-            rejected.append({"line": number, "reason": str(exc)})
+            rejected.append(Rejected(number, str(exc)))
     return rejected
 
 
@@ -281,6 +293,6 @@ def replay_state(lines: Iterable[str | bytes]) -> dict[str, Any]:
     """The state object `buzzerbox replay` prints."""
     engine, rejected = replay(lines)
     state = engine.state()
-    state["rejected"] = rejected
+    state["rejected"] = [r.to_json() for r in rejected]
     state["rejected_count"] = len(rejected)  # as the box's state has it (it lists 20 at most)
     return state

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from buzzerbox.rules.engine import Engine
-from buzzerbox.rules.gamelog import Line, fold, read_lines
+from buzzerbox.rules.gamelog import Line, Rejected, fold, read_lines
 from buzzerbox.store.eventlog import StoredEvent
 
 __all__ = ["Line", "load_lines", "replay_events", "replay_stored"]
@@ -22,12 +22,12 @@ def load_lines(text: str) -> list[Line]:
     return read_lines(text.splitlines())
 
 
-def replay_stored(lines: Sequence[Line]) -> tuple[Engine, list[Any], list[dict[str, Any]]]:
+def replay_stored(lines: Sequence[Line]) -> tuple[Engine, list[Any], list[Rejected]]:
     """The engine after every line, the objects it accepted, and the lines it refused."""
     return fold(lines)
 
 
-def replay_events(events: Sequence[StoredEvent]) -> tuple[Engine, list[dict[str, Any]]]:
+def replay_events(events: Sequence[StoredEvent]) -> tuple[Engine, list[Rejected]]:
     """A game from the log (its `game` line first): the engine, and the events refused."""
     engine, _, rejected = fold((e.seq, e.body) for e in events)
     return engine, rejected
