@@ -55,6 +55,19 @@ def dump(obj: object) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+@dataclass(slots=True)
+class RaceStats:
+    """A player's races in a game: how many they were first in, their fastest reaction
+    to the start signal and their closest lead (µs; None: none yet)."""
+
+    races: int = 0
+    fastest_us: int | None = None
+    closest_us: int | None = None
+
+    def to_json(self) -> dict[str, int | None]:
+        return {"races": self.races, "fastest_us": self.fastest_us, "closest_us": self.closest_us}
+
+
 class Deriver:
     """The messages of one box, event by event."""
 
@@ -69,7 +82,7 @@ class Deriver:
         self._finished = False
         self._race_sig: tuple[Any, ...] | None = None
         self._round_first: tuple[int, str] | None = None
-        self._stats: dict[str, dict[str, Any]] = {}
+        self._stats: dict[str, RaceStats] = {}
         self._last_race: dict[str, Any] | None = None
 
     # -- folding ------------------------------------------------------------------------
@@ -128,7 +141,7 @@ class Deriver:
             self.refused += 1
             return
         for name in self._engine.game.players:
-            self._stats[name] = {"races": 0, "fastest_us": None, "closest_us": None}
+            self._stats[name] = RaceStats()
 
     # -- races and results -----------------------------------------------------------------
 
@@ -152,13 +165,11 @@ class Deriver:
         reaction = None
         if self._round_first[1] == key and game.go_t is not None:
             reaction = first.t_us - game.go_t
-        stats = self._stats.setdefault(
-            first.name, {"races": 0, "fastest_us": None, "closest_us": None}
-        )
+        stats = self._stats.setdefault(first.name, RaceStats())
         if is_new:
-            stats["races"] += 1
-        stats["fastest_us"] = _least(stats["fastest_us"], reaction)
-        stats["closest_us"] = _least(stats["closest_us"], lead)
+            stats.races += 1
+        stats.fastest_us = _least(stats.fastest_us, reaction)
+        stats.closest_us = _least(stats.closest_us, lead)
         presses = [_race_press(p) for p in game.race[:RACE_PRESSES]]
         late = [{"name": p.name, "lead_us": p.lead_us} for p in game.late[:3]]
         self._last_race = {
@@ -190,7 +201,7 @@ class Deriver:
                 {"name": n, "total": t} for n, t in zip(game.players, game.totals, strict=True)
             ],
             "winners": list(game.winners),
-            "stats": {name: dict(s) for name, s in self._stats.items()},
+            "stats": {name: s.to_json() for name, s in self._stats.items()},
         }
 
     def _ha_event(self, finish: dict[str, Any], seq: int) -> Outgoing:
