@@ -217,10 +217,11 @@ class Game(Timing):
     ) -> None:
         """Add a round's points to the totals and see whether the game is over; the
         counts entered go with them, by name."""
+        self.totals = totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         caller = None if self.caller is None else self.name(self.caller)
-        points_ = self.by_name(points)
-        entry = RoundResult(self.round, caller, self.stalled, points_, {}, (), stacks, middle, left)
-        self.rescore([*self.history, entry], len(self.history))  # its totals and winners
+        named = self.by_name(points), self.by_name(totals)
+        entry = RoundResult(self.round, caller, self.stalled, *named, (), stacks, middle, left)
+        self.history = (*self.history, replace(entry, winners=self.round_winners(entry)))
         self.phase = Phase.SCORED
         self.check_end()
 

@@ -9,7 +9,6 @@ round ended is late: recorded and shown, never counted.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
 from buzzerbox.errors import Words
@@ -146,9 +145,7 @@ class Timing:
         """A release during play."""
 
     def add_late(self, event: PadPressed) -> None:
-        press = self.press_of(event)
-        if self.race:
-            press = replace(press, lead_us=event.t_us - self.race[0].t_us)
+        press = self.press_of(event, event.t_us - self.race[0].t_us if self.race else None)
         if len(self.late) < KEEP_PRESSES:
             self.late = [*self.late, press]
         else:
