@@ -183,6 +183,49 @@ def test_unseen_restart_is_caught_by_seq_or_sync(clock: ManualClock, arbiter: Ar
     assert edges(run_wires(clock, [w], 20_000)) == [Edge("pico-a", 1, "pico-a:1", 1, pressed_at)]
 
 
+def test_a_lying_hello_then_an_unseen_reboot_asks_hello_again(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """A HELLO that was no board's (well framed: line noise, a fuzzer) says 1 tick/s and
+    no channels; then the board really reboots, its HELLO lost to junk on the line. The
+    first SYNC answer far from the map has the host ask HELLO? again, and the board's
+    presses count from then on (before: refused as channels it lacks, for good)."""
+    (w,) = online(clock, arbiter, "pico-a")
+    w.to_host(p.encode("HELLO 0 1 pico-a 0.1.0 1 0"))  # its one SYNC answer maps it
+    w.board.answers_sync = False  # a second would give the lie away (the clock "jumps")
+    run_wires(clock, [w], 100_000)
+    assert w.session.hello is not None and w.session.hello.channels == 0
+    w.board.answers_sync = True
+    w.to_host(b"\x00" + w.board.boot())  # the boot HELLO joins the junk's line: dropped
+    assert w.session.hello.channels == 0
+    run_wires(clock, [w], 100_000)  # a SYNC answer on the new clock: "HELLO?"
+    assert (w.session.hello.tick_hz, w.session.hello.channels) == (1_000_000, 8)
+    w.session.events()
+    pressed_at = clock()
+    w.to_host(w.board.press(3))
+    assert edges(run_wires(clock, [w], 20_000)) == [Edge("pico-a", 3, "pico-a:3", 1, pressed_at)]
+
+
+def test_an_edge_past_the_hello_channels_asks_hello_again(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """A lying HELLO with no channels and the board's own clock rate: nothing else gives
+    it away, so the board's first EDGE past its channels has the host ask HELLO? (that
+    edge is a bad frame); the next press counts."""
+    (w,) = online(clock, arbiter, "pico-a")
+    w.to_host(p.encode("HELLO 0 1 pico-a 0.1.0 1000000 0"))
+    run_wires(clock, [w], 100_000)
+    w.board.answers_sync = False  # only the EDGE may give the lie away
+    w.to_host(w.board.press(2))
+    assert w.session.bad_frames == 1
+    assert w.session.hello is not None and w.session.hello.channels == 8
+    w.board.answers_sync = True
+    run_wires(clock, [w], 100_000)
+    pressed_at = clock()
+    w.to_host(w.board.press(5))
+    assert edges(run_wires(clock, [w], 20_000)) == [Edge("pico-a", 5, "pico-a:5", 1, pressed_at)]
+
+
 def test_gone_and_back_keeps_the_map_and_counts_what_was_missed(
     clock: ManualClock, arbiter: Arbiter
 ) -> None:
