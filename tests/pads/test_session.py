@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from buzzerbox.pads.board import protocol as p
 from buzzerbox.pads.board.session import BoardSession
+from buzzerbox.pads.board.syncrounds import SYNC_TIMEOUT_US
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.wires import Wire, edges, make_wire, run_wires
 from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost
@@ -111,6 +112,30 @@ def test_sync_unanswered_for_2_s_leaves_the_board_out(clock: ManualClock, arbite
     events = run_wires(clock, [a, b], 600_000)
     assert BoardStatusChanged("pico-a", "online") in events
     assert arbiter.is_waited_for("pico-a")
+
+
+def test_answers_too_slow_to_map_the_board_do_not_hold_the_table_past_2_s(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """pico-a restarts and its SYNC answers stop, but for one that comes 1.2 s late (a
+    round trip too long to map its clock by): it talks (TICKs) and cannot say a time,
+    so decisions wait for it; that answer must not start its 2 s again (before: pico-b's
+    press waited 3.2 s, past what the fuzz test allows, tests/faults/test_fuzz_link.py)."""
+    a, b = online(clock, arbiter, "pico-a", "pico-b")
+    run_wires(clock, [a, b], 100_000)
+    a.session.received(a.board.boot(), clock())  # a new clock: nothing is decided yet
+    asked_at, request = clock(), a.session.outgoing()  # its first SYNC, kept back
+    b.to_host(b.board.press(1))
+    a.board.answers_sync = False
+    run_wires(clock, [a, b], 1_200_000)
+    a.board.answers_sync = True
+    a.to_host(a.board.received(request))  # answered 1.2 s late
+    a.board.answers_sync = False
+    assert a.session.clock is not None and a.session.clock.samples == 1
+    assert not a.session.is_mapped
+    decided = edges(run_wires(clock, [a, b], asked_at + SYNC_TIMEOUT_US + 20_000 - clock()))
+    assert [e.board for e in decided] == ["pico-b"]
+    assert not arbiter.is_waited_for("pico-a")
 
 
 def test_unsupported_protocol(clock: ManualClock, arbiter: Arbiter) -> None:

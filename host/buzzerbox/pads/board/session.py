@@ -394,12 +394,12 @@ class BoardSession:
             clock = self._restart_clock(self.hello.tick_hz, now_us)
             self._ask_hello(now_us)
         clock.add(sent, reply.t, now_us)
-        self.syncs.took()
+        self.syncs.took(trusted=self.is_mapped)
+        if not self.is_mapped:
+            return  # its edges wait for a better round trip; a board left out stays out
         if self._left_out:
             self._left_out = False
             self.arbiter.add_source(self.board, now_us)
-        if not self.is_mapped:
-            return  # its edges wait for a better round trip
         if self._held:
             held, self._held = self._held, deque()
             for frame in held:
