@@ -4,7 +4,8 @@ place, one stream each: the TV's browser opening /tv is refused its live view (5
 like any new viewer. The admin taps "Pair a TV" in the table view's tools and the TV
 opens the link it shows: the TV's page then gets its live view (200) and shows the
 game, while a new viewer is still refused, so the TV's stream is a member's, not a
-viewer's. The German table view offers the same ("Einen Fernseher koppeln")."""
+viewer's. The opened link passes axe. The German table view offers the same ("Einen
+Fernseher koppeln")."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from faults.served import raw, read_status  # type: ignore[import-not-found]
 from playwright.sync_api import Browser, Page, expect
 
+from .axe_audit import audit
 from .browser_support import Served, browsing, new_game, served_with, table_page, tv_screen
 
 served = served_with("tvpair", "max_phones = 4\n")
@@ -64,6 +66,7 @@ def test_the_admin_pairs_the_tv_whose_stream_is_then_a_members(
         assert href.startswith(f"{served.url}/tv/pair/"), href
         # a box on loopback only: no code that leads nowhere (the address is written out)
         expect(table.get_by_test_id("tv-pair-qr")).to_be_hidden()
+        assert audit(table) == []  # the link shown: axe, light and dark, phone and TV
         assert events_status(tv, href) == 200  # the link: its cookie, then /tv
         assert tv.url == f"{served.url}/tv"
         expect(tv.get_by_test_id("tv-standings")).to_contain_text("Ann")
