@@ -123,7 +123,7 @@ def test_a_pin_left_unwired_fails_kicads_erc(kicad_cli: KicadCli) -> None:
     ]
     unwired = [v for v in findings if v["type"] == "pin_not_connected"]
     assert len(unwired) == 1 and "GPIO4" in unwired[0]["items"][0]["description"], findings
-    # and the 1 kΩ it led to now ends in a label of a net nothing else is on
+    # an input nothing drives, and the label of its net (A1.7) that KiCad finds dangling
     assert {v["type"] for v in findings} == {"pin_not_connected", "pin_not_driven",
                                              "label_dangling"}  # fmt: skip
 
@@ -140,6 +140,76 @@ def test_a_ground_cut_fails_the_comparison(kicad_cli: KicadCli) -> None:
     )
     whole = ours(netlist.build(load_pad_map(TWINIT / "pads.toml")))
     assert kicad_nets(files["s.net"]) != whole
+
+
+Box = tuple[float, float, float, float]
+CHAR = 1.0
+"""About the width of a character of KiCad's 1.27 mm font (mm), a little more."""
+
+
+def label_box(label: Any) -> Box:
+    """Where a net label's text lies (x0, y0, x1, y1; sheet mm, y down): from its
+    anchor along its angle, one character high."""
+    fields = {item[0]: item[1:] for item in label[2:] if isinstance(item, list)}
+    x, y, angle = (float(v) for v in fields["at"])
+    length, high = CHAR * len(str(label[1])), 1.27
+    return {
+        0: (x, y - high, x + length, y),
+        180: (x - length, y - high, x, y),
+        90: (x - high, y - length, x, y),
+        270: (x - high, y, x, y + length),
+    }[int(angle)]
+
+
+def body_boxes(sch: Any) -> list[Box]:
+    """Each placed symbol's box (its lib symbol's rectangle where it stands)."""
+    rects = {}
+    for lib in sch.search("/kicad_sch/lib_symbols/symbol"):
+        for rect in lib.search("/symbol/symbol/rectangle"):
+            fields = {item[0]: item[1:] for item in rect[1:]}
+            (x0, y0), (x1, y1) = fields["start"], fields["end"]
+            rects[str(lib[1])] = (float(x0), float(y0), float(x1), float(y1))
+    out = []
+    for sym in sch.search("/kicad_sch/symbol"):
+        fields = {item[0]: item[1:] for item in sym[1:] if isinstance(item, list)}
+        rect = rects.get(str(fields["lib_id"][0]))
+        if rect is None:
+            continue
+        x, y = float(fields["at"][0]), float(fields["at"][1])
+        xs, ys = (x + rect[0], x + rect[2]), (y - rect[1], y - rect[3])
+        out.append((min(xs), min(ys), max(xs), max(ys)))
+    return out
+
+
+def overlap(a: Box, b: Box) -> bool:
+    gap = 0.05
+    return a[0] < b[2] - gap and b[0] < a[2] - gap and a[1] < b[3] - gap and b[1] < a[3] - gap
+
+
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.name)
+def test_no_label_overlaps_another_or_a_part(build: Path) -> None:
+    sch = Sexp((build / "schematic.kicad_sch").read_text(encoding="utf-8"))
+    labels = [(str(lb[1]), label_box(lb)) for lb in sch.search("/kicad_sch/label")]
+    bodies = body_boxes(sch)
+    assert len(labels) > 50 and len(bodies) > 50
+    clashes = [
+        (a, b) for i, (a, box) in enumerate(labels) for b, other in labels[i + 1 :]
+        if overlap(box, other)
+    ]  # fmt: skip
+    clashes += [(a, "a part") for a, box in labels for body in bodies if overlap(box, body)]
+    assert clashes == []
+
+
+def test_the_overlap_check_finds_a_label_on_a_part_or_on_another() -> None:
+    text = (TWINIT / "schematic.kicad_sch").read_text(encoding="utf-8")
+    first = '(label "3V3_PI"\n    (at 27.94 34.29 180)'
+    assert first in text
+    on_the_pi = Sexp(text.replace(first, '(label "3V3_PI"\n    (at 71.12 58.42 180)'))
+    box = label_box(on_the_pi.search("/kicad_sch/label")[0])
+    assert any(overlap(box, body) for body in body_boxes(on_the_pi))
+    on_5v = Sexp(text.replace(first, '(label "3V3_PI"\n    (at 27.94 36.83 180)'))
+    three, five = on_5v.search("/kicad_sch/label")[:2]
+    assert overlap(label_box(three), label_box(five))
 
 
 def test_the_schematic_is_the_same_bytes_every_time_and_from_the_command(
