@@ -1,7 +1,11 @@
 """KiCad's kicad-cli for the schematic tests (test_kicad.py): KiCad 9 from Debian
 Trixie in a root of its own (kicad/root.sh, built by mmdebstrap once and kept in
 ~/.cache/buzzerbox-kicad, keyed by root.sh), run with chroot as root (sudo -n when
-the tests are not root, as the real-stack tier does)."""
+the tests are not root, as the real-stack tier does).
+
+The root: 826 MB, kicad-cli 9.0.2, built in 400 s on the 2 shared cores of the
+development machine (a load of about 29); cached, test_kicad.py's 13 tests took 8.6 s
+there (load 14)."""
 
 from __future__ import annotations
 
@@ -59,7 +63,7 @@ def build(folder: Path) -> None:
     (work / "seconds").write_text(f"{time.monotonic() - start:.0f}\n")
     work.rename(folder)
     for old in CACHE.glob("root-*"):
-        if old != folder and old.is_dir():
+        if not old.name.startswith(folder.name):
             subprocess.run(as_root(["rm", "-rf", str(old)]), check=False)
 
 
@@ -94,7 +98,7 @@ class KicadCli:
 
 @pytest.fixture(scope="session")
 def kicad_cli() -> KicadCli:
-    """kicad-cli, its root built if it is not in the cache (about 4 minutes)."""
+    """kicad-cli, its root built if it is not in the cache (some minutes)."""
     folder = CACHE / f"root-{root_key()}"
     with locked():
         if not (folder / "version").is_file():

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILDS = sorted(p.parent for p in (ROOT / "hardware").glob("builds/*/pads.toml"))
 TWINIT = ROOT / "hardware/builds/twinit-gpio"
 slow = pytest.mark.timeout(900)
-"""The first test to ask for kicad-cli builds its root (about 4 minutes)."""
+"""The first test to ask for kicad-cli builds its root (400 s here, see conftest.py)."""
 
 
 def kicad_nets(net_file: str) -> dict[str, set[tuple[str, int]]]:
