@@ -41,6 +41,10 @@ FONT = ["effects", ["font", ["size", 1.27, 1.27]]]
 NC_NET = "__nc__"
 MADE_FROM = "made from pads.toml by buzzerbox hardware kicad; do not edit"
 CHAR = 1.1
+FIELD_LEFT = re.compile(
+    r'(\(property "(?:Reference|Value)" "[^"\n]*"\n\s+\(at [^\n]*\)\n\s+\(effects\n'
+    r"\s+\(font\n\s+\(size 1\.27 1\.27\)\))\n\s+\(justify left\)\)\)"
+)
 """The width of a character of KiCad's 1.27 mm font, about (mm)."""
 
 
@@ -66,14 +70,15 @@ def _symbol(part: NetPart, values: list[str], down: frozenset[int]) -> dict[str,
     right = pins[len(left) :]
     text = max(len(v) for v in [*values, part.ref + "00"]) * CHAR
     names = max((len(p.name) for p in left + right), default=0) * CHAR
-    # schematizer writes the Reference and the Value from the centre rightwards, 2.54 mm
-    # above and below it: the box holds them clear of the right pins' names, and the
-    # bottom pins (their names upright) left of the centre, 5.08 mm apart (their ground
-    # symbols' names side by side), clear of the left pins' names
-    half_w = _up(names + max(text, len(bottom) * 2 * PITCH) + 1.91)
+    # the Reference and the Value sit centred 2.54 mm above and below the centre
+    # (schematic() centres them): the box holds them clear of the side pins' names, and
+    # the bottom pins (their names upright) left of the Value, 5.08 mm apart (their
+    # ground symbols' names side by side), clear of the left pins' names
+    first = _up(text / 2 + 1.27)
+    half_w = _up(max(names + text / 2 + 1.91, first + (len(bottom) - 1) * 2 * PITCH + names + 1.27))
     rows = max(len(left), len(right), 1)
     top = (rows - 1) * PITCH / 2
-    half_h = max(_up(top + PITCH), 2 * PITCH)
+    half_h = max(_up(top + PITCH), 1.5 * PITCH)
     cmds: list[Any] = [
         ["rectangle", ["start", -half_w, half_h], ["end", half_w, -half_h],
          ["stroke", ["width", 0.254], ["type", "default"]], ["fill", ["type", "background"]]],
@@ -83,7 +88,7 @@ def _symbol(part: NetPart, values: list[str], down: frozenset[int]) -> dict[str,
               for i, p in enumerate(left)]  # fmt: skip
     placed += [(p, half_w + PIN_LENGTH, round(top - i * PITCH, 4), 180, "L")
                for i, p in enumerate(right)]  # fmt: skip
-    placed += [(p, -(len(bottom) - i) * 2 * PITCH, -(half_h + PIN_LENGTH), 90, "U")
+    placed += [(p, -(first + (len(bottom) - 1 - i) * 2 * PITCH), -(half_h + PIN_LENGTH), 90, "U")
                for i, p in enumerate(bottom)]  # fmt: skip
     for p, x, y, angle, orient in placed:
         cmds.append(_pin(p, x, y, angle))
@@ -169,11 +174,13 @@ def generic_netlist(net: Netlist, *, title: str) -> dict[str, Any]:
 def schematic(net: Netlist, *, title: str) -> str:
     """The .kicad_sch text of `net`, the same bytes for the same netlist on any day.
 
-    Three edits to what schematizer writes, each for the maker: the title block's date
+    Four edits to what schematizer writes, each for the maker: the title block's date
     (the day it was made, which would change a committed file with nothing in it
     changed) goes; its comment says what the file is made from, not "Generated with
     SKiDL"; the pin names sit inside the boxes (pin_names offset 0.508) rather than over
-    the pins' lines, where the no-connect flags cross them out."""
+    the pins' lines, where the no-connect flags cross them out; each part's Reference
+    and Value are centred on it, not written from its centre rightwards (boxes half as
+    wide)."""
     from schematizer import render
 
     doc = generic_netlist(net, title=title)
@@ -186,6 +193,7 @@ def schematic(net: Netlist, *, title: str) -> str:
         r'\(comment 1 "Generated with SKiDL"\)', f'(comment 1 "{MADE_FROM}")', text, count=1
     )
     text, offsets = re.subn(r"\(pin_names\s+\(offset 0\)\)", "(pin_names (offset 0.508))", text)
-    if not (dated and said and offsets):
+    text, centred = FIELD_LEFT.subn(r"\1))", text)
+    if not (dated and said and offsets and centred):
         raise RuntimeError("schematizer's output changed: the title block or pin_names not found")
     return text
