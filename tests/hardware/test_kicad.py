@@ -144,7 +144,8 @@ def test_a_ground_cut_fails_the_comparison(kicad_cli: KicadCli) -> None:
 
 Box = tuple[float, float, float, float]
 CHAR = 1.0
-"""About the width of a character of KiCad's 1.27 mm font (mm), a little more."""
+"""About the mean width of a character of KiCad's 1.27 mm font in these labels (mm;
+schematizer spaces the parts by 1.016 a character and 2 mm more)."""
 
 
 def label_box(label: Any) -> Box:

@@ -40,12 +40,13 @@ PIN_LENGTH = 2.54
 FONT = ["effects", ["font", ["size", 1.27, 1.27]]]
 NC_NET = "__nc__"
 MADE_FROM = "made from pads.toml by buzzerbox hardware kicad; do not edit"
-CHAR = 1.1
+CHAR = 1.35
+"""The width of a character of KiCad's 1.27 mm font (mm): its capitals and digits
+with a little room (the boxes hold their pin names and values with it)."""
 FIELD_LEFT = re.compile(
     r'(\(property "(?:Reference|Value)" "[^"\n]*"\n\s+\(at [^\n]*\)\n\s+\(effects\n'
     r"\s+\(font\n\s+\(size 1\.27 1\.27\)\))\n\s+\(justify left\)\)\)"
 )
-"""The width of a character of KiCad's 1.27 mm font, about (mm)."""
 
 
 def _pin(p: PinDef, x: float, y: float, angle: int) -> list[Any]:
