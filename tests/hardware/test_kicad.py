@@ -11,6 +11,7 @@ on purpose makes it find that pin.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -222,3 +223,13 @@ def test_the_schematic_is_the_same_bytes_every_time_and_from_the_command(
     assert main(["hardware", "kicad", str(TWINIT / "pads.toml")]) == 0
     assert capsys.readouterr().out == committed
     assert "(date " not in committed and kicad.MADE_FROM in committed
+
+
+def test_without_schematizer_the_commands_say_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "schematizer", None)  # import schematizer fails
+    assert main(["hardware", "kicad", str(TWINIT / "pads.toml")]) == 2
+    assert "needs schematizer: pip install schematizer" in capsys.readouterr().err
+    assert main(["hardware", "docs", "--check", str(TWINIT)]) == 2
+    assert "needs schematizer: pip install schematizer" in capsys.readouterr().err

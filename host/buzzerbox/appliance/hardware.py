@@ -138,6 +138,10 @@ def run_docs(args: argparse.Namespace) -> int:
         except (OSError, ValueError, BuzzerboxError) as exc:
             print(f"buzzerbox hardware docs: {exc}", file=sys.stderr)
             return 2
+        except ImportError as exc:
+            print(f"buzzerbox hardware docs: needs {exc.name}: pip install {exc.name}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
         for path, text in files.items():
             old = path.read_text(encoding="utf-8") if path.exists() else None
             if old == text:
