@@ -22,7 +22,7 @@ from buzzerbox.cli import main
 from buzzerbox.pads.padmap import load_pad_map
 from simp_sexp import Sexp
 
-from .conftest import KicadCli
+from .kicadroot import KicadCli
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILDS = sorted(p.parent for p in (ROOT / "hardware").glob("builds/*/pads.toml"))
