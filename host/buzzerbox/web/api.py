@@ -189,7 +189,8 @@ def api_blueprint(
             body.get("error_us"),
             link=links.bound(body.get("link"), client()) if open_pads else None,
         )
-        edge = parse_edge(not released, body.get("seat"), body.get("pad"), max(timed.t_us, 0), pile)
+        seat, pad, t_us = body.get("seat"), body.get("pad"), max(timed.t_us, 0)
+        edge = parse_edge(not released, seat, pad, t_us, pile, timed.error_us)
         state = box.play(edge)
         if "ago_ms" in body or "touch_us" in body:
             return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
@@ -278,7 +279,8 @@ def api_blueprint(
             link=links.bound(body.get("link"), client()),
         )
         pad, pile = body.get("pad"), body.get("pile")
-        state = box.play(parse_edge(not released, seat, pad, max(timed.t_us, 0), pile))
+        edge = parse_edge(not released, seat, pad, max(timed.t_us, 0), pile, timed.error_us)
+        state = box.play(edge)
         return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
 
     @bp.post("/phones/press")
