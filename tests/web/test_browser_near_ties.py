@@ -89,6 +89,7 @@ def test_a_near_tie_is_too_close_to_call_on_the_phones_and_the_tv_a_clear_win_is
             "The table names the caller."
         )
         expect(tv.locator("#photo")).not_to_contain_text("by 200")
+        expect(tv.locator("#photo").get_by_test_id("error-1")).to_have_text(" · ±900 µs")
         (a, b), (c, d) = tv.evaluate(BARS)
         marks = tv.evaluate(MARKS)
         assert c < b and a < d, "the two presses' error bars overlap"

@@ -164,13 +164,14 @@ export function renderPhoto(el, state, { compact = false, most = compact ? 4 : I
                   { class: "pad-name muted small" },
                   p.pile !== undefined && p.pile !== null ? t("pile {pile}", { pile: p.pile + 1 }) : ownName(PAD_NAMES, p.pad, p.pad),
                   p.kind === "late" ? " · " + t("after the call") : "",
+                  // its timing error, beside its bar: the lead itself stays one figure
+                  errorOf(p) ? h("span", { class: "nowrap", "data-testid": `error-${i}` }, ` · ±${lead(errorOf(p)).slice(1)}`) : null,
                 ),
               ),
               h(
                 "span",
                 { class: "lead", "data-testid": `lead-${i}` },
                 p.kind === "first" ? t("first") : lead(p.lead_us),
-                errorOf(p) ? h("span", { class: "error muted small" }, ` ±${lead(errorOf(p)).slice(1)}`) : null,
               ),
               track(p, sc),
             ),
