@@ -272,7 +272,7 @@ class Leaderboard:
             return updates
         fastest, closest = self._from_races.get(first, (None, None))
         fastest = least(fastest, data["reaction_us"])
-        closest = least(closest, data["lead_us"])
+        closest = least(closest, None if data.get("close") else data["lead_us"])  # issue 41
         self._from_races[first] = (fastest, closest)
         record = self._record(first)
         best = (least(record.fastest_us, fastest), least(record.closest_us, closest))

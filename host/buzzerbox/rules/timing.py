@@ -2,9 +2,10 @@
 
 "First" is the smallest `t_us`, never the order of arrival; pad events come in time
 order (one out of order is refused). Two stop presses of different seats at the same
-µs are a tie (v1.1): the round ends with no caller registered and the table may name
-one. A press before the start signal is a false start and a stop press after the
-round ended is late: recorded and shown, never counted.
+µs are a tie (v1.1), and so are two closer than their timing errors allow (`too_close`,
+issue 41): the round ends with no caller registered and the table may name one. A
+press before the start signal is a false start and a stop press after the round ended
+is late: recorded and shown, never counted.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ class Timing:
         }
         if event.pile is not None:
             record["pile"] = event.pile
+        if event.error_us:
+            record["error_us"] = event.error_us
         return record
 
     def press(self, event: PadPressed) -> None:
@@ -113,7 +116,8 @@ class Timing:
                 self.ignored += 1
         elif event.pad == "stop":
             if self.is_tie(event):
-                self.race = [*self.race, {**self.press_record(event), "lead_us": 0}]
+                lead = event.t_us - self.race[0]["t_us"]
+                self.race = [*self.race, {**self.press_record(event), "lead_us": lead}]
                 self.caller = None
                 self.tie = True
             else:
@@ -122,13 +126,14 @@ class Timing:
             self.ignored += 1
 
     def is_tie(self, event: PadPressed) -> bool:
-        """A stop press at the very µs of the one that ended the round, by another seat,
-        before the table has named a caller or entered a count."""
+        """A stop press too close to the one that ended the round to tell which came
+        first (`too_close`), by another seat, before the table has named a caller or
+        entered a count."""
         race = self.race
         return (
             self.phase is SCORING
             and bool(race)
-            and race[0]["t_us"] == event.t_us
+            and too_close(race[0], self.press_record(event))
             and race[0]["pad"] == "stop"
             and (self.tie or self.caller == race[0]["seat"])
             and all(r["seat"] != event.seat for r in race)
@@ -158,3 +163,13 @@ class Timing:
             self.late = [*self.late, record]
         else:
             self.ignored += 1
+
+
+def too_close(first: Record, other: Record) -> bool:
+    """Whether two presses are too close to call: closer than their timing errors allow
+    (`error_us`, each ±; none: good to the µs), so which came first cannot be measured.
+    Two at the same µs always are (v1.1's tie); a 0.2 ms gap between two phones timed
+    to ±0.9 ms is too (issue 41); two wired pads keep their µs."""
+    error: int = (first.get("error_us") or 0) + (other.get("error_us") or 0)
+    gap: int = abs(other["t_us"] - first["t_us"])
+    return gap <= error

@@ -199,7 +199,7 @@ function drawFinishes() {
       el("span", { class: "where muted", text: [f.box, f.title || "", t("round {round}", { round: f.round })].join(" · ") }),
       el("span", { class: "how", text: [
         f.reaction_us != null ? t("{time} after go", { time: duration(f.reaction_us) }) : null,
-        f.lead_us != null ? t("by {time}", { time: duration(f.lead_us) }) : null,
+        f.close ? t("too close to call") : f.lead_us != null ? t("by {time}", { time: duration(f.lead_us) }) : null,
       ].filter(Boolean).join(" · ") }),
       runners.length ? el("span", { class: "runners muted", text: runners.join("  ") }) : null);
   }));
