@@ -286,7 +286,10 @@ def test_the_source_is_the_checkout_or_what_pip_recorded(tmp_path: Path) -> None
     assert installer.recorded_source(Dist("not json")) is None  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("script", [SCRIPT, REPO / "tests" / "check", REPO / ".ci" / "run"])
+@pytest.mark.parametrize(
+    "script",
+    [SCRIPT, REPO / "tests" / "check", REPO / ".ci" / "run", REPO / "tests/hardware/kicad/root.sh"],
+)
 def test_the_script_passes_shellcheck(script: Path) -> None:
     shellcheck = shutil.which("shellcheck")
     assert shellcheck is not None, "shellcheck is missing: bash tests/check installs it"

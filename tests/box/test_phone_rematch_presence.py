@@ -42,6 +42,22 @@ def test_a_rematch_keeps_each_phones_seat(
     assert other["box"]["phones"] == {"on": True, "taken": []}
 
 
+def test_every_phone_asking_for_its_seat_at_a_new_game_is_answered_not_refused(
+    client: FlaskClient, admin: FlaskClient, box: Box
+) -> None:
+    """Issue 41: a new game frees every seat and each phone that held one asks for it
+    (POST /api/phones/here); each had a 409. The answer is its seat: none."""
+    seated(client, admin)
+    new_game(admin, players=["Dora", "Eli", "Fay"])
+    for token in (ANN, BEN):
+        here = client.post("/api/phones/here", json={"token": token})
+        assert here.status_code == 200, here.json
+        assert here.json["seat"] is None  # type: ignore[index]
+        assert here.json["game_id"] == box.game_id  # type: ignore[index]
+    admin.post("/api/phones", json={"on": False})  # phones off is still a refusal
+    assert client.post("/api/phones/here", json={"token": ANN}).status_code == 409
+
+
 def test_a_new_game_of_the_same_players_takes_each_phone_to_its_players_seat(
     client: FlaskClient, admin: FlaskClient, box: Box
 ) -> None:
@@ -97,12 +113,16 @@ def test_a_seat_whose_phone_goes_quiet_is_offline_until_it_is_heard_again(
         assert box.state()["box"]["phones"]["offline"] == [0]
         client.post("/api/phones/press", json={"token": ANN, "pad": "stop"})
         assert "offline" not in box.state()["box"]["phones"]
-        # the host frees a quiet seat: it is no longer listed; a phone with no seat is refused
+        # the host frees a quiet seat: it is no longer listed; the phone learns it has no
+        # seat (an answer, no refusal), and its press is refused
         clock.advance(11 * SECOND)
         assert box.state()["box"]["phones"]["offline"] == [0, 2]
         admin.post("/api/phones/free", json={"seat": 0})
         assert box.state()["box"]["phones"]["offline"] == [2]
-        refused = client.post("/api/phones/here", json={"token": ANN})
+        here = client.post("/api/phones/here", json={"token": ANN})
+        assert here.status_code == 200 and here.json["seat"] is None  # type: ignore[index]
+        assert box.state()["box"]["phones"]["offline"] == [2]
+        refused = client.post("/api/phones/press", json={"token": ANN, "pad": "stop"})
         assert refused.status_code == 409
         assert "this phone has no seat" in refused.json["error"]  # type: ignore[index]
     finally:

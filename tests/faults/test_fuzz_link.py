@@ -15,7 +15,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import pytest
 from buzzerbox.pads.board import protocol as p
 from buzzerbox.pads.board.syncrounds import SYNC_TIMEOUT_US
 from buzzerbox.pads.fakes.padboard import FakeBoard
@@ -28,9 +27,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 STEP_US = 10_000
-#: a behaving board's press is decided within this, whatever the other board does: the
-#: spec lets an unmapped board that talks but answers no SYNC hold decisions for 2 s
-ON_TIME_US = SYNC_TIMEOUT_US + 200_000
+#: pico-a's time to be decided once it behaves, and a script's time to settle: the spec
+#: lets an unmapped board that talks but answers no SYNC hold decisions for 2 s
+SETTLE_US = SYNC_TIMEOUT_US + 200_000
+#: a behaving board's press is decided within this, whatever the other board does: a
+#: board may hold decisions while quiet, up to the arbiter's 500 ms, then reboot and
+#: hold them 2 s more while it talks but answers no SYNC (each as the spec allows)
+ON_TIME_US = Arbiter().silence_us + SETTLE_US
 U32, U64 = 2**32, 2**64
 
 u32 = st.one_of(st.integers(0, 3), st.integers(U32 - 3, U32 - 1), st.integers(0, U32 - 1))
@@ -125,7 +128,7 @@ class Table:
         self.run(100)
         pressed_at = self.clock()
         a.to_host(a.board.press(7))
-        self.run(ON_TIME_US // STEP_US)
+        self.run(SETTLE_US // STEP_US)
         mine = [e for e in self.decided if e.board == "pico-a" and e.ch == 7 and e.is_press]
         assert mine and abs(mine[-1].t_us - pressed_at) <= 1_000, f"pico-a's press: {mine}"
 
@@ -134,15 +137,17 @@ def play(script: list[tuple[Any, ...]]) -> None:
     table = Table()
     for action in script:
         table.act(action)
-    table.run(ON_TIME_US // STEP_US + 1)
+    table.run(SETTLE_US // STEP_US + 1)
     table.behave()
 
 
-# The same 150 scripts every run (derandomize): about one script in a few thousand still
-# fails (the one below, and one where a behaving pico-b's press waited past ON_TIME_US,
-# seen once in CI), known and not fixed yet; drawn afresh each run, the suite failed
-# with the luck of the draw. To look for more, run it with derandomize off and more
-# examples.
+# The same 150 scripts every run (derandomize): about one script in a few thousand
+# failed, drawn afresh each run, and the suite with the luck of the draw: the one below,
+# and once in CI a behaving pico-b's press waited past ON_TIME_US, then 2.2 s (not
+# reproduced; two causes found by reading: a SYNC answer too slow to map pico-a started
+# its 2 s again, fixed, tests/pads/test_session.py; and a quiet board that rebooted, as
+# the spec allows, test_a_board_quiet_then_rebooted_... below). To look for more, run it
+# with derandomize off and more examples.
 @settings(
     max_examples=150,
     deadline=None,
@@ -155,12 +160,11 @@ def test_whatever_a_board_sends_the_host_goes_on(script: list[tuple[Any, ...]]) 
     play(script)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known, not fixed: a board that claimed a HELLO and went quiet, then really "
-    "rebooted, has its next press never decided (found by the fuzz test above)",
-)
 def test_a_board_that_lied_then_rebooted_has_its_presses_decided() -> None:
+    """Found by the fuzz test above: a HELLO that was no board's (1 tick/s, no channels),
+    one SYNC answered, then silence; the board really reboots and its HELLO is lost to
+    the junk byte before it. The host took its presses for channels it lacks, for good,
+    until a SYNC answer far from the map had it ask HELLO? again (session.py)."""
     edge, tick = p.encode("EDGE 0 0 0 0"), p.encode("TICK 0 0")
     play(
         [("frame", edge)] * 3
@@ -169,6 +173,15 @@ def test_a_board_that_lied_then_rebooted_has_its_presses_decided() -> None:
         + [("frame", edge)] * 2
         + [("bytes", b"\x00")]
     )
+
+
+def test_a_board_quiet_then_rebooted_holds_decisions_no_longer_than_the_spec_lets() -> None:
+    """pico-a is quiet (no TICK, no SYNC answered: its last watermark before pico-b's
+    press), reboots 210 ms after the press and ticks without answering: the press waits
+    about 2.2 s, past SETTLE_US (2 s of SYNC_TIMEOUT_US from the reboot's first SYNC),
+    within ON_TIME_US. Built after reading the session and the arbiter: maybe the press
+    that waited once in CI, which ON_TIME_US, then SETTLE_US, did not allow for."""
+    play([("mute",), ("nosync",), ("run", 22), ("reboot",), ("unmute",), ("run", 300)])
 
 
 def test_a_time_from_the_far_future_does_not_stall_a_board_for_good() -> None:
@@ -189,7 +202,7 @@ def test_a_board_whose_time_stands_still_does_not_hold_up_the_others() -> None:
     a = table.a
     a.is_ticking = False
     stuck = a.board.clock.ticks()
-    for _ in range(2 * ON_TIME_US // (10 * STEP_US)):  # 4.4 s
+    for _ in range(2 * SETTLE_US // (10 * STEP_US)):  # 4.4 s
         a.to_host(p.encode(f"TICK {a.board.seq} {stuck}"))
         a.board.skip(1)
         table.run(10)

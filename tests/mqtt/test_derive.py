@@ -115,6 +115,37 @@ def test_twinit_slaps_update_the_race_with_the_margin(
     assert races[0]["key"] == races[1]["key"] != races[2]["key"]
 
 
+def test_a_race_too_close_to_call_says_so_and_is_nobodys_closest_finish(
+    make_box: MakeBox, clock: ManualClock
+) -> None:
+    """Issue 41: two slaps 350 µs apart timed to ±900 µs each (phones) are too close to
+    call: the race says `close`, keeps each press's error, and its 350 µs is not the
+    claimant's closest finish (the hub would print it); wired pads 350 µs apart are not."""
+    box = make_box("t1", clock)
+    box.new_game({"game": "twinit", "players": ["Ann", "Ben", "Cem"]})
+    box.submit(table_entry({"type": "round"}))
+    clock.advance(COUNTDOWN_US)
+    go = box.now_us()
+    box.play(parse_edge(True, 2, "slap", go + 400_000, None, 900))
+    box.play(parse_edge(True, 0, "slap", go + 400_350, None, 900))
+    box.submit(table_entry({"type": "claim", "result": "split"}))
+    box.play(parse_edge(True, 1, "slap", go + 9_000_000))
+    box.play(parse_edge(True, 0, "slap", go + 9_000_350))
+    deriver = Deriver("t1")
+    races = payloads([m for e in stored(box) for m in deriver.feed(e, now=e.at)], "race")
+    assert [(r["first"], r["lead_us"], r["close"]) for r in races] == [
+        ("Cem", None, False),
+        ("Cem", 350, True),
+        ("Ben", None, False),
+        ("Ben", 350, False),
+    ]
+    assert [p.get("error_us") for p in races[1]["presses"]] == [900, 900]
+    box.submit(table_entry({"type": "finish"}))
+    results = payloads([m for e in stored(box)[-1:] for m in deriver.feed(e, now=e.at)], "games")
+    assert results[-1]["stats"]["Cem"]["closest_us"] is None
+    assert results[-1]["stats"]["Ben"]["closest_us"] == 350
+
+
 def test_a_restart_derives_the_same_messages(make_box: MakeBox, clock: ManualClock) -> None:
     """Catching up from a cursor gives byte for byte the messages of one run, so ids
     match what the broker may already have."""

@@ -102,7 +102,7 @@ def test_the_table_view_says_why_there_is_no_broker(browser: Browser, tmp_path: 
 
 
 def test_the_admin_removes_an_offline_table_from_the_page(
-    hub: Hub, boxes: tuple[BoxProcess, BoxProcess], tv: tuple[Page, support.Watch]
+    hub: Hub, boxes: tuple[BoxProcess, BoxProcess], tv: tuple[Page, support.Watch], browser: Browser
 ) -> None:
     (t1, t2), (page, watch) = boxes, tv
     for box in (t1, t2):
@@ -112,6 +112,7 @@ def test_the_admin_removes_an_offline_table_from_the_page(
     t2.kill()
     expect(page.locator('article[data-box="t2"]').get_by_test_id("offline")).to_be_visible()
     expect(page.get_by_test_id("remove")).to_have_count(0)  # a guest has no such button
+    expect(page.get_by_test_id("screen-pair")).to_be_hidden()  # nor the screens' link
 
     page.get_by_test_id("admin").click()
     page.get_by_label("Admin PIN").fill("00000000" if hub.pin != "00000000" else "1")
@@ -123,6 +124,17 @@ def test_the_admin_removes_an_offline_table_from_the_page(
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_test_id("admin")).to_have_text("Log out")
     expect(page.get_by_test_id("remove")).to_have_count(2)  # any table, online too
+    # the admin pairs a venue's screen (hub/screens.py): the screen opens the link shown
+    page.get_by_test_id("screen-pair-button").click()
+    link = page.get_by_test_id("screen-pair-link")
+    expect(link).to_be_visible()
+    screen_context = browser.new_context(viewport=support.TV)
+    screen = watch.page(screen_context)
+    screen.goto(link.get_attribute("href") or "")
+    expect(screen).to_have_url(f"http://127.0.0.1:{hub.port}/")
+    expect(screen.locator("article.card")).to_have_count(2)
+    assert [c["name"] for c in screen_context.cookies()] == ["buzzerbox_hub_screen"]
+    screen_context.close()
     page.get_by_role("button", name="Remove table t2").click()
     expect(page.get_by_test_id("notice")).to_have_text("table t2 removed")
     expect(page.locator("article.card")).to_have_count(1)
@@ -134,6 +146,7 @@ def test_the_admin_removes_an_offline_table_from_the_page(
     expect(page.locator("article.card")).to_have_count(1)
     page.get_by_test_id("admin").click()
     expect(page.get_by_test_id("admin")).to_have_text("Admin")
+    expect(page.get_by_test_id("screen-pair")).to_be_hidden()
     watch.check()
 
 

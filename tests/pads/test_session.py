@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from buzzerbox.pads.board import protocol as p
 from buzzerbox.pads.board.session import BoardSession
+from buzzerbox.pads.board.syncrounds import SYNC_TIMEOUT_US
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.fakes.wires import Wire, edges, make_wire, run_wires
 from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge, FramesLost
@@ -113,6 +114,30 @@ def test_sync_unanswered_for_2_s_leaves_the_board_out(clock: ManualClock, arbite
     assert arbiter.is_waited_for("pico-a")
 
 
+def test_answers_too_slow_to_map_the_board_do_not_hold_the_table_past_2_s(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """pico-a restarts and its SYNC answers stop, but for one that comes 1.2 s late (a
+    round trip too long to map its clock by): it talks (TICKs) and cannot say a time,
+    so decisions wait for it; that answer must not start its 2 s again (before: pico-b's
+    press waited 3.2 s, past what the fuzz test allows, tests/faults/test_fuzz_link.py)."""
+    a, b = online(clock, arbiter, "pico-a", "pico-b")
+    run_wires(clock, [a, b], 100_000)
+    a.session.received(a.board.boot(), clock())  # a new clock: nothing is decided yet
+    asked_at, request = clock(), a.session.outgoing()  # its first SYNC, kept back
+    b.to_host(b.board.press(1))
+    a.board.answers_sync = False
+    run_wires(clock, [a, b], 1_200_000)
+    a.board.answers_sync = True
+    a.to_host(a.board.received(request))  # answered 1.2 s late
+    a.board.answers_sync = False
+    assert a.session.clock is not None and a.session.clock.samples == 1
+    assert not a.session.is_mapped
+    decided = edges(run_wires(clock, [a, b], asked_at + SYNC_TIMEOUT_US + 20_000 - clock()))
+    assert [e.board for e in decided] == ["pico-b"]
+    assert not arbiter.is_waited_for("pico-a")
+
+
 def test_unsupported_protocol(clock: ManualClock, arbiter: Arbiter) -> None:
     board = FakeBoard("pico-new", clock=BoardClock(clock), proto=2)
     w = Wire(clock, board, BoardSession("loop://x", arbiter))
@@ -181,6 +206,49 @@ def test_unseen_restart_is_caught_by_seq_or_sync(clock: ManualClock, arbiter: Ar
     pressed_at = clock()
     w.to_host(w.board.press(1))
     assert edges(run_wires(clock, [w], 20_000)) == [Edge("pico-a", 1, "pico-a:1", 1, pressed_at)]
+
+
+def test_a_lying_hello_then_an_unseen_reboot_asks_hello_again(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """A HELLO that was no board's (well framed: line noise, a fuzzer) says 1 tick/s and
+    no channels; then the board really reboots, its HELLO lost to junk on the line. The
+    first SYNC answer far from the map has the host ask HELLO? again, and the board's
+    presses count from then on (before: refused as channels it lacks, for good)."""
+    (w,) = online(clock, arbiter, "pico-a")
+    w.to_host(p.encode("HELLO 0 1 pico-a 0.1.0 1 0"))  # its one SYNC answer maps it
+    w.board.answers_sync = False  # a second would give the lie away (the clock "jumps")
+    run_wires(clock, [w], 100_000)
+    assert w.session.hello is not None and w.session.hello.channels == 0
+    w.board.answers_sync = True
+    w.to_host(b"\x00" + w.board.boot())  # the boot HELLO joins the junk's line: dropped
+    assert w.session.hello.channels == 0
+    run_wires(clock, [w], 100_000)  # a SYNC answer on the new clock: "HELLO?"
+    assert (w.session.hello.tick_hz, w.session.hello.channels) == (1_000_000, 8)
+    w.session.events()
+    pressed_at = clock()
+    w.to_host(w.board.press(3))
+    assert edges(run_wires(clock, [w], 20_000)) == [Edge("pico-a", 3, "pico-a:3", 1, pressed_at)]
+
+
+def test_an_edge_past_the_hello_channels_asks_hello_again(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """A lying HELLO with no channels and the board's own clock rate: nothing else gives
+    it away, so the board's first EDGE past its channels has the host ask HELLO? (that
+    edge is a bad frame); the next press counts."""
+    (w,) = online(clock, arbiter, "pico-a")
+    w.to_host(p.encode("HELLO 0 1 pico-a 0.1.0 1000000 0"))
+    run_wires(clock, [w], 100_000)
+    w.board.answers_sync = False  # only the EDGE may give the lie away
+    w.to_host(w.board.press(2))
+    assert w.session.bad_frames == 1
+    assert w.session.hello is not None and w.session.hello.channels == 8
+    w.board.answers_sync = True
+    run_wires(clock, [w], 100_000)
+    pressed_at = clock()
+    w.to_host(w.board.press(5))
+    assert edges(run_wires(clock, [w], 20_000)) == [Edge("pico-a", 5, "pico-a:5", 1, pressed_at)]
 
 
 def test_gone_and_back_keeps_the_map_and_counts_what_was_missed(

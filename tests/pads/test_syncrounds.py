@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from buzzerbox.pads.board import protocol as p
 from buzzerbox.pads.board.session import BoardSession
-from buzzerbox.pads.board.syncrounds import SYNC_NEWLINE_US, SyncRounds
+from buzzerbox.pads.board.syncrounds import SYNC_NEWLINE_US, SYNC_TIMEOUT_US, SyncRounds
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.timeline.arbiter import Arbiter
 from buzzerbox.testing import ManualClock
@@ -38,6 +38,17 @@ def test_no_split_sends_the_line_whole() -> None:
     syncs = SyncRounds(newline_us=0)
     assert syncs.request(7, trusted=False) == p.sync_request(1)
     assert syncs.sent_at(1) == 7
+
+
+def test_only_an_answer_that_maps_the_board_starts_its_timeout_again() -> None:
+    syncs = SyncRounds(newline_us=0)
+    syncs.request(0, trusted=False)
+    assert syncs.silent_at() == SYNC_TIMEOUT_US + 1
+    syncs.took(trusted=False)  # a round trip too long to map the clock by
+    syncs.request(SYNC_TIMEOUT_US, trusted=False)
+    assert syncs.answered == 1 and syncs.is_silent(SYNC_TIMEOUT_US + 1)
+    syncs.took(trusted=True)
+    assert syncs.silent_at() is None and not syncs.is_silent(10 * SYNC_TIMEOUT_US)
 
 
 def test_a_session_on_a_board_ends_each_sync_line_after_the_pause(

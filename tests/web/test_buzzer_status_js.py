@@ -165,3 +165,29 @@ def test_the_last_screen_says_the_total_its_unit_and_the_place() -> None:
     ann, ben = said((over, 0), (over, 1))
     assert ann["detail"] == "Your total: 12 points, place 1 of 3"
     assert ben["detail"] == "Your total: −2 points, place 2 of 3"
+
+
+def timed(seat: int, t_us: int, error_us: int, pad: str = "stop") -> dict[str, Any]:
+    return {"type": "press", "seat": seat, "pad": pad, "t_us": t_us, "error_us": error_us}
+
+
+def test_presses_closer_than_their_errors_are_too_close_to_call_a_clear_gap_is_not() -> None:
+    """Issue 41, item 4: two phones 0.2 ms apart, each timed to ±0.9 ms."""
+    names = ["Ann", "Chloé", "Cem"]
+    near = game("ligretto", names, *START, timed(0, 5_000, 900), timed(1, 5_200, 900))
+    clear = game("ligretto", names, *START, timed(0, 5_000, 900), timed(1, 27_300, 900))
+    first, second, clear_first, clear_second = said((near, 0), (near, 1), (clear, 0), (clear, 1))
+    assert first["title"] == "Too close to call with Chloé" and first["locked"]
+    assert second["title"] == "Too close to call with Ann"
+    assert first["detail"] == "The table names the caller."  # the rules' tie: no caller
+    assert clear_first["title"] == "You were first!"
+    assert clear_first["detail"].endswith(" Chloé was 22.3 ms behind.")
+    assert clear_second["title"] == "2nd — 22.3 ms behind Ann"
+
+
+def test_a_twin_it_claim_too_close_to_call_says_the_rules_split() -> None:
+    names = ["Ann", "Chloé"]
+    near = game("twinit", names, *START, timed(0, 5_000, 900, "slap"), timed(1, 5_100, 900, "slap"))
+    (first,) = said((near, 0))
+    assert first["title"] == "Too close to call with Chloé"
+    assert "a split, the pair turned over on 3" in first["detail"]

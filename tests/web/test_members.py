@@ -5,6 +5,8 @@ give on a real box under a crowd: tests/faults/test_stream_crowd.py."""
 
 from __future__ import annotations
 
+from buzzerbox.fixtures import PIN
+from flask import Flask
 from flask.testing import FlaskClient
 
 TOKEN = "members-test-token-0123456789"
@@ -34,3 +36,21 @@ def test_only_the_admin_gets_the_tv_link_and_a_wrong_one_is_refused_in_german(
     wrong = client.get("/tv/pair/" + "0" * 32, headers={"Accept-Language": "de"})
     assert wrong.status_code == 404 and "Set-Cookie" not in wrong.headers
     assert "TV-Link dieser Box" in wrong.get_data(as_text=True)
+
+
+def test_the_tv_link_is_on_the_address_the_admin_came_by_and_as_a_qr_code(
+    app: Flask, admin: FlaskClient, client: FlaskClient
+) -> None:
+    here = admin.get("/api/tv/pair").json  # opened on the box itself: its first address
+    assert here is not None and here["url"] == "http://box.local:8000" + here["path"]
+    away = app.test_client()  # the admin's phone, at the box's address on the Wi-Fi
+    assert (
+        away.post("/api/login", json={"pin": PIN}, base_url="http://10.0.0.5:8000").status_code
+        == 200
+    )
+    there = away.get("/api/tv/pair", base_url="http://10.0.0.5:8000").json
+    assert there is not None and there["url"] == "http://10.0.0.5:8000" + there["path"]
+    code = admin.get("/api/qr/tv.svg")
+    assert code.status_code == 200 and code.mimetype == "image/svg+xml"
+    assert b"<svg" in code.data
+    assert client.get("/api/qr/tv.svg").status_code == 403

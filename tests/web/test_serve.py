@@ -108,6 +108,12 @@ def until(stream: Iterator[dict[str, Any]], phase: str) -> dict[str, Any]:
     return next(state for state in stream if state["phase"] == phase)
 
 
+def caller(stream: Iterator[dict[str, Any]]) -> str:
+    """The first caller the stream shows (the box's own part, e.g. its phones, may change
+    in a state between the round's and the caller's)."""
+    return str(next(state for state in stream if state["caller"] is not None)["caller"])
+
+
 def game_of(state: dict[str, Any]) -> dict[str, Any]:
     """The state without what changes with time and session."""
     return {k: v for k, v in state.items() if k != "box"}
@@ -200,7 +206,7 @@ def test_the_live_stream_of_a_real_box_follows_and_resumes(data: Path, tidy: lis
     playing = until(viewer, "playing")
     assert playing["box"]["admin"] is False
     seq = admin.post("/api/pads/press", {"seat": 1, "pad": "stop"})["seq"]
-    assert next(viewer)["caller"] == "Ben"
+    assert caller(viewer) == "Ben"
     resumed = live(served.port, last_id=seq - 1)  # a phone back from sleep
     tidy.append(resumed)
     assert next(resumed)["box"]["seq"] == seq
@@ -226,4 +232,4 @@ def test_a_box_without_its_c_loop_says_so_and_its_phones_follow(
     for phone in phones:
         until(phone, "playing")
     admin.post("/api/pads/press", {"seat": 0, "pad": "stop"})
-    assert [next(phone)["caller"] for phone in phones] == ["Ann"] * 3
+    assert [caller(phone) for phone in phones] == ["Ann"] * 3

@@ -9,13 +9,16 @@
     buzzerbox hardware zone ZONE_TOML the force that closes a pile zone (hardware/zone.toml)
     buzzerbox hardware netlist MAP    every part, pin and net of the circuit (netlist.py)
     buzzerbox hardware erc MAP        SKiDL's electrical-rules check of that netlist
+    buzzerbox hardware kicad MAP > schematic.kicad_sch
+                                      that netlist as a KiCad 9 schematic (kicad.py;
+                                      needs: pip install schematizer)
     buzzerbox hardware gx16 MAP       the GX16 connectors' faces: each pin's place and
                                       signal, front and solder side (gx16.py)
     buzzerbox hardware docs DIR...    rewrite a build folder's wiring.svg, schematic.svg,
-                                      gx16.svg, the wiring table in its README.md and the
-                                      counted quantities of its parts.csv from its
-                                      pads.toml (--check: only say which are stale, exit 1
-                                      if any)
+                                      schematic.kicad_sch, gx16.svg, the wiring table in
+                                      its README.md and the counted quantities of its
+                                      parts.csv from its pads.toml (--check: only say
+                                      which are stale, exit 1 if any)
 
 The map is read with the box's own loader (`buzzerbox.pads.padmap`), so a map
 these commands draw is a map the box runs.
@@ -45,6 +48,7 @@ def add_hardware_command(sub: argparse._SubParsersAction[Any]) -> None:
         ("netlist", "print the circuit's netlist: every part, pin and net"),
         ("erc", "the netlist's electrical-rules check by SKiDL (pip install skidl); exit 1 if not"),
         ("gx16", "print the GX16 connectors' faces as SVG: each pin's place and signal"),
+        ("kicad", "print the netlist as a KiCad 9 schematic (.kicad_sch; pip install schematizer)"),
     ):
         p = what.add_parser(name, help=text, description=text)
         p.add_argument("map", metavar="MAP", help="the pad map (TOML)")
@@ -84,8 +88,8 @@ END = "<!-- end of wiring -->"
 
 def build_docs(folder: Path) -> dict[Path, str]:
     """What a build folder's generated files should hold: wiring.svg, schematic.svg,
-    README.md and, if it has one, parts.csv."""
-    from buzzerbox.appliance import circuit, diagram, gx16, parts, schematic, wiring
+    schematic.kicad_sch, README.md and, if it has one, parts.csv."""
+    from buzzerbox.appliance import circuit, diagram, gx16, kicad, netlist, parts, schematic, wiring
     from buzzerbox.pads.padmap import load_pad_map
 
     pad_map = load_pad_map(folder / "pads.toml")
@@ -102,6 +106,7 @@ def build_docs(folder: Path) -> dict[Path, str]:
     out = {folder / "wiring.svg": svg, readme: text[:start] + body + text[end:]}
     title = f"{folder.resolve().name}/pads.toml"
     out[folder / "schematic.svg"] = schematic.draw(pad_map, title=title)
+    out[folder / "schematic.kicad_sch"] = kicad.schematic(netlist.build(pad_map), title=title)
     if gx16.connectors(pad_map):
         out[folder / "gx16.svg"] = gx16.draw(pad_map, title=title)
     parts_csv = folder / "parts.csv"
@@ -132,6 +137,10 @@ def run_docs(args: argparse.Namespace) -> int:
             files = build_docs(folder)
         except (OSError, ValueError, BuzzerboxError) as exc:
             print(f"buzzerbox hardware docs: {exc}", file=sys.stderr)
+            return 2
+        except ImportError as exc:
+            print(f"buzzerbox hardware docs: needs {exc.name}: pip install {exc.name}",
+                  file=sys.stderr)  # fmt: skip
             return 2
         for path, text in files.items():
             old = path.read_text(encoding="utf-8") if path.exists() else None
@@ -175,6 +184,18 @@ def run_hardware(args: argparse.Namespace) -> int:
 
         path = Path(args.map).resolve()
         sys.stdout.write(gx16.draw(pad_map, title=f"{path.parent.name}/{path.name}"))
+        return 0
+    if args.what == "kicad":
+        from buzzerbox.appliance import kicad, netlist
+
+        path = Path(args.map).resolve()
+        try:
+            text = kicad.schematic(netlist.build(pad_map), title=f"{path.parent.name}/{path.name}")
+        except ImportError:
+            print("buzzerbox hardware kicad: needs schematizer: pip install schematizer",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        sys.stdout.write(text)
         return 0
     if args.what in ("netlist", "erc"):
         from buzzerbox.appliance import netlist

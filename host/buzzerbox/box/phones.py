@@ -148,12 +148,17 @@ class PhoneSeats:
         seats = {t: s for t, s in self._seats.items() if s != seat}
         self._keep(self.is_on, seats, self._game, self._started)
 
-    def seat_of(self, token: object) -> int:
-        """The seat of the phone holding `token`; refused if phones are off or it has none."""
+    def held_by(self, token: object) -> int | None:
+        """The seat of the phone holding `token`, None if it holds none (a new game freed
+        it); refused if phones are off."""
         token = check_token(token)
         if not self.is_on:
             raise PhoneSeatRefusedError(OFF, code="phones-off")
-        seat = self._seats.get(token)
+        return self._seats.get(token)
+
+    def seat_of(self, token: object) -> int:
+        """The seat of the phone holding `token`; refused if phones are off or it has none."""
+        seat = self.held_by(token)
         if seat is None:
             raise PhoneSeatRefusedError(
                 Words("this phone has no seat: pick yours first (or the host freed it)"),

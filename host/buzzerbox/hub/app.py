@@ -6,7 +6,8 @@ web/static/keepalive.js, served from here: the page's CSP takes scripts from the
 only), and the hub's admin: POST /api/login, /api/logout, GET /api/session (the box's
 own admin session, server/auth.py: the PIN the hub prints at start, a session cookie,
 CSRF tokens, rate-limited tries) and DELETE /api/tables/<box> (a table off the
-board), DELETE /api/results/<box>/<game_id> (a game's result out of the tournament).
+board), DELETE /api/results/<box>/<game_id> (a game's result out of the tournament),
+GET /api/screens/pair (the link that makes a venue's screen a member: screens.py).
 Everything is served by the hub itself (a venue may be offline): no CDN,
 no build step. Nothing lives in request globals: the app is built around its board
 and live stream. Config keys (optional): ADMIN_PIN (random if not given), SECRET_KEY,
@@ -36,6 +37,7 @@ from flask.typing import ResponseReturnValue
 from buzzerbox.errors import Words
 from buzzerbox.hub.errors import NotRemovableError
 from buzzerbox.hub.leaderboard import Leaderboard, Update
+from buzzerbox.hub.screens import screens_blueprint
 from buzzerbox.live.sse import StreamBody, StreamSettings
 from buzzerbox.live.updates import UpdatesView
 from buzzerbox.server.auth import Auth, LoginLimiter, auth_blueprint, new_pin, refuse
@@ -76,9 +78,10 @@ def create_app(
     app.config.update(config or {})
     cfg = app.config
     secret = cfg["SECRET_KEY"] = cfg.get("SECRET_KEY") or secrets.token_bytes(32)
+    key = secret.encode() if isinstance(secret, str) else secret
     auth = Auth(
         str(cfg.get("ADMIN_PIN") or new_pin()),
-        secret.encode() if isinstance(secret, str) else secret,
+        key,
         cfg.get("LOGIN_LIMITER") or LoginLimiter(),
         shown_on=Words("the hub's console"),
     )
@@ -114,13 +117,14 @@ def create_app(
         return jsonify(live.snapshot())
 
     places = StreamPlaces(live.stream.max_clients, guard.limits.streams_per_address)
+    screens, screen = screens_blueprint(auth, key)  # the venue's screens: members
 
     @bp.get("/api/events")
     def events() -> ResponseReturnValue:
         # the admin's own places beyond --max-screens; a screen that does not read, or
         # one of the address holding the most, gives way to a new one (server/streams.py)
         way = give_way_of(channel_of(request.environ))
-        who = ADMIN if auth.is_admin() else VIEWER
+        who = ADMIN if auth.is_admin() else screen() or VIEWER
         place = places.enter(request.remote_addr or "?", who, live.stream.join, *way)
         if place == SHARE_TAKEN:
             words = Words("this address already has its share of live pages: close some")
@@ -176,6 +180,7 @@ def create_app(
     install_language(app, lambda: cfg.get("LANGUAGE"), follows_table={"hub.page"})
     app.register_blueprint(bp)
     app.register_blueprint(auth_blueprint(auth))
+    app.register_blueprint(screens)
     register_refusals(app)  # refusals as JSON, never a 500 for a bad body
     app.extensions["buzzerbox-hub"] = {"board": board, "live": live, "auth": auth}
     return app

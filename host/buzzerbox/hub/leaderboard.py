@@ -1,8 +1,7 @@
 """The event's board: every table, the tournament, the latest photo finishes.
 
-A fold over the messages the boxes publish (see buzzerbox.mqtt.topics). Each kind
-is idempotent, so what QoS 1 delivers twice, or a box sends again after a restart,
-changes nothing:
+A fold over the boxes' messages (buzzerbox.mqtt.topics). Each kind is idempotent, so
+what QoS 1 delivers twice, or a box sends again after a restart, changes nothing:
 
 - `state` replaces a table's state unless it is older (a lower seq) than the one held;
 - `event` is counted once per (box, seq): a seq at or below the last seen is a
@@ -13,19 +12,19 @@ changes nothing:
   below the seq of a withdrawal (or of the admin's strike) never counts again, also
   replayed after a restart of the hub (the record keeps the seqs; issue 39, item 4).
 
-The tournament, per player name (one person at every table), from the finished games
-and races: games, wins, points (final totals where the highest wins; Kids: wins
-only), the fastest reaction and the closest win (the smallest lead).
+The tournament, per player name (one person at every table), from the finished games and
+races: games, wins, points (final totals where the highest wins; Kids: wins only), the
+fastest reaction and the closest win (the smallest lead).
 
-Everything from the broker is untrusted: with the event's key (`signer`, mqtt/sign.py)
-only what verifies gets in (the rest is counted in `refused`); each message is then
-checked and copied by validate.py (a bad one is dropped and counted per reason).
-Tables, results and players are bounded. A table offline for `forget_after_s`, or
-removed by the admin, stays gone until its box says "online" or sends a newer state;
-a result the admin struck stays out. `record()`/`restore()`: the hub's own record.
+Everything from the broker is untrusted: with the event's key (`signer`, mqtt/sign.py) only
+what verifies gets in (the rest is counted in `refused`, `count_refused`); each message is
+then checked and copied by validate.py (a bad one is dropped and counted per reason).
+Tables, results and players are bounded. A table offline for `forget_after_s`, or removed
+by the admin, stays gone until its box says "online" or sends a newer state; a result the
+admin struck stays out. `record()`/`restore()`: the hub's own record.
 
-`apply` returns the updates for the live page: ("table", summary), ("race", finish),
-("tournament", rows), ("gone", {"box"}), ("broker", status). No I/O; thread-safe.
+`apply` returns the updates for the page: ("table", summary), ("race", finish), ("tournament",
+rows), ("gone", {"box"}), ("broker", status). No I/O; thread-safe.
 """
 
 from __future__ import annotations
@@ -105,9 +104,7 @@ class Leaderboard:
         if self.signer is not None and parsed.kind != "status":
             why = self.signer.verify(topic, payload)
             if why is not None:
-                with self._lock:
-                    self.refused += 1
-                    self._drop(why)
+                self.count_refused(why)
                 return []
         try:
             if parsed.kind == "status":
@@ -148,6 +145,11 @@ class Leaderboard:
             if parsed.kind == "race":
                 return self._race(table, data)
             return self._game(table, data)
+
+    def count_refused(self, why: str) -> None:
+        with self._lock:  # a message the event's key refused (why: sign.py's)
+            self.refused += 1
+            self._drop(why)
 
     def count_drop(self, reason: str) -> None:
         with self._lock:
@@ -270,7 +272,7 @@ class Leaderboard:
             return updates
         fastest, closest = self._from_races.get(first, (None, None))
         fastest = least(fastest, data["reaction_us"])
-        closest = least(closest, data["lead_us"])
+        closest = least(closest, None if data.get("close") else data["lead_us"])  # issue 41
         self._from_races[first] = (fastest, closest)
         record = self._record(first)
         best = (least(record.fastest_us, fastest), least(record.closest_us, closest))

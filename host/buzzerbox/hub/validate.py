@@ -208,6 +208,8 @@ def race_message(data: dict[str, Any]) -> dict[str, Any]:
         "reaction_us": integer(data.get("reaction_us"), "reaction_us"),
         # the runner-up's lead; `margin_us` is its name before issue 37 (a box not updated)
         "lead_us": integer(data.get("lead_us", data.get("margin_us")), "lead_us"),
+        # too close to call (issue 41): true, or left out (a box before it)
+        "close": data.get("close") is True,
         "presses": [_press(p) for p in objects(data.get("presses"), "presses", MAX_PRESSES)],
         "late": [
             {"name": name(p.get("name")), "lead_us": integer(p.get("lead_us"), "lead_us")}

@@ -32,6 +32,7 @@ from buzzerbox.mqtt.topics import VERSION, message_id, topic
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.press import Press
+from buzzerbox.rules.timing import too_close
 from buzzerbox.store.eventlog import StoredEvent
 
 #: a finish older than this (s) fires no Home Assistant event
@@ -155,6 +156,8 @@ class Deriver:
         key = f"{self.game_id}/{game.round}/{first.t_us}/{first.seat}"
         runner = game.race[1] if len(game.race) > 1 else (game.late[0] if game.late else None)
         lead = None if runner is None else runner.lead_us
+        # too close to call (issue 41): the presses' errors allow no margin; none is said
+        close = runner is not None and too_close(first, runner)
         sig = (key, len(game.race), lead)
         if sig == self._race_sig:
             return None
@@ -169,7 +172,7 @@ class Deriver:
         if is_new:
             stats.races += 1
         stats.fastest_us = _least(stats.fastest_us, reaction)
-        stats.closest_us = _least(stats.closest_us, lead)
+        stats.closest_us = _least(stats.closest_us, None if close else lead)
         presses = [_race_press(p) for p in game.race[:RACE_PRESSES]]
         late = [{"name": p.name, "lead_us": p.lead_us} for p in game.late[:3]]
         self._last_race = {
@@ -182,6 +185,7 @@ class Deriver:
             "pad": first.pad,
             "reaction_us": reaction,
             "lead_us": lead,  # the runner-up's
+            "close": close,
             "presses": presses,
             "late": late,
         }

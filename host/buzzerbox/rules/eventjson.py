@@ -70,7 +70,10 @@ def _counts(obj: Mapping[str, Any], key: str = "counts") -> dict[str, int]:
     return clean_counts(counts)
 
 
-def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None]:
+ERROR: Final = Words("a timing error is whole µs, from 0")
+
+
+def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None, int | None]:
     seat = _int(obj, "seat", SEAT)
     pad = obj.get("pad")
     if pad not in PADS:
@@ -80,7 +83,8 @@ def _pad_fields(obj: Mapping[str, Any]) -> tuple[int, str, int, int | None]:
     pile = None
     if pad == "pile":
         pile = _int(obj, "pile", Words("a pile press names its pile space, counted from 0"))
-    return seat, pad, t_us, pile
+    error_us = _int(obj, "error_us", ERROR) if obj.get("error_us") is not None else None
+    return seat, pad, t_us, pile, error_us
 
 
 def _game(obj: Mapping[str, Any]) -> GameCreated:
@@ -154,11 +158,12 @@ class _EdgeDraft:
     layouts are the same, so Python allows it). tests/rules checks the two ways agree.
     """
 
-    __slots__ = ("seat", "pad", "t_us", "pile")  # noqa: RUF023 (their order, the layout)
+    __slots__ = ("seat", "pad", "t_us", "pile", "error_us")  # noqa: RUF023 (the layout)
     seat: int
     pad: str
     t_us: int
     pile: int | None
+    error_us: int | None
 
 
 def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, Any]], Event]:
@@ -171,7 +176,13 @@ def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, A
             seat, pad, t_us = obj["seat"], obj["pad"], obj["t_us"]
         except KeyError:
             return cls(*_pad_fields(obj))
-        if type(seat) is int and type(t_us) is int and seat >= 0 and t_us >= 0:
+        if (
+            type(seat) is int
+            and type(t_us) is int
+            and seat >= 0
+            and t_us >= 0
+            and obj.get("error_us") is None
+        ):
             pile = None
             if pad == "pile":
                 pile = obj.get("pile")
@@ -181,6 +192,7 @@ def _edge(cls: type[PadPressed] | type[PadReleased]) -> Callable[[Mapping[str, A
                 return cls(*_pad_fields(obj))
             event = new(_EdgeDraft)
             event.seat, event.pad, event.t_us, event.pile = seat, pad, t_us, pile
+            event.error_us = None
             event.__class__ = cls  # type: ignore[assignment]
             return event  # type: ignore[return-value]
         return cls(*_pad_fields(obj))
@@ -209,14 +221,22 @@ PARSERS: Final[Mapping[object, Callable[[Mapping[str, Any]], Event]]] = {
 
 
 def parse_edge(
-    pressed: bool, seat: object, pad: object, t_us: object, pile: object = None
+    pressed: bool,
+    seat: object,
+    pad: object,
+    t_us: object,
+    pile: object = None,
+    error_us: int | None = None,
 ) -> PadPressed | PadReleased:
-    """A pad edge handed in apart (a page's seat, pad and pile, and its time), checked as
-    a log line's `press` or `release` is: InvalidEventError says what is wrong."""
+    """A pad edge handed in apart (a page's seat, pad and pile, and its time, give or take
+    `error_us` as the box measured it), checked as a log line's `press` or `release` is:
+    InvalidEventError says what is wrong."""
     obj: dict[str, object] = {"type": "press" if pressed else "release"}
     obj |= {"seat": seat, "pad": pad, "t_us": t_us}
     if pile is not None:
         obj["pile"] = pile
+    if error_us:
+        obj["error_us"] = error_us
     event = PARSERS[obj["type"]](obj)
     assert isinstance(event, PadPressed | PadReleased)
     return event

@@ -52,12 +52,15 @@ class StartSignalled:
 
 @dataclass(frozen=True, slots=True)
 class PadPressed:
-    """`press`: a seat's pad made contact at `t_us`."""
+    """`press`: a seat's pad made contact at `t_us`, give or take `error_us` (v1.2
+    reading, issue 41: a phone's or a virtual pad's measured timing error; None: good to
+    the µs of `t_us`, as a pad on a board or the Pi's GPIO)."""
 
     seat: int
     pad: str
     t_us: int
     pile: int | None = None
+    error_us: int | None = None
 
     @property
     def key(self) -> tuple[int, int]:
@@ -67,12 +70,13 @@ class PadPressed:
 
 @dataclass(frozen=True, slots=True)
 class PadReleased:
-    """`release`: a seat's pad lost contact at `t_us`."""
+    """`release`: a seat's pad lost contact at `t_us` (give or take `error_us`)."""
 
     seat: int
     pad: str
     t_us: int
     pile: int | None = None
+    error_us: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,9 @@ class Press(NamedTuple):
     #: press is not measured against one (a false start, a voided press, a late press
     #: with no race)
     lead_us: int | None = None
+    #: its timing error, ± µs (issue 41): a phone's or a virtual pad's clock map; None
+    #: for a wired pad, good to the µs of `t_us`
+    error_us: int | None = None
 
     @property
     def key(self) -> tuple[int, int]:
@@ -37,6 +40,8 @@ class Press(NamedTuple):
         out["t_us"] = self.t_us
         if self.pile is not None:
             out["pile"] = self.pile
+        if self.error_us:
+            out["error_us"] = self.error_us
         if self.lead_us is not None:
             out["lead_us"] = self.lead_us
         return out

@@ -2,9 +2,10 @@
 
 "First" is the smallest `t_us`, never the order of arrival; pad events come in time
 order (one out of order is refused). Two stop presses of different seats at the same
-µs are a tie (v1.1): the round ends with no caller registered and the table may name
-one. A press before the start signal is a false start and a stop press after the
-round ended is late: recorded and shown, never counted.
+µs are a tie (v1.1), and so are two closer than their timing errors allow (`too_close`,
+issue 41): the round ends with no caller registered and the table may name one. A
+press before the start signal is a false start and a stop press after the round ended
+is late: recorded and shown, never counted.
 """
 
 from __future__ import annotations
@@ -92,7 +93,9 @@ class Timing:
     def press_of(self, event: PadPressed, lead_us: int | None = None) -> Press:
         """`event` as the game keeps it, with its `lead_us` in a race."""
         seat = event.seat
-        return Press(seat, self.players[seat], event.pad, event.t_us, event.pile, lead_us)
+        return Press(
+            seat, self.players[seat], event.pad, event.t_us, event.pile, lead_us, event.error_us
+        )
 
     def press(self, event: PadPressed) -> None:
         self.check_pad(event)
@@ -107,7 +110,7 @@ class Timing:
                 self.ignored += 1
         elif event.pad == "stop":
             if self.is_tie(event):
-                self.race = [*self.race, self.press_of(event, 0)]
+                self.race = [*self.race, self.press_of(event, event.t_us - self.race[0].t_us)]
                 self.caller = None
                 self.tie = True
             else:
@@ -116,13 +119,14 @@ class Timing:
             self.ignored += 1
 
     def is_tie(self, event: PadPressed) -> bool:
-        """A stop press at the very µs of the one that ended the round, by another seat,
-        before the table has named a caller or entered a count."""
+        """A stop press too close to the one that ended the round to tell which came
+        first (`too_close`), by another seat, before the table has named a caller or
+        entered a count."""
         race = self.race
         return (
             self.phase is SCORING
             and bool(race)
-            and race[0].t_us == event.t_us
+            and too_close(race[0], self.press_of(event))
             and race[0].pad == "stop"
             and (self.tie or self.caller == race[0].seat)
             and all(r.seat != event.seat for r in race)
@@ -150,3 +154,13 @@ class Timing:
             self.late = [*self.late, press]
         else:
             self.ignored += 1
+
+
+def too_close(first: Press, other: Press) -> bool:
+    """Whether two presses are too close to call: closer than their timing errors allow
+    (`error_us`, each ±; none: good to the µs), so which came first cannot be measured.
+    Two at the same µs always are (v1.1's tie); a 0.2 ms gap between two phones timed
+    to ±0.9 ms is too (issue 41); two wired pads keep their µs."""
+    error = (first.error_us or 0) + (other.error_us or 0)
+    gap = abs(other.t_us - first.t_us)
+    return gap <= error

@@ -2,7 +2,8 @@
 
 A slap opens a claim: the earliest slap since the last settled claim is the
 claimant (the lower hand: the earlier press), and every slap within 1 s of it
-is ranked; two slaps at the same µs are a tie the table settles (`split` is the
+is ranked; two slaps at the same µs, or closer than their timing errors allow, are a
+tie the table settles (`split` is the
 rulebook's answer). The table settles the claim: pair (a take of 2), steal (a
 take of 2 moves from its owner to the claimant with the third card: a take of 3;
 the owner who is first keeps it and it grows to 3), error (the claimant loses
@@ -24,6 +25,7 @@ from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, GameCreated, PadPressed, RoundStarted
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.press import Press, Race
+from buzzerbox.rules.timing import too_close
 
 WINDOW_US = 1_000_000
 TAKES_TO_WIN = 5
@@ -231,11 +233,12 @@ class TwinIt(Game):
 
 def claim_json(claim: Claim | None) -> dict[str, Any] | None:
     """An open claim as the state shows it: claimant, ranked slaps, and whether the
-    first two slapped at the same µs (a tie)."""
+    first two are too close to call (a tie: the same µs, or closer than their timing
+    errors allow; the rulebook's answer is a split, turned over on 3)."""
     if claim is None:
         return None
     return {
         "claimant": claim[0].name,
         "slaps": [s.to_json() for s in claim],
-        "tie": len(claim) > 1 and claim[1].t_us == claim[0].t_us,
+        "tie": len(claim) > 1 and too_close(claim[0], claim[1]),
     }

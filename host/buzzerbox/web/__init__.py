@@ -128,7 +128,7 @@ def create_app(
     )
     guard: Guard = cfg.get("GUARD") or Guard()
     limits.install(app, auth.has_session, guard)  # bodies' sizes, before they are read
-    members, member = members_blueprint(box, auth, auth_secret)
+    members, member = members_blueprint(box, auth, auth_secret, reach)
     app.register_blueprint(members)
     app.register_blueprint(live_blueprint(live, auth, stream_settings, fanout, guard, member))
 

@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
+from buzzerbox.box.phones import PhoneSeats
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.i18n import say
 from buzzerbox.rules.eventjson import parse_edge
@@ -188,7 +189,8 @@ def api_blueprint(
             body.get("error_us"),
             link=links.bound(body.get("link"), client()) if open_pads else None,
         )
-        edge = parse_edge(not released, body.get("seat"), body.get("pad"), max(timed.t_us, 0), pile)
+        seat, pad, t_us = body.get("seat"), body.get("pad"), max(timed.t_us, 0)
+        edge = parse_edge(not released, seat, pad, t_us, pile, timed.error_us)
         state = box.play(edge)
         if "ago_ms" in body or "touch_us" in body:
             return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
@@ -229,13 +231,21 @@ def api_blueprint(
     @bp.post("/phones/here")
     def phone_here() -> ResponseReturnValue:
         """A seat's phone is there (every few seconds): its seat is not offline. The answer
-        names its seat in the current game (a rematch keeps it: the phone learns it here)."""
+        names its seat in the current game (a rematch keeps it: the phone learns it here),
+        `null` when it holds none: a new game freed every seat, and each phone that held
+        one asks; that is an answer, not a refusal (issue 41: every phone had a 409)."""
         now = box.now_us()
         body = body_object(Words('a phone that is there: {{"token": "..."}}'))
         rates.check_here(client())
-        state = box.change_phones(lambda phones, _: phones.heard(body.get("token"), now))
-        seat = box.phone_seat(body.get("token"))
-        return edge_taken(state, box.log.durable_seq, seat=seat, game_id=state["box"]["game_id"])
+        seats: list[int | None] = []
+
+        def here(phones: PhoneSeats, _: int) -> bool:
+            seats.append(phones.held_by(body.get("token")))
+            return seats[0] is not None and phones.heard(body.get("token"), now)
+
+        state = box.change_phones(here)
+        game_id = state["box"]["game_id"]
+        return edge_taken(state, box.log.durable_seq, seat=seats[0], game_id=game_id)
 
     @bp.get("/clock")
     def clock() -> ResponseReturnValue:
@@ -269,7 +279,8 @@ def api_blueprint(
             link=links.bound(body.get("link"), client()),
         )
         pad, pile = body.get("pad"), body.get("pile")
-        state = box.play(parse_edge(not released, seat, pad, max(timed.t_us, 0), pile))
+        edge = parse_edge(not released, seat, pad, max(timed.t_us, 0), pile, timed.error_us)
+        state = box.play(edge)
         return edge_taken(state, box.log.durable_seq, press_time=said_time(timed))
 
     @bp.post("/phones/press")

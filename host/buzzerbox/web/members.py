@@ -6,9 +6,12 @@ player's phone and the paired TV always get their live view (issue 39, item 2).
   reads it; a stream cannot send a body, but it sends its cookies). While the token
   holds a seat of the game, that phone's streams are the member `seat:<token>`.
 - The admin pairs the TV: GET /api/tv/pair answers the path to open on the TV,
-  /tv/pair/<token>, which gives the TV its cookie and opens /tv. The token comes from
-  the box's secret key (kept in the data folder): a paired TV stays paired over a
-  restart. Its streams are the member `tv`.
+  /tv/pair/<token>, which gives the TV its cookie and opens /tv, and `url`, that path
+  on the address the admin's page was opened through (the box's first on its network
+  when opened on the box itself; null with none); /api/qr/tv.svg is that URL as a QR
+  code. The table view's tools offer both ("Pair a TV", web/static/tvpair.js). The
+  token comes from the box's secret key (kept in the data folder): a paired TV stays
+  paired over a restart. Its streams are the member `tv`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from flask.typing import ResponseReturnValue
 from buzzerbox.box import Box
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.server.auth import Auth, refuse
+from buzzerbox.server.reach import page_url
+from buzzerbox.web.exports import svg
 
 SEAT_COOKIE = "buzzerbox_seat"
 TV_COOKIE = "buzzerbox_tv"
@@ -38,12 +43,16 @@ def tv_token(secret: bytes) -> str:
 
 
 def members_blueprint(
-    box: Box, auth: Auth, secret: bytes
+    box: Box, auth: Auth, secret: bytes, reach: Callable[[], list[str]] = list
 ) -> tuple[Blueprint, Callable[[], str | None]]:
     """The pairing's routes and the seat cookie; and `member()`: the member the current
-    request comes from (None: a viewer)."""
+    request comes from (None: a viewer). `reach`: the box's addresses (server/reach.py)."""
     bp = Blueprint("members", __name__)
     token = tv_token(secret)
+
+    def pair_url() -> str | None:
+        base = page_url(request.host, reach())
+        return None if base is None else f"{base.rstrip('/')}/tv/pair/{token}"
 
     def holds_seat(seat_token: str) -> bool:
         try:
@@ -52,10 +61,29 @@ def members_blueprint(
             return False
         return True
 
+    def not_admin() -> ResponseReturnValue | None:
+        """A read of the admin's (no CSRF token: an image cannot send one)."""
+        if auth.is_admin():
+            return None
+        return refuse(
+            403, Words("This needs the admin: log in with the admin PIN."), code="admin-only"
+        )
+
     @bp.get("/api/tv/pair")
-    @auth.admin_only
     def pair_link() -> ResponseReturnValue:
-        return jsonify({"path": f"/tv/pair/{token}"})
+        return not_admin() or jsonify({"path": f"/tv/pair/{token}", "url": pair_url()})
+
+    @bp.get("/api/qr/tv.svg")
+    def pair_qr() -> ResponseReturnValue:
+        if (refusal := not_admin()) is not None:
+            return refusal
+        url = pair_url()
+        if url is None:
+            words = Words("no network: the TV cannot reach this box")
+            return refuse(404, words, code="no-network")
+        import segno  # loaded by the first code asked for, as web/exports.py's
+
+        return svg(segno.make(url, error="m"))
 
     @bp.get("/tv/pair/<given>")
     def pair(given: str) -> ResponseReturnValue:

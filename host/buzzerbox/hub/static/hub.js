@@ -114,10 +114,23 @@ function drawAdmin() {
   button.textContent = admin.csrf ? t("Log out") : t("Admin");
   if (admin.csrf) form.hidden = true;
   button.setAttribute("aria-expanded", String(!form.hidden));
+  document.getElementById("screen-pair").hidden = !admin.csrf;
   drawTables();
 }
 
+// the venue's screens: the link that makes a screen the hub's own (hub/screens.py)
+function setUpScreenPairing() {
+  document.getElementById("screen-pair-button").addEventListener("click", () => act(async () => {
+    const { path } = await api("GET", "/api/screens/pair");
+    const link = document.getElementById("screen-pair-link");
+    link.href = new URL(path, location.href).href;
+    link.textContent = link.href.replace(/^https?:\/\//, "");
+    document.getElementById("screen-pair-how").hidden = false;
+  }));
+}
+
 function setUpAdmin() {
+  setUpScreenPairing();
   const form = document.getElementById("login");
   document.getElementById("admin").addEventListener("click", () => act(async () => {
     if (admin.csrf) {
@@ -186,7 +199,7 @@ function drawFinishes() {
       el("span", { class: "where muted", text: [f.box, f.title || "", t("round {round}", { round: f.round })].join(" · ") }),
       el("span", { class: "how", text: [
         f.reaction_us != null ? t("{time} after go", { time: duration(f.reaction_us) }) : null,
-        f.lead_us != null ? t("by {time}", { time: duration(f.lead_us) }) : null,
+        f.close ? t("too close to call") : f.lead_us != null ? t("by {time}", { time: duration(f.lead_us) }) : null,
       ].filter(Boolean).join(" · ") }),
       runners.length ? el("span", { class: "runners muted", text: runners.join("  ") }) : null);
   }));

@@ -237,6 +237,7 @@ class BoardSession:
             assert self.hello is not None
             if frame.ch >= self.hello.channels:
                 self.bad_frames += 1
+                self._ask_hello(now_us)  # the HELLO it keeps may not be this board's
                 return
             self._timed(frame, now_us)
         elif isinstance(frame, p.Tick):
@@ -292,6 +293,13 @@ class BoardSession:
         self._send_sync(now_us)
         if self.is_mapped:
             self._set_status("online", now_us)
+
+    def _ask_hello(self, now_us: int) -> None:
+        """Say HELLO? (again each `HELLO_RETRY_US` until a HELLO comes), frames still
+        taken meanwhile: the board restarted or its HELLO was a lie (line noise)."""
+        if self._hello_due is None:
+            self._out += self.syncs.cut() + p.hello_request()
+            self._hello_due = now_us + HELLO_RETRY_US
 
     def _restart_clock(self, tick_hz: int, now_us: int) -> ClockMap:
         """The board clock started again (reboot): map it anew; held edges are lost."""
@@ -381,15 +389,17 @@ class BoardSession:
         if clock.is_mapped and abs(clock.to_host(reply.t) - (sent + now_us) // 2) > max(
             CLOCK_JUMP_US, now_us - sent
         ):
-            # The board clock is not where the map says (it restarted unseen): map anew.
+            # The board clock is not where the map says (it restarted unseen): map anew,
+            # and ask who is there: the HELLO kept (its tick_hz, channels) may be stale.
             clock = self._restart_clock(self.hello.tick_hz, now_us)
+            self._ask_hello(now_us)
         clock.add(sent, reply.t, now_us)
-        self.syncs.took()
+        self.syncs.took(trusted=self.is_mapped)
+        if not self.is_mapped:
+            return  # its edges wait for a better round trip; a board left out stays out
         if self._left_out:
             self._left_out = False
             self.arbiter.add_source(self.board, now_us)
-        if not self.is_mapped:
-            return  # its edges wait for a better round trip
         if self._held:
             held, self._held = self._held, deque()
             for frame in held:

@@ -2,9 +2,10 @@
 
 A `BoardSession` (session.py) asks for SYNC quickly after a HELLO (`SYNC_FAST` round
 trips, `SYNC_FAST_US` apart, and more while the map is not trusted), then steadily
-(`SYNC_STEADY_US`); a board that answered none for `SYNC_TIMEOUT_US` is silent. Each
-answer is one sample of the board's `ClockMap`, which is trusted (`is_trusted`: the
-board's edges pass) on a short round trip or after enough of them.
+(`SYNC_STEADY_US`); a board whose answers left its map untrusted for `SYNC_TIMEOUT_US`
+(none came, or none good enough) is silent. Each answer is one sample of the board's
+`ClockMap`, which is trusted (`is_trusted`: the board's edges pass) on a short round
+trip or after enough of them.
 
 A request goes out in two writes: its line first, its "\n" `SYNC_NEWLINE_US` later
 (`newline`), and the round trip starts with the "\n". The board stamps a SYNC when
@@ -136,10 +137,14 @@ class SyncRounds:
         `ask`)."""
         return self._sent.pop(token, None)
 
-    def took(self) -> None:
-        """An answer became a sample of the clock map: the board answers."""
+    def took(self, *, trusted: bool) -> None:
+        """An answer became a sample of the clock map; once the map is `trusted` the
+        board answers (`is_silent` counts afresh). One that leaves it untrusted (a long
+        round trip) does not: else a board whose times cannot be used, answering a SYNC
+        now and then, held the table's decisions past `SYNC_TIMEOUT_US`."""
         self.answered += 1
-        self.unanswered_since = None
+        if trusted:
+            self.unanswered_since = None
 
     def silent_at(self) -> int | None:
         """When `is_silent` turns true if no answer comes before (None: one is not awaited)."""
@@ -147,6 +152,7 @@ class SyncRounds:
         return None if since is None else since + SYNC_TIMEOUT_US + 1
 
     def is_silent(self, now_us: int) -> bool:
-        """Whether no request was answered for longer than `SYNC_TIMEOUT_US`."""
+        """Whether the requests went unanswered (or answered too slowly to trust the map)
+        for longer than `SYNC_TIMEOUT_US`."""
         since = self.unanswered_since
         return since is not None and now_us - since > SYNC_TIMEOUT_US

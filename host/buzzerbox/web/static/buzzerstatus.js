@@ -8,6 +8,7 @@
 import { t, tn } from "./i18n.js";
 import { decimal, num, ownName } from "./dom.js";
 import { fewestWins, placeText, ranking } from "./game.js";
+import { decidedBy, tooClose } from "./closecall.js";
 
 /** A gap between two presses as a person reads it, in the page's language: "12.3 ms",
  * "1.52 s" (German, French, Danish: "12,3 ms", "1,52 s"). */
@@ -33,14 +34,26 @@ function ranked(presses, pad) {
     .filter((p) => !seen.has(p.seat) && seen.add(p.seat));
 }
 
-/** Where `seat` came in `order` (1 = first; a tie shares its place), with the first. */
+/** Where `seat` came in `order` (1 = first; a tie shares its place), with the first:
+ * presses too close to call (the same µs, or within their timing errors: closecall.js)
+ * are a tie, `close` when not at the same µs. */
 function placeIn(order, seat) {
   const mine = order.find((p) => p.seat === seat);
   if (!mine) return null;
   const first = order[0];
-  const place = 1 + order.filter((p) => p.t_us < mine.t_us).length; // 1, 1, 3 after a tie
-  const tied = order.filter((p) => p.t_us === mine.t_us && p.seat !== seat);
-  return { place, first, mine, tied, lead: mine.t_us - first.t_us };
+  const ahead = order.filter((p) => p.t_us < mine.t_us && !tooClose(p, mine));
+  const place = 1 + ahead.length; // 1, 1, 3 after a tie
+  const tied = order.filter((p) => p.seat !== seat && tooClose(p, mine) && !ahead.includes(p));
+  const close = tied.some((p) => p.t_us !== mine.t_us);
+  return { place, first, mine, tied, close, lead: mine.t_us - first.t_us };
+}
+
+/** A tie: "A tie with Ann!" at the same µs; "Too close to call with Ann" within the
+ * presses' timing errors, and how it is decided. */
+function tieWith(st, at, detail) {
+  const params = { names: names(at.tied.map((p) => p.name)) };
+  if (!at.close) return { kind: "tie", title: t("A tie with {names}!", params), detail, locked: true };
+  return { kind: "tie", title: t("Too close to call with {names}", params), detail: `${detail} ${decidedBy(st)}`.trim(), locked: true };
 }
 
 /** Names as a list in the page's language: "Ann and Ben", "Ann, Ben und Cem". */
@@ -98,9 +111,7 @@ function roundOver(st, seat) {
   const at = placeIn(order, seat);
   const called = st.caller ? (st.caller === me.name ? t("You called — the table counts the cards.") : t("{name} called — count your cards", { name: st.caller })) : null;
   if (st.stalled) return { kind: "stall", title: t("Stall: the round is over"), detail: t("Count your cards.") };
-  if (at && at.tied.length && at.place === 1) {
-    return { kind: "tie", title: t("A tie with {names}!", { names: names(at.tied.map((p) => p.name)) }), detail: called || t("The table names the caller."), locked: true };
-  }
+  if (at && at.tied.length && at.place === 1) return tieWith(st, at, at.close ? "" : called || t("The table names the caller."));
   if (at && at.place === 1) {
     const next = order.find((p) => p.t_us > at.mine.t_us);
     const by = next ? t("{name} was {time} behind.", { name: next.name, time: gap(next.t_us - at.mine.t_us) }) : "";
@@ -149,7 +160,7 @@ function twinIt(st, seat, before) {
   if (claim) {
     const at = placeIn(ranked(claim.slaps || [], "slap"), seat);
     const waiting = t("Locked until the table settles {name}'s claim.", { name: claim.claimant });
-    if (at && at.tied.length && at.place === 1) return { kind: "tie", title: t("A tie with {names}!", { names: names(at.tied.map((p) => p.name)) }), detail: t("Locked until the table settles the claim."), locked: true };
+    if (at && at.tied.length && at.place === 1) return tieWith(st, at, t("Locked until the table settles the claim."));
     if (at && at.place === 1) return { kind: "first", title: t("You were first!"), detail: t("Locked until the table settles your claim."), locked: true, cheer: true };
     if (at) return { kind: "place", title: behind(at.place, at.lead, at.first.name), detail: waiting, locked: true };
     return { kind: "claim", title: t("{name} slapped first", { name: claim.claimant }), detail: t("The table settles the claim."), locked: false };

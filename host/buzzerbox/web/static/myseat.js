@@ -9,7 +9,7 @@
 // (issue 38). So no state makes the phone forget its seat: where one shows it free, or
 // the phone knows no seat while seats are taken (a take whose answer was lost, a phone
 // that forgot), the phone asks the box (POST /api/phones/here: its seat in the current
-// game, or 409 when it holds none), one question at a time and in turn with the taking
+// game, or null when it holds none), one question at a time and in turn with the taking
 // of a seat, and believes the answer. A seat the box holds for this phone is taken back.
 import { post } from "./api.js";
 
@@ -99,10 +99,11 @@ export class MySeat {
         const answer = await this.within(post("/api/phones/here", { token: phoneToken() }));
         this.heard(true);
         if (Number.isInteger(answer?.game_id) && Number.isInteger(answer?.seat)) keep(answer.game_id, answer.seat);
+        else if (answer?.seat === null) localStorage.removeItem(SEAT_KEY); // a new game freed it
         this.looked = st.box.game_id;
       } catch (err) {
         this.heard(err.status !== 0);
-        // the box says this phone holds no seat (the host freed it, a new game): forget it
+        // phones are off (or an older box's 409 for no seat): forget it
         if (err.code === "no-seat-held" || err.code === "phones-off") localStorage.removeItem(SEAT_KEY);
         if (err.status !== 0) this.looked = st.box.game_id;
       } finally {

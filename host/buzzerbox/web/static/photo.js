@@ -2,6 +2,7 @@
 // later presses (late, after the call) and false starts (before the go).
 import { dot, fill, h, lead, linked, ownName, seatClass, span } from "./dom.js";
 import { t } from "./i18n.js";
+import { decidedBy, errorOf, marginWords, tooClose } from "./closecall.js";
 
 const PAD_NAMES = { stop: t("stop"), slap: t("slap"), pile: t("pile") };
 
@@ -42,6 +43,7 @@ function headline(state, list) {
   if (!list.length) return null;
   const first = list[0];
   const runner = list.find((p) => p !== first && p.lead_us !== null);
+  const close = runner && tooClose(first, runner);
   return h(
     "div",
     { class: `photo-winner ${seatClass(first.seat)}`, "data-testid": "photo-first" },
@@ -54,7 +56,9 @@ function headline(state, list) {
       h(
         "span",
         { class: "muted" },
-        first.pad === "slap"
+        close
+          ? t("was first by the clock")
+          : first.pad === "slap"
           ? runner
             ? t("slapped first: the lower hand")
             : t("slapped first")
@@ -62,21 +66,43 @@ function headline(state, list) {
             ? t("was first on a pile")
             : t("was first on stop"),
       ),
-      runner ? h("div", { class: "photo-margin fit" }, margin(runner)) : null,
+      runner ? h("div", { class: "photo-margin fit", "data-testid": "photo-margin", "data-close": close ? "1" : "0" }, marginWords(first, runner)) : null,
+      close ? h("div", { class: "photo-decided muted small", "data-testid": "photo-decided" }, decidedBy(state)) : null,
     ),
   );
 }
 
-/** "by 1.234 ms over Ben": the runner's margin behind the first. */
-export const margin = (runner) => t("by {lead} over {name}", { lead: lead(runner.lead_us).slice(1), name: runner.name });
+/** The tracks' scale: from the earliest to the latest moment any shown press may have
+ * been (its lead less and plus its error), so that a 0.2 ms gap between two presses
+ * timed to ±0.9 ms is drawn as what it is, two overlapping bars, not across the width. */
+function scale(list) {
+  const lo = Math.min(0, ...list.map((p) => (p.lead_us || 0) - errorOf(p)));
+  const hi = Math.max(0, ...list.map((p) => (p.lead_us || 0) + errorOf(p)));
+  return { lo, span: hi - lo, errors: list.some((p) => errorOf(p) > 0) };
+}
 
-/** A track per press: the finish line at the left, each mark placed by its lead. */
-function track(p, maxLead) {
-  const frac = p.kind === "first" || !maxLead ? 0 : Math.max(0.03, (p.lead_us || 0) / maxLead);
+/** A track per press: the finish line at the first press, each mark placed by its lead,
+ * with its error bar (± error_us) where it has one. */
+function track(p, sc) {
+  const at = (us) => (sc.span ? (us - sc.lo) / sc.span : 0);
+  let frac = p.kind === "first" ? at(0) : at(p.lead_us || 0);
+  if (!sc.errors && p.kind !== "first" && sc.span) frac = Math.max(0.03, frac); // a gap shows
+  const place = (f, px) => `calc(${(f * 100).toFixed(2)}% - ${(f * px).toFixed(1)}px)`;
   const mark = h("span", { class: "mark" });
   // the mark's left edge runs from 0 to 100% less its own width: it stays on the track
-  mark.style.left = `calc(${(frac * 100).toFixed(2)}% - ${(frac * 14).toFixed(1)}px)`;
-  return h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: "line" }), mark);
+  mark.style.left = place(frac, 14);
+  const track = h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: "line" }));
+  track.style.setProperty("--finish", place(at(0), 3));
+  const err = errorOf(p);
+  if (err) {
+    const from = at((p.kind === "first" ? 0 : p.lead_us || 0) - err);
+    const bar = h("span", { class: "error-bar", "data-testid": "error-bar" });
+    bar.style.left = `${(from * 100).toFixed(2)}%`;
+    bar.style.width = `${((at(err) - at(0)) * 200).toFixed(2)}%`;
+    track.append(bar);
+  }
+  track.append(mark);
+  return track;
 }
 
 /** How the presses were timed, where some were not by a wired pad's µs: phones and
@@ -109,8 +135,8 @@ export function renderPhoto(el, state, { compact = false, most = compact ? 4 : I
     fill(el, h("p", { class: "muted placeholder", "data-testid": "photo-empty" }, waiting));
     return;
   }
-  const maxLead = Math.max(0, ...list.map((p) => p.lead_us || 0));
   const shown = list.slice(0, Math.max(1, most));
+  const sc = scale(shown);
   const foulsShown = fouls.slice(0, mostFalse);
   fill(
     el,
@@ -138,6 +164,8 @@ export function renderPhoto(el, state, { compact = false, most = compact ? 4 : I
                   { class: "pad-name muted small" },
                   p.pile !== undefined && p.pile !== null ? t("pile {pile}", { pile: p.pile + 1 }) : ownName(PAD_NAMES, p.pad, p.pad),
                   p.kind === "late" ? " · " + t("after the call") : "",
+                  // its timing error, beside its bar: the lead itself stays one figure
+                  errorOf(p) ? h("span", { class: "nowrap", "data-testid": `error-${i}` }, ` · ±${lead(errorOf(p)).slice(1)}`) : null,
                 ),
               ),
               h(
@@ -145,7 +173,7 @@ export function renderPhoto(el, state, { compact = false, most = compact ? 4 : I
                 { class: "lead", "data-testid": `lead-${i}` },
                 p.kind === "first" ? t("first") : lead(p.lead_us),
               ),
-              track(p, maxLead),
+              track(p, sc),
             ),
           ),
         )

@@ -1,6 +1,7 @@
 // The table's entries for a round: naming the caller, stall, the Ligretto stacks
 // and middle, cards left (Twist, Kids), Twin It! claims. The box's rules judge
 // every entry; their refusals are shown at the field they concern.
+import { decidedBy, marginWords } from "./closecall.js";
 import { send } from "./api.js";
 import { confirmButton, dot, fill, h, lead, ownName, seatClass, signed } from "./dom.js";
 import { draftKey, loadDraft, saveDraft } from "./drafts.js";
@@ -306,6 +307,10 @@ function claimPanel(state, report) {
         ),
       ),
     ),
+    // too close to call (the same µs, or within the slaps' timing errors): the rules' split
+    claim.tie && slaps.length > 1
+      ? h("p", { class: "muted", "data-testid": "claim-close" }, `${marginWords(slaps[0], slaps[1])}. ${decidedBy(state)}`)
+      : null,
     h(
       "div",
       { class: "grid-buttons two" },

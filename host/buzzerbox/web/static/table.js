@@ -15,6 +15,7 @@ import { roundsCard, undoButton, voidPanel } from "./mistakes.js";
 import { isMine, own, scoringStage, whenLost } from "./scoring.js";
 import { renderPhones, renderSeats } from "./seats.js";
 import { shareButton } from "./share.js";
+import { tvPairing } from "./tvpair.js";
 
 let admin = false;
 let state = null;
@@ -357,6 +358,7 @@ function renderTools(st) {
     }
     if (st.game && st.phase !== "finished") items.push(exports(false));
     items.push(pinCode());
+    items.push(tvPairing(report));
     items.push(
       h(
         "button",

@@ -1,10 +1,11 @@
 // The TV's big moments: what takes the whole screen for a few seconds (a race's
 // FIRST!, the call, Twin It!'s steals, errors and splits) or for good (the winners,
 // with everyone's totals). Each moment has a key: it is shown when its key is new.
-import { dot, h, lead, num, seatClass } from "./dom.js";
+import { dot, h, num, seatClass } from "./dom.js";
 import { crown, fewestWins, placeText, ranking } from "./game.js";
 import { t, tn } from "./i18n.js";
 import { presses } from "./photo.js";
+import { marginWords } from "./closecall.js";
 
 /** The race's first press and its margin over the runner; null when nobody pressed. */
 function race(state) {
@@ -13,7 +14,7 @@ function race(state) {
   if (!first) return null;
   // a stop race's second press comes after the call ("late"): it still gives the margin
   const runner = list.find((p) => p !== first && p.lead_us !== null && p.lead_us !== undefined);
-  const by = runner ? t("by {lead} over {name}", { lead: lead(runner.lead_us).slice(1), name: runner.name }) : "";
+  const by = runner ? marginWords(first, runner) : "";
   return { first, by };
 }
 
