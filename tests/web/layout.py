@@ -49,6 +49,19 @@ LANGUAGES = ("en", "de", "fr", "da")
 #: a hyphen and a space, CJK letters, emoji
 LONG_NAMES = ["Wolfeschlegelsteinhausen", "Jean-Luc Picard", "高橋さくら", "Jörg 🎉🎉🎉"]
 
+#: twelve players: the long names, and others long in their own ways
+TWELVE = [
+    *LONG_NAMES,
+    "Maximilian-Alexander von",
+    "Chloé",
+    "Ólafur Ragnar",
+    "Anna-Lena Schmidt-Bäumer",
+    "Guðmundur Sigurðsson",
+    "Marie-Thérèse Dubois",
+    "東方不敗令狐冲",
+    "Friederike von Stein",
+]
+
 #: notes that float over the page on purpose while the link or the memory card lags
 FLOATING = ["#link-note", "#save-note"]
 

@@ -25,23 +25,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .browser_support import Served, Watch, served_with, wait_for_go
-from .layout import LANGUAGES, LONG_NAMES, Screens, fonts_missing
+from .layout import LANGUAGES, LONG_NAMES, TWELVE, Screens, fonts_missing
 from .tv_steps import Scorekeeper
 
 served = served_with("layout", "countdown_s = 3.0\n")
 
-#: twelve players: the long names, and others long in their own ways
-TWELVE = [
-    *LONG_NAMES,
-    "Maximilian-Alexander von",
-    "Chloé",
-    "Ólafur Ragnar",
-    "Anna-Lena Schmidt-Bäumer",
-    "Guðmundur Sigurðsson",
-    "Marie-Thérèse Dubois",
-    "東方不敗令狐冲",
-    "Friederike von Stein",
-]
 SIX = [*LONG_NAMES, "Maximilian-Alexander von", "Chloé"]
 
 PHONE_PATHS = ["/", "/finish", "/table", "/pads", "/buzzer", "/tv", "/stats", "/join"]

@@ -9,22 +9,10 @@ from __future__ import annotations
 from playwright.sync_api import Browser, expect
 
 from .browser_support import Served, Watch, served_with
-from .layout import LANGUAGES, LONG_NAMES, PHONES, faults
+from .layout import LANGUAGES, PHONES, TWELVE, faults
 from .tv_steps import Scorekeeper
 
 served = served_with("winners-phone", "countdown_s = 1.0\n")
-
-TWELVE = [
-    *LONG_NAMES,
-    "Maximilian-Alexander von",
-    "Chloé",
-    "Ólafur Ragnar",
-    "Anna-Lena Schmidt-Bäumer",
-    "Guðmundur Sigurðsson",
-    "Marie-Thérèse Dubois",
-    "東方不敗令狐冲",
-    "Friederike von Stein",
-]
 
 
 def test_the_winners_of_twelve_read_on_a_phone_in_every_language(
