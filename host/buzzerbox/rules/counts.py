@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
+from buzzerbox.rules.result import RoundResult
 
 
 def by_seat(players: Sequence[str], counts: Mapping[str, int], what: Words) -> list[int]:
@@ -99,3 +100,13 @@ def fewest(players: Sequence[str], counts: Sequence[int]) -> list[str]:
     """The players with the fewest cards left."""
     low = min(counts)
     return [name for name, n in zip(players, counts, strict=True) if n == low]
+
+
+def caller_or_fewest_left(players: Sequence[str], entry: RoundResult) -> tuple[str, ...]:
+    """A scored round's winners where the cards left decide: its caller, else (a stall,
+    a tie nobody was named for) the players with the fewest cards left."""
+    if entry.caller is not None:
+        return (entry.caller,)
+    left = entry.left
+    assert left is not None
+    return tuple(fewest(players, [left[name] for name in players]))

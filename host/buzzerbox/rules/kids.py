@@ -13,7 +13,7 @@ from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
-from buzzerbox.rules.counts import by_seat, check_left, fewest
+from buzzerbox.rules.counts import by_seat, caller_or_fewest_left, check_left
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import CardsLeftEntered, GameCreated, RoundAmended
 from buzzerbox.rules.phase import Phase
@@ -70,11 +70,7 @@ class Kids(Game):
 
     def round_winners(self, entry: RoundResult) -> tuple[str, ...]:
         """The caller, or after a stall the fewest cards left (001)."""
-        if entry.caller is not None:
-            return (entry.caller,)
-        left = entry.left
-        assert left is not None
-        return tuple(fewest(self.players, [left[name] for name in self.players]))
+        return caller_or_fewest_left(self.players, entry)
 
     def check_end(self) -> None:
         if len(self.history) >= self.rounds:
