@@ -4,6 +4,8 @@ hub's page and doctor show)."""
 
 from __future__ import annotations
 
+import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -172,3 +174,38 @@ def test_the_hubs_board_carries_the_reason(tls_broker: Mosquitto) -> None:
         assert status["text"].startswith("broker unreachable: 127.0.0.1:")
     finally:
         subscriber.close()
+
+
+class SlowWaker:
+    """paho's waker (the socket pair's writing end) as the closing thread meets it when
+    it loses the processor at the wrong moment: the network thread, given the
+    DISCONNECT just queued, sends it, ends and closes the pair before the waker is
+    written (CI saw this once: paho's "Bad file descriptor" from the hub's close())."""
+
+    def __init__(self, real: socket.socket, network: threading.Thread) -> None:
+        self.real, self.network = real, network
+        self.closed = threading.Event()
+
+    def send(self, data: bytes) -> int:
+        if threading.current_thread() is not self.network:
+            self.closed.wait(3.0)  # the network thread writes what it has within 1 s
+        return self.real.send(data)
+
+    def close(self) -> None:
+        self.real.close()
+        self.closed.set()
+
+
+def test_closing_races_the_network_thread(broker: Mosquitto) -> None:
+    """close() holds the client's sockets while it wakes the network thread: the thread
+    closes them after, never under it."""
+    link = BrokerLink(
+        broker_from(broker.url), "buzzerbox-test", clean=True, label="test", on_up=lambda c: None
+    )
+    link.start()
+    assert wait_until(link, (CONNECTED,), TIMEOUT_S).state == CONNECTED
+    client = link.client
+    assert client is not None and client._sockpairW is not None
+    client._sockpairW = SlowWaker(client._sockpairW, link._thread)  # type: ignore[assignment]
+    link.close()
+    assert not link._thread.is_alive()

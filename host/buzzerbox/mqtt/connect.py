@@ -232,6 +232,7 @@ class BrokerLink:
         self._answered = False
         self._pause_s: float | None = None  # held for a while (hold's retry_s)
         self._lock = threading.Lock()
+        self._client_lock = threading.Lock()  # the client's sockets, closed or in use
         self.status = BrokerLinkStatus(CONNECTING, "connecting", broker.url, wall_clock())
         self._thread = threading.Thread(target=self._run, name=f"mqtt {label}", daemon=True)
 
@@ -254,19 +255,22 @@ class BrokerLink:
             self._closing.set()
         else:
             self._pause_s = retry_s
-        client = self.client
-        if client is not None:
-            client.disconnect()
+        self._disconnect()
 
     def close(self, timeout: float = 5.0) -> None:
         self._closing.set()
-        client = self.client
-        if client is not None:
-            client.disconnect()
+        self._disconnect()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         if self._held is None:
             self._set(STOPPED, "closed")
+
+    def _disconnect(self) -> None:
+        """A clean DISCONNECT on the connection in use, if one is: never on a client
+        whose connection has ended, whose sockets the link's thread closes."""
+        with self._client_lock:
+            if self.client is not None:
+                self.client.disconnect()
 
     # -- the link's thread ----------------------------------------------------------------
 
@@ -335,18 +339,22 @@ class BrokerLink:
         self._answered = False
         self._accepted = False
         self._lost: str | Words | None = None
-        self.client = client
         try:
-            if self._closing.is_set():
-                return False
             try:
-                client.connect(self.broker.host, self.broker.port, self.keepalive_s)
+                # close() and hold() say so, then wait for the sockets (connect_timeout_s)
+                with self._client_lock:
+                    if self._closing.is_set() or self._pause_s is not None:
+                        return False
+                    self.client = client
+                    client.connect(self.broker.host, self.broker.port, self.keepalive_s)
             except (OSError, ValueError) as exc:
                 self._set(UNREACHABLE, explain(exc, self.broker, self.connect_timeout_s))
                 return False
             client.run()
         finally:
-            client._reset_sockets()
+            with self._client_lock:  # not while close() wakes it to disconnect
+                client._reset_sockets()
+                self.client = None
         if self._closing.is_set() or self._pause_s is not None:
             return self._accepted
         if not self._answered:
