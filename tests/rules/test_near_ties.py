@@ -1,7 +1,8 @@
 """Near ties (issue 41, item 4): a press may carry its timing error (`error_us`, the
 repo's reading in game-log.md); two presses no further apart than their errors added up
 are too close to call. A stop race that close is the v1.1 tie (no caller registered,
-the table names one); a Twin It! claim that close is a tie (the rulebook's split). A
+the table names one); a Twin It! claim that close is a tie (the rulebook's split); two
+hands on a Twist pile that close are its tie (neither card counts). A
 press without `error_us` (a wired pad; every older log) keeps its µs."""
 
 from __future__ import annotations
@@ -74,6 +75,26 @@ def test_a_twin_it_claim_too_close_to_call_is_a_tie_the_table_splits() -> None:
     assert [s["lead_us"] for s in close["claim"]["slaps"]] == [0, 100]
     clear = played("twinit", press(0, 50_000, 100, "slap"), press(1, 50_300, 100, "slap"))
     assert clear["claim"]["tie"] is False
+
+
+def pile(seat: int, t_us: int, error_us: int | None = None) -> dict[str, Any]:
+    return {**press(seat, t_us, error_us, "pile"), "pile": 2}
+
+
+def laid(*presses: dict[str, Any]) -> list[tuple[int, int]]:
+    """Each player's (cards laid, fouls) after these presses on Twist's pile 2."""
+    players = played("twist", *presses)["players"]
+    return [(p["laid"], p["fouls"]) for p in players]
+
+
+def test_two_hands_on_a_twist_pile_too_close_to_call_neither_card_counts() -> None:
+    # v1.1's tie at the same µs, and the repo's reading (issue 41): too close to call
+    assert laid(pile(0, 50_000), pile(1, 50_000)) == [(0, 0), (0, 0)]
+    assert laid(pile(0, 50_000, PHONE_US), pile(1, 50_200, PHONE_US)) == [(0, 0), (0, 0)]
+    # apart by more than both errors: the first holds the pile, the second is blocked
+    assert laid(pile(0, 50_000, PHONE_US), pile(1, 51_801, PHONE_US)) == [(1, 0), (0, 1)]
+    # wired piles keep their µs
+    assert laid(pile(0, 50_000), pile(1, 50_001)) == [(1, 0), (0, 1)]
 
 
 def test_too_close_is_the_gap_against_the_two_errors() -> None:

@@ -4,10 +4,11 @@ Pile spaces: 4 with two players, 8 with three or four. A hand resting on a pile
 blocks it for every other seat, whether or not that hand's own press counted (a
 fouled hand left lying still blocks): a press there is a *blocked* foul. Of two
 presses reaching a free pile the earlier holds it (the later is the blocked foul);
-two at the same µs are a tie and neither counts. A seat may swap its own hands on a
-pile it holds (release and press again, or a new press while its other hand is
-free); with both hands already down there is no free hand, so such a press is no
-card (and no foul). A third pile at once is a foul. Each valid pile press is one
+two at the same µs are a tie and neither counts, and so are two too close to call
+(timing.too_close: no further apart than their timing errors, issue 41). A seat may
+swap its own hands on a pile it holds (release and press again, or a new press while
+its other hand is free); with both hands already down there is no free hand, so such
+a press is no card (and no foul). A third pile at once is a foul. Each valid pile press is one
 card laid. The first stop press wins the round; every other seat's cards left are
 negative points (0 too, for a hand emptied just after the call: v1.2 reading, see
 counts.check_left). After 5 rounds the fewest negative points win; a tie shares.
@@ -32,6 +33,7 @@ from buzzerbox.rules.events import (
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.press import Press
 from buzzerbox.rules.result import RoundResult
+from buzzerbox.rules.timing import too_close
 
 HANDS = 2
 
@@ -80,8 +82,8 @@ class Twist(Game):
         self.holder: dict[int, int] = {}  # pile -> the seat whose counted press holds it
         self.down: dict[tuple[int, int], int] = {}  # (pile, seat) -> t_us: a hand lies there
         self.hands = [0] * n  # hands each seat has down on piles
-        self.taken_at: dict[int, int] = {}  # pile -> t_us its holder took it while free
-        self.tied: dict[int, int] = {}  # pile -> t_us of a tie on it: neither press counts
+        self.taken_at: dict[int, Press] = {}  # pile -> its holder's press on it while free
+        self.tied: dict[int, Press] = {}  # pile -> a press of a tie on it: neither counts
         self.laid = [0] * n
         self.round_fouls = [0] * n
         self.left: list[int] | None = None
@@ -103,6 +105,7 @@ class Twist(Game):
             super().on_press(event)
             return
         seat, pile, t_us = event.seat, event.pile or 0, event.t_us
+        press = self.press_of(event)
         holder = self.holder.get(pile)
         down, hands = self.down, self.hands
         if (pile, seat) in down:
@@ -118,12 +121,13 @@ class Twist(Game):
         hands[seat] += 1
         if hands[seat] > HANDS:
             self.foul(event, "third hand", None)
-        elif holder is not None and self.taken_at.get(pile) == t_us:
-            # two hands reach a free pile at the same µs: neither card counts
+        elif holder is not None and too_close(self.taken_at[pile], press):
+            # two hands reach a free pile at the same µs, or too close to call: neither
+            # card counts
             self.laid[holder] -= 1
             del self.holder[pile]
-            self.tied[pile] = t_us
-        elif not self.tied or self.tied.get(pile) != t_us:
+            self.tied[pile] = self.taken_at[pile]
+        elif pile not in self.tied or not too_close(self.tied[pile], press):
             self._take(event, seat, pile, holder)
 
     def _take(self, event: PadPressed, seat: int, pile: int, holder: int | None) -> None:
@@ -137,7 +141,7 @@ class Twist(Game):
             self.foul(event, "blocked", holder)
             return
         self.holder[pile] = seat
-        self.taken_at[pile] = event.t_us
+        self.taken_at[pile] = self.press_of(event)
         self.laid[seat] += 1
 
     def on_release(self, event: PadReleased) -> None:
