@@ -93,6 +93,7 @@ def test_a_phone_press_is_timed_at_the_touch(
         "press_time": {
             "t_us": arrived - 12_000,  # its link allows 9 ms + 6 / 2 ms
             "from": "arrival",
+            "error_us": 12_000,  # and its touch came before, by up to that (issue 41)
             "why": "the phone's clock is not matched to the box's yet",
             "why_code": "not-matched",
             "clamped_us": 500,
@@ -101,6 +102,7 @@ def test_a_phone_press_is_timed_at_the_touch(
     }
     assert state["caller"] == "Cem"  # type: ignore[index]
     assert state["race"][0]["t_us"] == arrived - 12_000  # type: ignore[index]
+    assert state["race"][0]["error_us"] == 12_000  # type: ignore[index]
     late = client.post("/api/phones/press", json={"token": ANN, "pad": "stop", "ago_ms": 9000})
     assert late.status_code == 400
     assert "0-2000" in late.json["error"]  # type: ignore[index]

@@ -45,6 +45,7 @@ def test_the_age_is_clamped_to_the_measured_link() -> None:
         assert timed.to_json() == {
             "t_us": ARRIVED - 101_000,
             "from": "arrival",
+            "error_us": 101_000,  # the touch came before, by up to what the link allows
             "why": "the phone's clock is not matched to the box's yet",
             "why_code": "not-matched",
             "clamped_us": ago * 1000 - 101_000,
@@ -52,6 +53,7 @@ def test_the_age_is_clamped_to_the_measured_link() -> None:
         }
         unmeasured = press_time(ARRIVED, ago)  # the default: no link measured
         assert (unmeasured.t_us, unmeasured.clamped_us) == (ARRIVED, ago * 1000)
+        assert unmeasured.error_us is None  # no measure: it gains nothing, no tie either
         assert press_time(ARRIVED, ago, link=UNMEASURED) == unmeasured
     honest = press_time(ARRIVED - 500_000, 0, link=WIFI)  # pressed 0.5 s before, no claim
     cheat = press_time(ARRIVED, 814, link=WIFI)
@@ -119,6 +121,7 @@ def test_a_rough_map_times_nothing() -> None:
     assert rough.to_json() == {
         "t_us": ARRIVED,
         "from": "arrival",
+        "error_us": WIFI.allowed_us,  # the touch came before, by up to what the link allows
         "why": said(rough),
         "why_code": "map-too-rough",
     }

@@ -127,11 +127,21 @@ def press_time(
     """The time of a phone edge that reached the box at `arrived_us` (box timeline),
     no earlier than its measured `link` allows (UNMEASURED: its arrival).
 
+    A press timed at its arrival over a measured link carries that link's bound as its
+    error (`error_us`): its touch came before, by up to that much. Over a link never
+    measured it carries none (it gains nothing: no guest can buy a tie with it).
+
     `link=None` (the table's own virtual pads, behind the admin PIN: no guest to
     backdate a press) takes a touch up to MAX_TRANSIT_US before the request left, not
     clamped: a request slowed on its way (a busy phone, a queue) does not move the press."""
     timed = _claimed(arrived_us, ago_ms, touch_us, error_us)
-    return timed if link is None else _clamped(timed, arrived_us, link)
+    if link is None:
+        return timed
+    timed = _clamped(timed, arrived_us, link)
+    if timed.source == "arrival" and link.allowed_us:
+        # the touch came before: by up to what the measured link allows (issue 41)
+        return replace(timed, error_us=link.allowed_us)
+    return timed
 
 
 def _claimed(arrived_us: int, ago_ms: object, touch_us: object, error_us: object) -> PressTime:
