@@ -23,11 +23,17 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-if __name__ == "__main__":  # run as a script: tests/ on the path, where pytest puts it
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-# the lock and sudo of the real-stack tier's roots (tests/realstack: a package of tests/)
-from realstack.rootcache import as_root, locked  # type: ignore[import-not-found]
+# the lock and sudo of the real-stack tier's roots: tests/realstack is a package of
+# tests/, on the path under pytest (and put there when this runs as a script); mypy
+# names the modules from the repo's top
+if TYPE_CHECKING:
+    from tests.realstack.rootcache import as_root, locked
+else:
+    if __name__ == "__main__":
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from realstack.rootcache import as_root, locked
 
 HERE = Path(__file__).resolve().parent
 ROOT_SH = HERE / "kicad" / "root.sh"
