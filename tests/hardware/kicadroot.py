@@ -1,7 +1,8 @@
 """KiCad's kicad-cli for the schematic tests (test_kicad.py): KiCad 9 from Debian
 Trixie in a root of its own (kicad/root.sh, built by mmdebstrap once and kept in
 ~/.cache/buzzerbox-kicad, keyed by root.sh), run with chroot as root (sudo -n when
-the tests are not root, as the real-stack tier does).
+the tests are not root): built and run as the real-stack tier's roots are, with its
+lock and sudo (tests/realstack/rootcache.py).
 
 `python3 tests/hardware/kicadroot.py` builds the root if it is not in the cache and
 prints where it is: tests/check runs it before the suite, so that neither Python's run
@@ -13,37 +14,34 @@ there (load 14)."""
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
+import sys
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+# the lock and sudo of the real-stack tier's roots: tests/realstack is a package of
+# tests/, on the path under pytest (and put there when this runs as a script); mypy
+# names the modules from the repo's top
+if TYPE_CHECKING:
+    from tests.realstack.rootcache import as_root, locked
+else:
+    if __name__ == "__main__":
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from realstack.rootcache import as_root, locked
 
 HERE = Path(__file__).resolve().parent
 ROOT_SH = HERE / "kicad" / "root.sh"
 CACHE = Path(os.environ.get("BUZZERBOX_KICAD_CACHE", Path.home() / ".cache" / "buzzerbox-kicad"))
 
 
-def as_root(command: list[str]) -> list[str]:
-    return command if os.geteuid() == 0 else ["sudo", "-n", *command]
-
-
 def root_key() -> str:
     return hashlib.sha256(ROOT_SH.read_bytes()).hexdigest()[:16]
-
-
-@contextlib.contextmanager
-def locked() -> Iterator[None]:
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / ".lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
 
 
 def build(folder: Path) -> None:
@@ -101,7 +99,7 @@ class KicadCli:
 def kicad_root() -> Path:
     """The root with kicad-cli, built if it is not in the cache (some minutes)."""
     folder = CACHE / f"root-{root_key()}"
-    with locked():
+    with locked(CACHE):
         if not (folder / "version").is_file():
             build(folder)
     return folder / "root"

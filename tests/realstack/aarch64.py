@@ -12,7 +12,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .images import CACHE, as_root, locked
+from .images import CACHE
+from .rootcache import as_root, locked
 
 MIRROR = "http://deb.debian.org/debian"
 
@@ -22,7 +23,7 @@ def python_headers(release: str, python: str) -> Path:
     pyconfig.h in usr/include/aarch64-linux-gnu/pythonX.Y): `--sysroot` is three up."""
     folder = CACHE / f"aarch64-{release}-python{python}"
     include = folder / "usr" / "include" / f"python{python}"
-    with locked():
+    with locked(CACHE):
         if not (include / "Python.h").is_file():
             shutil.rmtree(folder, ignore_errors=True)
             package = f"--include=libpython{python}-dev"

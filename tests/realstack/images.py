@@ -17,8 +17,6 @@ prints where (tests/check runs it before pytest, as it installs Home Assistant).
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import functools
 import hashlib
 import os
@@ -27,9 +25,10 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
+from .rootcache import as_root, locked
 from .vm import Image, Vm, overlay
 
 HERE = Path(__file__).resolve().parent
@@ -79,14 +78,6 @@ def installed_key() -> str:
     return root_key() + "-" + digest([*inputs, HERE / "images.py"], root=REPO)
 
 
-@contextlib.contextmanager
-def locked() -> Iterator[None]:
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / ".lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 def prune(keep: tuple[str, ...]) -> None:
     """Remove the cache's older roots and installs (those not named from `keep`)."""
     for path in CACHE.iterdir():
@@ -96,10 +87,6 @@ def prune(keep: tuple[str, ...]) -> None:
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
-
-
-def as_root(command: list[str]) -> list[str]:
-    return command if os.geteuid() == 0 else ["sudo", "-n", *command]
 
 
 def build_root(folder: Path) -> None:
@@ -131,7 +118,7 @@ def build_root(folder: Path) -> None:
 def trixie_root() -> Image:
     """The Trixie root, built if it is not in the cache."""
     folder = CACHE / f"root-{root_key()}"
-    with locked():
+    with locked(CACHE):
         if not (folder / "disk.img").is_file():
             build_root(folder)
     return Image(folder)
@@ -178,7 +165,7 @@ def installed_box() -> tuple[Image, Path]:
     image = trixie_root()
     key = installed_key()
     disk = CACHE / f"installed-{key}.qcow2"
-    with locked():
+    with locked(CACHE):
         if not disk.is_file():
             work = CACHE / f"installed-{key}.tmp.qcow2"
             work.unlink(missing_ok=True)

@@ -1,6 +1,6 @@
-"""What the browser tests share: the real `buzzerbox serve`, Debian's Chromium driven by
-Playwright, phones and TV screens (`browsing`, `two_phones`), screenshots, and the steps
-every game takes.
+"""What the browser tests share: Debian's Chromium driven by Playwright, phones and TV
+screens (`browsing`, `two_phones`), screenshots, and the steps every game takes, against
+the real `buzzerbox serve` (served_box.py: `Served`, `served_with`, named here too).
 
 The fixtures (`served`, `playwright`, `browser`) are the web tests' own, bound once in
 tests/web/conftest.py (as Home Assistant's tests/components share theirs); module scope:
@@ -14,12 +14,7 @@ Set BUZZERBOX_SHOTS to a folder to keep screenshots: each page in light and dark
 
 from __future__ import annotations
 
-import collections
 import os
-import re
-import subprocess
-import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,6 +34,11 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+# the box (served_box.py), named here too: where every browser test finds its helpers
+from .served_box import Served as Served
+from .served_box import served_with as served_with
+from .served_box import serving as serving
+
 CHROMIUM = os.environ.get("BUZZERBOX_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -55,92 +55,6 @@ GO_TIMEOUT_MS = 12_000
 SHOTS = os.environ.get("BUZZERBOX_SHOTS")
 
 expect.set_options(timeout=10_000)  # live updates on a busy 2-core machine
-
-PIN_LINE = re.compile(r"admin PIN (\S+)")
-OPEN_LINE = re.compile(r"open (http://127\.0\.0\.1:\d+/)")
-
-
-# -- the box -------------------------------------------------------------------------------
-
-
-@dataclass
-class Served:
-    """A running `buzzerbox serve`: its address, its admin PIN and what it printed."""
-
-    process: subprocess.Popen[str]
-    url: str = ""
-    pin: str = ""
-    lines: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=200))
-
-    def output(self) -> str:
-        return "\n".join(self.lines)
-
-
-def _read(served: Served, ready: threading.Event) -> None:
-    """Drain the server's output (so it never blocks), noting its address and PIN."""
-    assert served.process.stdout is not None
-    for line in served.process.stdout:
-        served.lines.append(line.rstrip())
-        if not served.pin and (m := PIN_LINE.search(line)):
-            served.pin = m.group(1)
-        if not served.url and (m := OPEN_LINE.search(line)):
-            served.url = m.group(1).rstrip("/")
-        if served.pin and served.url:
-            ready.set()
-    ready.set()  # the server ended: the fixture sees what is missing
-
-
-def serving(data: Path, config: str | None = None) -> Iterator[Served]:
-    """`buzzerbox serve` on a free loopback port with the data folder `data` (and a
-    config file with the TOML `config`), until the generator is closed."""
-    command = [sys.executable, "-m", "buzzerbox", "serve", "--host", "127.0.0.1"]
-    command += ["--port", "0", "--data", str(data)]
-    if config is not None:
-        (data / "serve.toml").write_text(config)
-        command += ["--config", str(data / "serve.toml")]
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    served = Served(process)
-    ready = threading.Event()
-    reader = threading.Thread(target=_read, args=(served, ready), daemon=True)
-    reader.start()
-    try:
-        if not ready.wait(30) or not (served.url and served.pin):
-            pytest.fail(f"buzzerbox serve gave no address and PIN:\n{served.output()}")
-        yield served
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-        reader.join(5)
-        if process.stdout is not None:
-            process.stdout.close()
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`buzzerbox serve` with a fresh data folder and the default 3 s countdown."""
-    yield from serving(tmp_path_factory.mktemp("box"))
-
-
-def served_with(folder: str, config: str) -> Callable[..., Iterator[Served]]:
-    """A module's own `served` fixture: its box in a data folder named `folder`, with
-    the TOML `config` ("countdown_s = 1.0\n"). `served = served_with("games", ...)`"""
-
-    @pytest.fixture(scope="module", name="served")
-    def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-        yield from serving(tmp_path_factory.mktemp(folder), config)
-
-    return served
 
 
 # -- the browser ---------------------------------------------------------------------------
@@ -192,16 +106,27 @@ class Watch:
         assert not self.outside, f"the pages asked outside the box: {self.outside}"
 
 
-def phone(browser: Browser, scheme: Literal["light", "dark"] = "light") -> BrowserContext:
+def phone(
+    browser: Browser, scheme: Literal["light", "dark"] = "light", language: str | None = None
+) -> BrowserContext:
+    """A 390×844 touch phone's browser in `scheme`; `language` is the phone's own ("de-DE":
+    its browser asks pages in it, Accept-Language "de-DE,de;q=0.9", and tells scripts),
+    Playwright's en-US if None."""
     context = browser.new_context(
         viewport=PHONE,
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
         color_scheme=scheme,
+        locale=language,
     )
     context.set_default_timeout(10_000)
     return context
+
+
+def german_phone(browser: Browser) -> BrowserContext:
+    """A light phone set to German (a `browsing` device)."""
+    return phone(browser, language="de-DE")
 
 
 Scheme = Literal["light", "dark"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 from buzzerbox.i18n import LOCALE_DIR
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .browser_support import (
     Served,
@@ -20,8 +20,8 @@ from .browser_support import (
     browsing,
     confirm,
     enter,
+    german_phone,
     new_game,
-    phone,
     served_with,
     wait_for_go,
 )
@@ -80,12 +80,6 @@ def english_left(page: Page, words: set[str]) -> list[str]:
 
 
 served = served_with("language", "countdown_s = 1.0\n")
-
-
-def german_phone(browser: Browser) -> BrowserContext:
-    context = phone(browser)
-    context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
-    return context
 
 
 def unlock(table: Page, pin: str) -> None:

@@ -16,7 +16,7 @@ from .browser_support import (
     Served,
     Watch,
     browsing,
-    phone,
+    german_phone,
     served_with,
     tv_screen,
     wait_for_go,
@@ -25,12 +25,6 @@ from .tv_steps import Scorekeeper, scored_ligretto
 
 ERROR_US = 900
 served = served_with("near-ties", "countdown_s = 1.0\n")
-
-
-def german_phone(browser: Browser) -> BrowserContext:
-    context = phone(browser)
-    context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
-    return context
 
 
 def guest(watch: Watch, context: BrowserContext, served: Served, seat: int) -> Page:
