@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from buzzerbox.hub import validate
 from buzzerbox.hub.errors import InvalidMessageError, NotRemovableError, no_result, no_table
@@ -45,7 +45,10 @@ from buzzerbox.hub.messages import (
     StateMessage,
 )
 from buzzerbox.hub.tables import (
+    BoardRecord,
+    BoardView,
     Record,
+    SavedBoard,
     Table,
     TableSummary,
     TournamentRow,
@@ -55,6 +58,9 @@ from buzzerbox.hub.tables import (
 )
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
+
+if TYPE_CHECKING:  # paho is loaded only where the link runs
+    from buzzerbox.mqtt.connect import LinkStatusJson
 
 Update = tuple[str, Any]
 #: photo finishes kept for the page
@@ -97,7 +103,7 @@ class Leaderboard:
         #: called with (box, event message) for each event accepted, once, in order
         self.when_event: list[Callable[[str, EventMessage], None]] = []
         self._lock = threading.Lock()
-        self._broker: dict[str, Any] = {"state": "connecting", "reason": "", "text": ""}
+        self._broker: LinkStatusJson = {"state": "connecting", "reason": "", "text": ""}
         self._tables: dict[str, Table] = {}
         #: tables gone (forgotten or removed): box -> the seq of the last state held
         self._gone: dict[str, int] = {}
@@ -170,15 +176,15 @@ class Leaderboard:
     def _drop(self, reason: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
 
-    def set_broker(self, status: dict[str, Any]) -> list[Update]:
-        """The hub's link to the broker (connect.LinkStatus.to_json()), for the page."""
+    def set_broker(self, status: LinkStatusJson) -> list[Update]:
+        """The hub's link to the broker (BrokerLinkStatus.to_json()), for the page."""
         with self._lock:
-            self._broker = dict(status)
-        return [("broker", dict(status))]
+            self._broker = status.copy()
+        return [("broker", status.copy())]
 
-    def broker(self) -> dict[str, Any]:
+    def broker(self) -> LinkStatusJson:
         with self._lock:
-            return dict(self._broker)
+            return self._broker.copy()
 
     def forget_idle(self) -> list[Update]:
         """Drop the tables offline for longer than `forget_after_s`."""
@@ -354,7 +360,7 @@ class Leaderboard:
 
     # -- reading ------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> BoardView:
         """Everything the page shows, at once."""
         with self._lock:
             latest = sorted(self._finishes.values(), key=Finish.when, reverse=True)
@@ -366,7 +372,7 @@ class Leaderboard:
                 "dropped_by": dict(self.dropped),
                 "refused": self.refused,
                 "signed": self.signer is not None,
-                "broker": dict(self._broker),
+                "broker": self._broker.copy(),
             }
 
     def table(self, box: str) -> TableSummary | None:
@@ -376,18 +382,11 @@ class Leaderboard:
 
     # -- the hub's own record -------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> BoardRecord:
         """What the hub keeps over a restart of itself or of the broker (JSON)."""
         with self._lock:
-            return {
-                "v": 1,
-                "tables": {b: t.record() for b, t in self._tables.items()},
-                "results": [[b, g, r.to_json()] for (b, g), r in self._results.items()],
-                "finishes": [f.to_json() for f in self._finishes.values()],
-                "races": {n: list(v) for n, v in self._from_races.items()},
-                "gone": dict(self._gone),
-                "struck": [[b, g, s] for (b, g), s in self._struck.items()],
-            }
+            held = self._tables, self._results, self._finishes, self._from_races, self._gone
+            return SavedBoard(*held, self._struck).to_json()
 
     def restore(self, saved: Mapping[str, Any]) -> None:
         """Take back a record (`record()`); raises InvalidMessageError if it is not one."""

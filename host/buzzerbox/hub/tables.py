@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from buzzerbox.hub import validate
-from buzzerbox.hub.messages import Finish, ResultMessage, StateJson, StateMessage, TotalJson
+from buzzerbox.hub.messages import (
+    Finish,
+    FinishJson,
+    ResultJson,
+    ResultMessage,
+    StateJson,
+    StateMessage,
+    TotalJson,
+)
+
+if TYPE_CHECKING:  # paho is loaded only where the link runs
+    from buzzerbox.mqtt.connect import LinkStatusJson
 
 
 class TableSummary(TypedDict):
@@ -148,8 +159,35 @@ def least(a: int | None, b: int | None) -> int | None:
     return b if a is None else min(a, b)
 
 
+class BoardView(TypedDict):
+    """Everything the page shows at once (Leaderboard.snapshot(), /api/board)."""
+
+    tables: list[TableSummary]
+    tournament: list[TournamentRow]
+    finishes: list[FinishJson]
+    dropped: int
+    dropped_by: dict[str, int]
+    refused: int
+    signed: bool
+    broker: LinkStatusJson
+
+
+class BoardRecord(TypedDict):
+    """The hub's record as JSON (hub.json): what `SavedBoard` holds."""
+
+    v: int
+    tables: dict[str, TableRecord]
+    results: list[tuple[str, int, ResultJson]]
+    finishes: list[FinishJson]
+    races: dict[str, list[int | None]]
+    gone: dict[str, int]
+    struck: list[tuple[str, int, int]]
+
+
 class SavedBoard(NamedTuple):
-    """The parts of a hub's record (Leaderboard.record()), checked."""
+    """What the hub keeps over a restart of itself or of the broker: its tables, the
+    finished games' results, the photo finishes, each player's best in races, the tables
+    gone and the results struck (each up to a seq)."""
 
     tables: dict[str, Table]
     results: dict[tuple[str, int], ResultMessage]
@@ -158,9 +196,20 @@ class SavedBoard(NamedTuple):
     gone: dict[str, int]
     struck: dict[tuple[str, int], int]
 
+    def to_json(self) -> BoardRecord:
+        return {
+            "v": 1,
+            "tables": {b: t.record() for b, t in self.tables.items()},
+            "results": [(b, g, r.to_json()) for (b, g), r in self.results.items()],
+            "finishes": [f.to_json() for f in self.finishes.values()],
+            "races": {n: list(v) for n, v in self.races.items()},
+            "gone": dict(self.gone),
+            "struck": [(b, g, s) for (b, g), s in self.struck.items()],
+        }
+
 
 def parse_record(saved: Mapping[str, Any]) -> SavedBoard:
-    """A hub's record (Leaderboard.record(), read from JSON), each part checked by
+    """A hub's record (`SavedBoard.to_json()`, read back from JSON), each part checked by
     validate.py; raises InvalidMessageError (or KeyError, TypeError) if it is not one."""
     tables: dict[str, Table] = {}
     for box, t in dict(saved["tables"]).items():
