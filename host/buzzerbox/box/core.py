@@ -26,7 +26,7 @@ from buzzerbox.box.checks import (
     shown_rejected,
 )
 from buzzerbox.box.countdown import Countdown
-from buzzerbox.box.enrol import ENROL_PHASES, PadLayout, PadSeats, lit_pads, noted
+from buzzerbox.box.enrol import ENROL_PHASES, PadLayout, PadSeats, lit_pads
 from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
@@ -247,7 +247,7 @@ class Box:
             try:
                 self._accept(edge, pad_id)
             except BuzzerboxError as exc:
-                noted(record, Words("refused: {reason}", {"reason": exc.words or str(exc)}))
+                record.noted(Words("refused: {reason}", {"reason": exc.words or str(exc)}))
                 self._changed()
                 raise
             return self.state()
