@@ -149,14 +149,14 @@ def lost_game(path: object, game_id: int) -> Words:
 
 def played_game(summary: GameSummary, events: list[StoredEvent]) -> PlayedGame:
     """A finished game read back from its events: players, winners, rounds."""
-    state = replay_events(events)[0].state()
+    game = replay_events(events)[0].game
     return PlayedGame(
         id=summary.id,
         game=summary.game,
         started=summary.started,
-        players=[p["name"] for p in state.get("players", [])],
-        winners=list(state.get("winners", [])),
-        history=list(state.get("history", [])),
+        players=list(game.players),
+        winners=list(game.winners),
+        history=game.history,
         stops=stop_times(e.body for e in events),
     )
 
