@@ -15,6 +15,7 @@ from buzzerbox.box.kept import Kept
 from buzzerbox.box.stats import PlayedGame, stop_times
 from buzzerbox.errors import Words
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.statejson import PlayerJson, StateJson
 from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent, StoreError
 from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import replay_events
@@ -176,24 +177,37 @@ def not_in_log(game_id: int) -> Words:
 
 def game_view(log: EventLog, summary: GameSummary) -> dict[str, Any]:
     """A game's summary, title, players' totals and scored rounds (a replay)."""
-    state = replay_events(game_events(log, summary.id))[0].state()
-    keep = ("name", "total", "takes")
+    game = replay_events(game_events(log, summary.id))[0].game
     return {
         **summary.to_json(),
-        "title": state.get("title"),
-        "standings": [{k: p[k] for k in keep if k in p} for p in state.get("players", [])],
+        "title": game.title,
+        "standings": [_standing(game.player_json(seat)) for seat in range(len(game.players))],
         "history": [
-            {k: r[k] for k in ("round", "caller", "points", "totals", "winners") if k in r}
-            for r in state.get("history", [])
+            {
+                "round": r.round,
+                "caller": r.caller,
+                "points": dict(r.points),
+                "totals": dict(r.totals),
+                "winners": list(r.winners),
+            }
+            for r in game.history
         ],
     }
+
+
+def _standing(player: PlayerJson) -> dict[str, object]:
+    """A player's line of a past game: name, total (Twin It!: and the takes)."""
+    out: dict[str, object] = {"name": player["name"], "total": player["total"]}
+    if "takes" in player:
+        out["takes"] = player["takes"]
+    return out
 
 
 def export_log(log: EventLog, game_id: int) -> str:
     return to_jsonl(e.body for e in log.events(game_id))
 
 
-def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEvent]]:
+def finished(log: EventLog, game_id: int) -> tuple[StateJson, list[StoredEvent]]:
     """The state of a finished game and its events; NotFinishedError if it is not."""
     events = log.events(game_id)
     state = replay_events(events)[0].state()

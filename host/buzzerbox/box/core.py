@@ -16,7 +16,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from buzzerbox.box.archive import GameArchive, lost_game
 from buzzerbox.box.checks import (
@@ -121,7 +121,9 @@ class Box:
         """
         with self._lock:
             if self._cache is None:
-                state = self._engine.state() if self._engine else idle_state()
+                # the game's state object (rules/statejson.py), and the box's keys added
+                game = self._engine.state() if self._engine else None
+                state = idle_state() if game is None else cast(dict[str, Any], game)
                 state["rejected"] = [r.to_json() for r in self._rejected]
                 state["rejected_count"] = self._rejected_count
                 state["box"] = {

@@ -265,11 +265,9 @@ class Deriver:
         return Outgoing(topic(self.box, "race"), dump(self._last_race), True)
 
 
-def _race_press(press: Press) -> dict[str, Any]:
+def _race_press(press: Press) -> dict[str, object]:
     """A press as the race message lists it (mqtt/README.md): its JSON without `t_us`."""
-    out = press.to_json()
-    del out["t_us"]
-    return out
+    return {k: v for k, v in press.to_json().items() if k != "t_us"}
 
 
 def _least(a: int | None, b: int | None) -> int | None:
