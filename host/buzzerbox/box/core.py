@@ -34,7 +34,7 @@ from buzzerbox.box.phones import PhoneSeats, follow
 from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.pads.pad import Pad
-from buzzerbox.pads.timeline.arbiter import Edge
+from buzzerbox.pads.timeline.arbiter import BoardJson, Edge
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.eventjson import event_to_dict
@@ -283,7 +283,7 @@ class Box:
             self._seats.echo(self.state()["phase"])
             return Played(pad.seat, pad.role, pad.pile, pressed)
 
-    def pad_board(self, status: Mapping[str, Any]) -> None:
+    def pad_board(self, status: BoardJson) -> None:
         """A pad board's status (`buzzerbox monitor --json`'s board object): the pad test's."""
         with self._lock:
             self._seats.board(status)

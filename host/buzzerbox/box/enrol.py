@@ -31,6 +31,7 @@ from buzzerbox.box.errors import NoGameError
 from buzzerbox.box.padtest import PadTestEdge, PadTestEdgeJson
 from buzzerbox.errors import Words, plural_words
 from buzzerbox.pads.pad import Pad, pad_label
+from buzzerbox.pads.timeline.arbiter import BoardJson
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
@@ -110,7 +111,7 @@ class PadSeats:
         self._made: tuple[Engine | None, dict[str, int], list[Pad]] | None = None
         self._made_json: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
         #: the pad boards' status for the pad test, by board
-        self.boards: dict[str, dict[str, Any]] = {}
+        self.boards: dict[str, BoardJson] = {}
 
     # -- enrolment ----------------------------------------------------------------------
 
@@ -320,14 +321,16 @@ class PadSeats:
         edge = "press" if e.is_press else "release"
         logger.log(level, "pad %s %s: %s of seat %s at %d µs", e.pad, edge, what, e.seat, e.t_us)
 
-    def board(self, status: Mapping[str, Any]) -> None:
+    def board(self, status: BoardJson) -> None:
         """A pad board's status (`buzzerbox monitor --json`'s board object, with what the
         pad map says of it: pads/feed.py `board_json`). A board known by its port until
         its HELLO (`url`) is one board: its status under the port is replaced."""
-        board, url = str(status["board"]), status.get("url")
+        board, url = status["board"], status.get("url")
         if url is not None and url != board:
-            self.boards.pop(str(url), None)
-        self.boards[board] = {k: v for k, v in status.items() if k not in ("event", "url")}
+            self.boards.pop(url, None)
+        shown = status.copy()
+        shown.pop("url", None)
+        self.boards[board] = shown
 
     def edges(self) -> list[PadTestEdgeJson]:
         return [e.to_json() for e in self._edges]
