@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from buzzerbox.box.errors import NoGameError
 from buzzerbox.box.padtest import PadTestEdge, PadTestEdgeJson
 from buzzerbox.errors import Words, plural_words
-from buzzerbox.pads.pad import Pad, pad_label
+from buzzerbox.pads.pad import Pad, PadJson, pad_label
 from buzzerbox.pads.timeline.arbiter import BoardJson
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
@@ -109,7 +109,7 @@ class PadSeats:
         self._count = 0
         #: the pads worked out last: (engine, enrolments, pads); a game's shape is fixed
         self._made: tuple[Engine | None, dict[str, int], list[Pad]] | None = None
-        self._made_json: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
+        self._made_json: tuple[list[Pad] | None, list[PadJson]] = (None, [])
         #: the pad boards' status for the pad test, by board
         self.boards: dict[str, BoardJson] = {}
 
@@ -259,7 +259,7 @@ class PadSeats:
         self._made = (engine, dict(self._seats), pads)
         return pads
 
-    def pads_json(self, engine: Engine | None) -> list[dict[str, Any]]:
+    def pads_json(self, engine: Engine | None) -> list[PadJson]:
         pads = self.pads(engine)  # the same list until the game or its enrolments change
         if self._made_json[0] is not pads:
             self._made_json = (pads, [p.to_json() for p in pads])
