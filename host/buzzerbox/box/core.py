@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from buzzerbox.box.archive import GameArchive, lost_game
+from buzzerbox.box.boxjson import BoxJson, BoxStateJson
 from buzzerbox.box.checks import (
     check_import_size,
     check_mostly_accepted,
@@ -77,7 +78,7 @@ class Box:
         self._seats = PadSeats(self.pad_layout)
         #: phones as pads: which phone is whose buzzer (phones.py; kept if given a file)
         self.phones = phones if phones is not None else PhoneSeats()
-        self.when_changed: list[Callable[[dict[str, Any]], None]] = []
+        self.when_changed: list[Callable[[BoxStateJson], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         #: the pad edges refused (counted, logged, never raised)
         self.pad_refusals = 0
@@ -91,7 +92,7 @@ class Box:
         self._offset_us = 0
         self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
-        self._cache: dict[str, Any] | None = None
+        self._cache: BoxStateJson | None = None
         self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
         self.seq = log_.last_seq()
         last = log_.last_game_id()
@@ -114,19 +115,17 @@ class Box:
 
     # -- reading ------------------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> BoxStateJson:
         """The state object of the current game, plus what the box adds under "box".
 
         The dict is shared between callers until the next change: do not mutate it.
         """
         with self._lock:
             if self._cache is None:
-                # the game's state object (rules/statejson.py), and the box's keys added
-                game = self._engine.state() if self._engine else None
-                state = idle_state() if game is None else cast(dict[str, Any], game)
+                state = self._engine.state() if self._engine else idle_state()
                 state["rejected"] = [r.to_json() for r in self._rejected]
                 state["rejected_count"] = self._rejected_count
-                state["box"] = {
+                box: dict[str, object] = {
                     "simulated": self.is_simulated,
                     "pads": self._seats.pads_json(self._engine),
                     "countdown_ends_us": self._countdown.ends_us,
@@ -142,7 +141,9 @@ class Box:
                     "phones": self.phones.to_json(),
                     "colours": self.archive.colours(),
                 }
-                self._cache = state
+                # the same dict, now with `box` (its reports' keys are BoxJson's)
+                self._cache = cast(BoxStateJson, state)
+                self._cache["box"] = cast(BoxJson, box)
             return self._cache
 
     @property
@@ -158,7 +159,7 @@ class Box:
 
     # -- commands -----------------------------------------------------------------------
 
-    def new_game(self, fields: Mapping[str, Any], *, keep_phones: bool = False) -> dict[str, Any]:
+    def new_game(self, fields: Mapping[str, Any], *, keep_phones: bool = False) -> BoxStateJson:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
         if line.get("game") == "twinit":  # the box draws who starts unless the table chose
@@ -178,7 +179,7 @@ class Box:
             self._settle()
             return self.state()
 
-    def rematch(self) -> dict[str, Any]:
+    def rematch(self) -> BoxStateJson:
         """The same game again: its players in their seats (so colours), target or rounds,
         variants, enrolled pads and the phones' seats. NoGameError if there is none."""
         with self._lock:
@@ -196,7 +197,7 @@ class Box:
             self._changed()
             return self.state()
 
-    def submit(self, entry: Event) -> dict[str, Any]:
+    def submit(self, entry: Event) -> BoxStateJson:
         """A table entry (round, caller, ..., undo: `table_entry` parses a phone's);
         returns the new state."""
         check_table_entry(event_type(entry))
@@ -204,7 +205,7 @@ class Box:
             self._accept(entry)
             return self.state()
 
-    def import_log(self, text: str) -> dict[str, Any]:
+    def import_log(self, text: str) -> BoxStateJson:
         """A game log (v1) as a new game; returns its state with the lines rejected (the
         first few, and their count). A file too big or mostly refused changes nothing."""
         check_import_size(text)
@@ -235,7 +236,7 @@ class Box:
 
     def play(
         self, edge: PadPressed | PadReleased, *, pad_id: str | None = None, clamp: bool = True
-    ) -> dict[str, Any]:
+    ) -> BoxStateJson:
         """A seat's pad edge at `edge.t_us` (box timeline): a virtual pad's or a phone's
         (`parse_edge` makes one of a page's request), or a real pad's (`pad_id`, from
         `pad_edge`). A virtual pad's time is clamped so pad events stay in time order
@@ -289,14 +290,14 @@ class Box:
             self._seats.board(status)
             self._changed()
 
-    def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
+    def enrol(self, seat: object, *, reset: bool = False) -> BoxStateJson:
         """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
         with self._lock:
             self._seats.command(seat, reset, self._engine, self._game_id, self.log)
             self._changed()
             return self.state()
 
-    def change_phones(self, change: Callable[[PhoneSeats, int], object]) -> dict[str, Any]:
+    def change_phones(self, change: Callable[[PhoneSeats, int], object]) -> BoxStateJson:
         """Change which phones are pads: `change(phones, seats)`; announced unless False."""
         with self._lock:
             seats = len(self._engine.game.players) if self._engine else 0

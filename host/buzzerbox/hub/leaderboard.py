@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from buzzerbox.hub import validate
 from buzzerbox.hub.errors import InvalidMessageError, NotRemovableError, no_result, no_table
@@ -58,9 +58,6 @@ from buzzerbox.hub.tables import (
 )
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
-
-if TYPE_CHECKING:  # paho is loaded only where the link runs
-    from buzzerbox.mqtt.connect import LinkStatusJson
 
 Update = tuple[str, Any]
 #: photo finishes kept for the page
@@ -103,7 +100,7 @@ class Leaderboard:
         #: called with (box, event message) for each event accepted, once, in order
         self.when_event: list[Callable[[str, EventMessage], None]] = []
         self._lock = threading.Lock()
-        self._broker: LinkStatusJson = {"state": "connecting", "reason": "", "text": ""}
+        self._broker: dict[str, object] = {"state": "connecting", "reason": "", "text": ""}
         self._tables: dict[str, Table] = {}
         #: tables gone (forgotten or removed): box -> the seq of the last state held
         self._gone: dict[str, int] = {}
@@ -176,15 +173,15 @@ class Leaderboard:
     def _drop(self, reason: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
 
-    def set_broker(self, status: LinkStatusJson) -> list[Update]:
+    def set_broker(self, status: Mapping[str, object]) -> list[Update]:
         """The hub's link to the broker (BrokerLinkStatus.to_json()), for the page."""
         with self._lock:
-            self._broker = status.copy()
-        return [("broker", status.copy())]
+            self._broker = dict(status)
+        return [("broker", dict(status))]
 
-    def broker(self) -> LinkStatusJson:
+    def broker(self) -> dict[str, object]:
         with self._lock:
-            return self._broker.copy()
+            return dict(self._broker)
 
     def forget_idle(self) -> list[Update]:
         """Drop the tables offline for longer than `forget_after_s`."""
@@ -372,7 +369,7 @@ class Leaderboard:
                 "dropped_by": dict(self.dropped),
                 "refused": self.refused,
                 "signed": self.signer is not None,
-                "broker": self._broker.copy(),
+                "broker": dict(self._broker),
             }
 
     def table(self, box: str) -> TableSummary | None:

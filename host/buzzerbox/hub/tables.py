@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from buzzerbox.hub import validate
 from buzzerbox.hub.messages import (
@@ -21,9 +21,6 @@ from buzzerbox.hub.messages import (
     StateMessage,
     TotalJson,
 )
-
-if TYPE_CHECKING:  # paho is loaded only where the link runs
-    from buzzerbox.mqtt.connect import LinkStatusJson
 
 
 class TableSummary(TypedDict):
@@ -169,7 +166,8 @@ class BoardView(TypedDict):
     dropped_by: dict[str, int]
     refused: int
     signed: bool
-    broker: LinkStatusJson
+    #: the link's status (mqtt/connect.py `BrokerLinkStatus.to_json`), passed through
+    broker: dict[str, object]
 
 
 class BoardRecord(TypedDict):

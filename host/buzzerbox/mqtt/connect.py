@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
@@ -48,18 +48,6 @@ STATE_WORDS = {
     REFUSED: Words("refused"),
     STOPPED: Words("stopped"),
 }
-
-
-class LinkStatusJson(TypedDict):
-    """A link's status on a page (`BrokerLinkStatus.to_json`; the hub's before its
-    link has said anything: only state, reason and text)."""
-
-    state: str
-    reason: str
-    broker: NotRequired[str]
-    since: NotRequired[float]
-    text: str
-    said: NotRequired[dict[str, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +80,7 @@ class BrokerLinkStatus:
         said = {"state": STATE_WORDS.get(self.state, self.state), "reason": reason}
         return Words("broker {state}: {reason}", said)
 
-    def to_json(self) -> LinkStatusJson:
+    def to_json(self) -> dict[str, Any]:
         """The status for the pages: `text` in English, `said` in the box's other
         languages (the state is every phone's: each shows its own)."""
         words = self.line_words()

@@ -95,24 +95,27 @@ class RejectedJson(TypedDict):
 
 
 class StateJson(TypedDict):
-    """The state object (game-log.md)."""
+    """The state object (game-log.md). A game's has every key but the other games' own;
+    the box's before any game (box/gameinfo.py `idle_state`) has no game (`game` and
+    `title` null) and only the keys that are required here."""
 
-    game: str
-    title: str
-    variants: list[str]
+    game: str | None
+    title: str | None
     round: int
     phase: str
     players: list[PlayerJson]
     winners: list[str]
     caller: str | None
-    stalled: bool
-    tie: bool
-    go_t_us: int | None
-    race: list[PressJson]
-    false_starts: list[PressJson]
-    late: list[PressJson]
-    voided: list[PressJson]
     history: list[RoundJson]
+    # every game's, not the idle state's
+    variants: NotRequired[list[str]]
+    stalled: NotRequired[bool]
+    tie: NotRequired[bool]
+    go_t_us: NotRequired[int | None]
+    race: NotRequired[list[PressJson]]
+    false_starts: NotRequired[list[PressJson]]
+    late: NotRequired[list[PressJson]]
+    voided: NotRequired[list[PressJson]]
     # each game's own
     rounds: NotRequired[int | None]  # Ligretto (or target), Twist, Kids
     cards: NotRequired[int]  # Kids
