@@ -93,7 +93,7 @@ def instrument(ask: bool) -> None:
             by_seq[seq] = key
         return seq
 
-    def hub_publish(self: StateView, state: dict[str, Any]) -> None:
+    def hub_publish(self: StateView[Any], state: Any) -> None:
         publish(self, state)
         key = getattr(local, "key", None)
         if key is not None and "diffed" not in marks[key] and "logged" in marks[key]:

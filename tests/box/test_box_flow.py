@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ def started(box: Box, clock: ManualClock, game: str = "ligretto", **fields: Any)
     assert box.state()["phase"] == "playing"
 
 
-def without_pad_test(state: dict[str, Any]) -> dict[str, Any]:
+def without_pad_test(state: Mapping[str, Any]) -> dict[str, Any]:
     """The state but the pad test's edges (kept in memory: the last since the box started)."""
     return {**state, "box": {k: v for k, v in state["box"].items() if k != "pad_test"}}
 

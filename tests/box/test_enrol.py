@@ -5,7 +5,7 @@ last edges in the state (box.pad_test)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,7 @@ def hw_admin(hw: Box, app_config: dict[str, Any]) -> FlaskClient:
     return client
 
 
-def seats(state: dict[str, Any]) -> dict[str, tuple[str, int, bool]]:
+def seats(state: Mapping[str, Any]) -> dict[str, tuple[str, int, bool]]:
     return {p["id"]: (p["role"], p["seat"], p["enrolled"]) for p in state["box"]["pads"]}
 
 
@@ -233,7 +233,7 @@ def test_the_pad_test_shows_the_last_edges_of_real_and_virtual_pads(
     hw.pad_edge(pad_edge("south", True, clock.now + 5))
     edge = hw.state()["box"]["pad_test"][-1]
     assert (edge["pad"], edge["role"], edge["seat"]) == ("south", "slap", 1)
-    assert edge["note"].startswith("refused: no game has started")
+    assert str(edge["note"]).startswith("refused: no game has started")
     # the rules' refusal in the note is said in the language too, not left in English
     assert edge["note_said"]["fr"].startswith("refusé : ")
     assert "no game has started" not in edge["note_said"]["fr"]
@@ -266,7 +266,8 @@ def test_pad_edges_are_on_the_console_while_no_round_plays(
     hw.submit(table_entry({"type": "round"}))
     clock.advance(hw.countdown_us)
     hw.pad_edge(pad_edge("south", True, clock.now))  # in play: DEBUG, not on the console
-    assert hw.state()["claim"]["claimant"] == "Ben"
+    claim = hw.state()["claim"]
+    assert claim is not None and claim["claimant"] == "Ben"
     assert len(caplog.messages) == 1
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.box.phones import PhonesJson
 from buzzerbox.box.presence import PresenceWatch
 from flask.testing import FlaskClient
 from web.web_fakes import ManualClock, new_game  # type: ignore[import-not-found]
@@ -93,7 +94,7 @@ def test_a_seat_whose_phone_goes_quiet_is_offline_until_it_is_heard_again(
     watch = PresenceWatch(box, after_us=10 * SECOND, every_us=SECOND).start()
     try:
         seated(client, admin)
-        published: list[dict[str, object]] = []
+        published: list[PhonesJson] = []
         box.when_changed.append(lambda state: published.append(state["box"]["phones"]))
         for _ in range(6):  # Ann's phone says it is there every 3 s, Ben's is silent
             clock.advance(3 * SECOND)

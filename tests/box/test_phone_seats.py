@@ -56,6 +56,7 @@ def test_seats_kept_for_another_game_are_not_this_games(
 ) -> None:
     box = Box(EventLog(db_path), clock=clock)
     game_id = box.new_game({"game": "kids", "players": ["Ann", "Ben"]})["box"]["game_id"]
+    assert game_id is not None
     box.close()
     seats = tmp_path / "phones.json"
     kept = {"version": 1, "game": game_id + 1, "on": True, "seats": {ANN: 1}}

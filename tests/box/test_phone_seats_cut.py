@@ -50,6 +50,7 @@ def test_seats_of_a_game_the_log_lost_never_come_back_for_the_game_that_reuses_i
     box.change_phones(lambda phones, _: phones.switch(True))
     box.change_phones(lambda phones, n: phones.take(ANN, 0, n))
     lost = box.new_game({"game": "kids", "players": PLAYERS})["box"]["game_id"]
+    assert lost is not None
     box.change_phones(lambda phones, n: phones.take(BEN, 2, n))
     stale = seats.read_bytes()  # the lost game's seats: Ben in seat 3
     box.close()

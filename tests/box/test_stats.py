@@ -15,7 +15,7 @@ from buzzerbox.testing import ManualClock
 ANN, BEN = 0, 1
 
 
-def stats(box: Box) -> dict[str, dict[str, Any]]:
+def stats(box: Box) -> dict[str, Any]:
     return {r["name"]: r for r in player_stats(box.archive.played_games())}
 
 

@@ -8,9 +8,9 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from buzzerbox.box import Box
+from buzzerbox.box.boxjson import BoxJson
 from buzzerbox.box.checks import table_entry
 from buzzerbox.serve import say_unsaved
 from buzzerbox.store.eventlog import EventLog
@@ -40,7 +40,7 @@ def test_a_stalled_fsync_shows_the_change_unsaved_then_saved(
     log = EventLog(tmp_path / "box.db", sync="behind", fsync=fsync, reveal_wait_s=10)
     box = Box(log, clock=clock)
     say_unsaved(box, log)
-    shown: list[dict[str, Any]] = []
+    shown: list[BoxJson] = []
     box.when_changed.append(lambda state: shown.append(state["box"]))
     box.new_game({"game": "twist", "players": ["Ann", "Ben"]})
     box.submit(table_entry({"type": "round"}))

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonpatch
 import pytest
 from buzzerbox.box import Box
-from buzzerbox.live.livestate import StateView, View
+from buzzerbox.live.livestate import StateView
 from buzzerbox.live.sse import Full, Stream, StreamSettings
 from buzzerbox.web import create_app
 from flask import Flask
@@ -194,7 +194,12 @@ def test_a_slow_stream_skips_to_the_latest_state(client: FlaskClient, admin: Fla
     response.close()
 
 
-def state_stream(view: View, full: Full, ring: int = 64) -> tuple[Stream, StateView]:
+View = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def state_stream(
+    view: View, full: Full, ring: int = 64
+) -> tuple[Stream, StateView[dict[str, Any]]]:
     """A live stream with the phones' view of a state on it."""
     stream = Stream(full, ring=ring)
     return stream, StateView(stream, view)

@@ -25,6 +25,7 @@ import paho.mqtt.client as mqtt
 from buzzerbox.box import Box
 from buzzerbox.box.checks import table_entry
 from buzzerbox.hub.leaderboard import Leaderboard, Update
+from buzzerbox.hub.messages import EventMessage
 from buzzerbox.mqtt import Publisher
 from buzzerbox.mqtt.connect import stop_client
 from buzzerbox.rules.eventjson import parse_edge
@@ -249,9 +250,9 @@ class Watcher:
     def __post_init__(self) -> None:
         self.board.when_event.append(self._event)
 
-    def _event(self, box: str, data: dict[str, Any]) -> None:
+    def _event(self, box: str, data: EventMessage) -> None:
         with self.cond:
-            self.events[box].append(int(data["seq"]))
+            self.events[box].append(data.seq)
             self.cond.notify_all()
 
     def updates(self, updates: list[Update]) -> None:

@@ -49,7 +49,7 @@ def result(box: str, game_id: int, seq: int, winners: list[str], finished: bool 
 def test_events_once_each_with_gaps_seen() -> None:
     board = Leaderboard()
     seen: list[int] = []
-    board.when_event.append(lambda box, data: seen.append(data["seq"]))
+    board.when_event.append(lambda box, data: seen.append(data.seq))
     for seq, prev in [(1, None), (2, 1), (2, 1), (1, None), (3, 2), (5, 4), (6, 5)]:
         assert board.apply("buzzerbox/t1/event", event(seq, prev)) == []
     table = board.table("t1")

@@ -171,7 +171,7 @@ def test_the_hubs_board_carries_the_reason(tls_broker: Mosquitto) -> None:
         wait_until(subscriber.link, (UNREACHABLE,), AT_ONCE_S)
         status = board.snapshot()["broker"]
         assert status["state"] == "unreachable"
-        assert status["text"].startswith("broker unreachable: 127.0.0.1:")
+        assert str(status["text"]).startswith("broker unreachable: 127.0.0.1:")
     finally:
         subscriber.close()
 

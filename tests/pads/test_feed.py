@@ -8,15 +8,15 @@ import queue
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.box.boxjson import BoxStateJson
 from buzzerbox.box.checks import table_entry
 from buzzerbox.errors import ConfigError
 from buzzerbox.pads.feed import PadFeed, open_sources
 from buzzerbox.pads.padmap import PadMap, parse_pad_map
-from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, PadEvent
+from buzzerbox.pads.timeline.arbiter import BoardJson, BoardStatusChanged, Edge, PadEvent
 from buzzerbox.serve import settings
 from buzzerbox.store.eventlog import EventLog
 from buzzerbox.testing import ManualClock
@@ -77,7 +77,7 @@ def test_edges_of_real_pads_are_presses_of_their_seats(pad_map: PadMap, tmp_path
     box.new_game({"game": "kids", "players": ["Ann", "Ben"]})
     box.submit(table_entry({"type": "round"}))
     clock.advance(3_000_000)
-    changed: queue.Queue[dict[str, Any]] = queue.Queue()
+    changed: queue.Queue[BoxStateJson] = queue.Queue()
     box.when_changed.append(changed.put)
     sources = FakeSources(pad_map)
     feed = PadFeed(sources, box)  # type: ignore[arg-type]
@@ -117,7 +117,7 @@ def test_a_wrong_serve_config_is_a_config_error(tmp_path: Path) -> None:
 
 def test_the_box_shows_each_boards_status_and_clock(pad_map: PadMap, tmp_path: Path) -> None:
     box = Box(EventLog(tmp_path / "box.db"), clock=ManualClock(), pads=pad_map)
-    changed: queue.Queue[dict[str, Any]] = queue.Queue()
+    changed: queue.Queue[BoxStateJson] = queue.Queue()
     box.when_changed.append(changed.put)
     sources = FakeSources(pad_map)
     feed = PadFeed(sources, box)  # type: ignore[arg-type]
@@ -190,14 +190,14 @@ def test_a_board_gone_names_its_pads_and_is_one_board_from_its_port_to_its_id(
     known by its port before its HELLO is the same board once it says its id."""
     pad_map = parse_pad_map(BOARDS_MAP)
     box = Box(EventLog(tmp_path / "box.db"), clock=ManualClock(), pads=pad_map)
-    changed: queue.Queue[dict[str, Any]] = queue.Queue()
+    changed: queue.Queue[BoxStateJson] = queue.Queue()
     box.when_changed.append(changed.put)
     sources = FakeSources(pad_map)
     feed = PadFeed(sources, box)  # type: ignore[arg-type]
     port = "/dev/serial/by-id/usb-pico-a"
     other = "/dev/ttyACM7"  # pico-b's, from the serve config's [pads] boards
 
-    def boards() -> list[dict[str, Any]]:
+    def boards() -> list[BoardJson]:
         while True:  # the last state of the events put so far
             state = changed.get(timeout=10)
             if changed.empty():

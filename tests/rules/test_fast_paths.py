@@ -91,7 +91,7 @@ def test_replay_reads_a_line_as_the_full_path_reads_it(text: str) -> None:
     and against the same lines as bytes (the CLI's), which replay reads in full."""
     lines = _lines([text, '{"type": "release", "seat": 0, "pad": "pile", "t_us": 9, "pile": 1}'])
     engine, _, rejected = fold(read_lines(lines))
-    full = engine.state()
+    full: dict[str, Any] = dict(engine.state())
     full["rejected"] = [r.to_json() for r in rejected]
     full["rejected_count"] = len(rejected)
     assert replay_state(lines) == full

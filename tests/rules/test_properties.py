@@ -8,6 +8,7 @@ raises out of replay.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from buzzerbox.errors import BuzzerboxError
@@ -52,12 +53,12 @@ def lines(log: Log) -> list[str]:
     return [json.dumps(event, ensure_ascii=False) for event in log]
 
 
-def frozen(state: dict[str, Any]) -> str:
+def frozen(state: Mapping[str, Any]) -> str:
     """The state as text: compared by value, and safe from later changes."""
     return json.dumps(state, sort_keys=True, ensure_ascii=False)
 
 
-def without_rejected(state: dict[str, Any]) -> dict[str, Any]:
+def without_rejected(state: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in state.items() if key not in ("rejected", "rejected_count")}
 
 

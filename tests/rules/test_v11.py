@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ TWIST_PADS = ("laid", "left", "fouls", "round_fouls", "holding")
 UNDO_KEYS = ("voided", "undo", "undoable", "rejected", "rejected_count")
 
 
-def without(state: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+def without(state: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     return {key: value for key, value in state.items() if key not in keys}
 
 
@@ -92,7 +93,7 @@ def test_amend_with_the_same_counts_changes_nothing(log: Log, data: st.DataObjec
     state = engine.state()
     if not state["history"] or state["phase"] == "finished" or state["game"] == "twinit":
         return
-    entry = data.draw(st.sampled_from(state["history"]), label="round amended")
+    entry: dict[str, Any] = dict(data.draw(st.sampled_from(state["history"]), label="round"))
     keys = ("stacks", "middle") if state["game"] == "ligretto" else ("left",)
     before = frozen(state)
     engine.apply_dict({"type": "amend", "round": entry["round"], **{k: entry[k] for k in keys}})
@@ -116,7 +117,7 @@ def test_version_1_logs_replay_clean_to_the_end(log: Log) -> None:
 @pytest.mark.parametrize("case", V1_CASES)
 def test_version_1_logs_replay_as_version_1_did(case: str) -> None:
     old = json.loads((V1 / f"{case}.v1state.json").read_text(encoding="utf-8"))
-    new = replay_state((V1 / f"{case}.jsonl").read_bytes().splitlines())
+    new: dict[str, Any] = dict(replay_state((V1 / f"{case}.jsonl").read_bytes().splitlines()))
     if case in STOP_TIES:
         assert new["rejected"], "the tie leaves a round without a caller"
         assert "tied with no caller named" in new["rejected"][0]["reason"]  # the rest follows

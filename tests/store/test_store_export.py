@@ -9,6 +9,7 @@ import urllib.parse
 from typing import Any
 
 from buzzerbox.rules.gamelog import Rejected, replay_state
+from buzzerbox.rules.statejson import StateJson
 from buzzerbox.store.export import bgstats_link, ranks, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import load_lines, replay_stored
 
@@ -21,7 +22,7 @@ KIDS: list[dict[str, Any]] = [
 ]
 
 
-def finished_kids() -> dict[str, Any]:
+def finished_kids() -> StateJson:
     state = replay_state(to_jsonl(KIDS).splitlines())
     assert state["phase"] == "finished", state
     return state

@@ -7,7 +7,7 @@ of them. A game is finished when its log ends it (phase `finished`): an abandone
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 from buzzerbox.box.colours import colours_of
 from buzzerbox.box.errors import GameNotFoundError, NoGameError, NotFinishedError
@@ -15,11 +15,42 @@ from buzzerbox.box.kept import Kept
 from buzzerbox.box.stats import PlayedGame, stop_times
 from buzzerbox.errors import Words
 from buzzerbox.rules.phase import Phase
-from buzzerbox.store.eventlog import EventLog, GameSummary, StoredEvent, StoreError
-from buzzerbox.store.export import bgstats_link, to_bgstats, to_csv, to_jsonl
+from buzzerbox.rules.statejson import PlayerJson, StateJson
+from buzzerbox.store.eventlog import EventLog, GameSummary, GameSummaryJson, StoredEvent, StoreError
+from buzzerbox.store.export import BgStatsPlay, bgstats_link, to_bgstats, to_csv, to_jsonl
 from buzzerbox.store.restore import replay_events
 
 T = TypeVar("T")
+
+
+class StandingJson(TypedDict):
+    name: str
+    total: int
+    takes: NotRequired[list[int]]
+
+
+class PastRoundJson(TypedDict):
+    round: int
+    caller: str | None
+    points: dict[str, int]
+    totals: dict[str, int]
+    winners: list[str]
+
+
+class GameViewJson(GameSummaryJson):
+    """A past game to view: its summary, title, players' totals and scored rounds."""
+
+    title: str
+    standings: list[StandingJson]
+    history: list[PastRoundJson]
+
+
+class BgStatsExport(TypedDict):
+    """A finished game for BG Stats: the play, and the link that imports it."""
+
+    play: BgStatsPlay
+    link: str
+
 
 #: how many of the log's latest games the colours are folded over
 COLOUR_GAMES = 1000
@@ -49,7 +80,7 @@ class GameArchive:
             self._colours = (game_id, colours_of(earlier, summary.players if summary else []))
         return list(self._colours[1]) if game_id is not None else []
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> list[GameSummaryJson]:
         return [g.to_json() for g in self.log.games()]
 
     def finished_key(self) -> tuple[tuple[int, float], ...]:
@@ -67,7 +98,7 @@ class GameArchive:
                 out.append(self._played[key])
         return out
 
-    def view(self, game_id: int) -> dict[str, Any]:
+    def view(self, game_id: int) -> GameViewJson:
         """A game of the log as it stands (or ended): its summary, title, players' totals
         and scored rounds. GameNotFoundError if the log has no such game."""
         return self._kept("view", check_game(self.log, game_id), lambda s: game_view(self.log, s))
@@ -91,7 +122,7 @@ class GameArchive:
             finished_only=True,
         )
 
-    def export_bgstats(self, game_id: int | None = None) -> dict[str, Any]:
+    def export_bgstats(self, game_id: int | None = None) -> BgStatsExport:
         return self._kept(
             "bgstats",
             self._game(game_id),
@@ -149,14 +180,14 @@ def lost_game(path: object, game_id: int) -> Words:
 
 def played_game(summary: GameSummary, events: list[StoredEvent]) -> PlayedGame:
     """A finished game read back from its events: players, winners, rounds."""
-    state = replay_events(events)[0].state()
+    game = replay_events(events)[0].game
     return PlayedGame(
         id=summary.id,
         game=summary.game,
         started=summary.started,
-        players=[p["name"] for p in state.get("players", [])],
-        winners=list(state.get("winners", [])),
-        history=list(state.get("history", [])),
+        players=list(game.players),
+        winners=list(game.winners),
+        history=game.history,
         stops=stop_times(e.body for e in events),
     )
 
@@ -174,26 +205,39 @@ def not_in_log(game_id: int) -> Words:
     return Words("game {game} is not in the log: see the list of games", {"game": game_id})
 
 
-def game_view(log: EventLog, summary: GameSummary) -> dict[str, Any]:
+def game_view(log: EventLog, summary: GameSummary) -> GameViewJson:
     """A game's summary, title, players' totals and scored rounds (a replay)."""
-    state = replay_events(game_events(log, summary.id))[0].state()
-    keep = ("name", "total", "takes")
+    game = replay_events(game_events(log, summary.id))[0].game
     return {
         **summary.to_json(),
-        "title": state.get("title"),
-        "standings": [{k: p[k] for k in keep if k in p} for p in state.get("players", [])],
+        "title": game.title,
+        "standings": [_standing(game.player_json(seat)) for seat in range(len(game.players))],
         "history": [
-            {k: r[k] for k in ("round", "caller", "points", "totals", "winners") if k in r}
-            for r in state.get("history", [])
+            {
+                "round": r.round,
+                "caller": r.caller,
+                "points": dict(r.points),
+                "totals": dict(r.totals),
+                "winners": list(r.winners),
+            }
+            for r in game.history
         ],
     }
+
+
+def _standing(player: PlayerJson) -> StandingJson:
+    """A player's line of a past game: name, total (Twin It!: and the takes)."""
+    out: StandingJson = {"name": player["name"], "total": player["total"]}
+    if "takes" in player:
+        out["takes"] = player["takes"]
+    return out
 
 
 def export_log(log: EventLog, game_id: int) -> str:
     return to_jsonl(e.body for e in log.events(game_id))
 
 
-def finished(log: EventLog, game_id: int) -> tuple[dict[str, Any], list[StoredEvent]]:
+def finished(log: EventLog, game_id: int) -> tuple[StateJson, list[StoredEvent]]:
     """The state of a finished game and its events; NotFinishedError if it is not."""
     events = log.events(game_id)
     state = replay_events(events)[0].state()
@@ -216,7 +260,7 @@ def export_csv(log: EventLog, game_id: int, **labels: str) -> str:
     return to_csv(finished(log, game_id)[0], **labels)
 
 
-def export_bgstats(log: EventLog, game_id: int) -> dict[str, Any]:
+def export_bgstats(log: EventLog, game_id: int) -> BgStatsExport:
     """The BG Stats play of a finished game, and the link that imports it."""
     state, events = finished(log, game_id)
     play = to_bgstats(

@@ -16,9 +16,10 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from buzzerbox.box.archive import GameArchive, lost_game
+from buzzerbox.box.boxjson import BoxJson, BoxStateJson
 from buzzerbox.box.checks import (
     check_import_size,
     check_mostly_accepted,
@@ -26,7 +27,7 @@ from buzzerbox.box.checks import (
     shown_rejected,
 )
 from buzzerbox.box.countdown import Countdown
-from buzzerbox.box.enrol import ENROL_PHASES, PadLayout, PadSeats, lit_pads, noted
+from buzzerbox.box.enrol import ENROL_PHASES, PadLayout, PadSeats, lit_pads
 from buzzerbox.box.errors import NO_REMATCH, NoGameError
 from buzzerbox.box.gameinfo import draw_seat, idle_state, last_t, progress
 from buzzerbox.box.outcome import EdgeOutcome, Enrolled, Played, Refused
@@ -34,7 +35,7 @@ from buzzerbox.box.phones import PhoneSeats, follow
 from buzzerbox.clock import Clock, SystemClock
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.pads.pad import Pad
-from buzzerbox.pads.timeline.arbiter import Edge
+from buzzerbox.pads.timeline.arbiter import BoardJson, Edge
 from buzzerbox.pads.virtual import VirtualPads
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.eventjson import event_to_dict
@@ -77,7 +78,7 @@ class Box:
         self._seats = PadSeats(self.pad_layout)
         #: phones as pads: which phone is whose buzzer (phones.py; kept if given a file)
         self.phones = phones if phones is not None else PhoneSeats()
-        self.when_changed: list[Callable[[dict[str, Any]], None]] = []
+        self.when_changed: list[Callable[[BoxStateJson], None]] = []
         self.when_lit: list[Callable[[list[str]], None]] = []
         #: the pad edges refused (counted, logged, never raised)
         self.pad_refusals = 0
@@ -91,7 +92,7 @@ class Box:
         self._offset_us = 0
         self._countdown = Countdown(self.clock)
         self._lit: list[str] = []
-        self._cache: dict[str, Any] | None = None
+        self._cache: BoxStateJson | None = None
         self._reports: dict[str, Any] = {}  # what other parts say of themselves, e.g. "mqtt"
         self.seq = log_.last_seq()
         last = log_.last_game_id()
@@ -114,7 +115,7 @@ class Box:
 
     # -- reading ------------------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> BoxStateJson:
         """The state object of the current game, plus what the box adds under "box".
 
         The dict is shared between callers until the next change: do not mutate it.
@@ -124,7 +125,7 @@ class Box:
                 state = self._engine.state() if self._engine else idle_state()
                 state["rejected"] = [r.to_json() for r in self._rejected]
                 state["rejected_count"] = self._rejected_count
-                state["box"] = {
+                box: dict[str, object] = {
                     "simulated": self.is_simulated,
                     "pads": self._seats.pads_json(self._engine),
                     "countdown_ends_us": self._countdown.ends_us,
@@ -140,7 +141,9 @@ class Box:
                     "phones": self.phones.to_json(),
                     "colours": self.archive.colours(),
                 }
-                self._cache = state
+                # the same dict, now with `box` (its reports' keys are BoxJson's)
+                self._cache = cast(BoxStateJson, state)
+                self._cache["box"] = cast(BoxJson, box)
             return self._cache
 
     @property
@@ -156,7 +159,7 @@ class Box:
 
     # -- commands -----------------------------------------------------------------------
 
-    def new_game(self, fields: Mapping[str, Any], *, keep_phones: bool = False) -> dict[str, Any]:
+    def new_game(self, fields: Mapping[str, Any], *, keep_phones: bool = False) -> BoxStateJson:
         """Start a new game (the old one stays in the log). Raises InvalidEventError."""
         line = {"type": "game", **{k: v for k, v in fields.items() if k != "type"}}
         if line.get("game") == "twinit":  # the box draws who starts unless the table chose
@@ -176,7 +179,7 @@ class Box:
             self._settle()
             return self.state()
 
-    def rematch(self) -> dict[str, Any]:
+    def rematch(self) -> BoxStateJson:
         """The same game again: its players in their seats (so colours), target or rounds,
         variants, enrolled pads and the phones' seats. NoGameError if there is none."""
         with self._lock:
@@ -194,7 +197,7 @@ class Box:
             self._changed()
             return self.state()
 
-    def submit(self, entry: Event) -> dict[str, Any]:
+    def submit(self, entry: Event) -> BoxStateJson:
         """A table entry (round, caller, ..., undo: `table_entry` parses a phone's);
         returns the new state."""
         check_table_entry(event_type(entry))
@@ -202,7 +205,7 @@ class Box:
             self._accept(entry)
             return self.state()
 
-    def import_log(self, text: str) -> dict[str, Any]:
+    def import_log(self, text: str) -> BoxStateJson:
         """A game log (v1) as a new game; returns its state with the lines rejected (the
         first few, and their count). A file too big or mostly refused changes nothing."""
         check_import_size(text)
@@ -233,7 +236,7 @@ class Box:
 
     def play(
         self, edge: PadPressed | PadReleased, *, pad_id: str | None = None, clamp: bool = True
-    ) -> dict[str, Any]:
+    ) -> BoxStateJson:
         """A seat's pad edge at `edge.t_us` (box timeline): a virtual pad's or a phone's
         (`parse_edge` makes one of a page's request), or a real pad's (`pad_id`, from
         `pad_edge`). A virtual pad's time is clamped so pad events stay in time order
@@ -247,7 +250,7 @@ class Box:
             try:
                 self._accept(edge, pad_id)
             except BuzzerboxError as exc:
-                noted(record, Words("refused: {reason}", {"reason": exc.words or str(exc)}))
+                record.noted(Words("refused: {reason}", {"reason": exc.words or str(exc)}))
                 self._changed()
                 raise
             return self.state()
@@ -281,20 +284,20 @@ class Box:
             self._seats.echo(self.state()["phase"])
             return Played(pad.seat, pad.role, pad.pile, pressed)
 
-    def pad_board(self, status: Mapping[str, Any]) -> None:
+    def pad_board(self, status: BoardJson) -> None:
         """A pad board's status (`buzzerbox monitor --json`'s board object): the pad test's."""
         with self._lock:
             self._seats.board(status)
             self._changed()
 
-    def enrol(self, seat: object, *, reset: bool = False) -> dict[str, Any]:
+    def enrol(self, seat: object, *, reset: bool = False) -> BoxStateJson:
         """The next press of a pad enrols it for `seat` (see PadSeats.command)."""
         with self._lock:
             self._seats.command(seat, reset, self._engine, self._game_id, self.log)
             self._changed()
             return self.state()
 
-    def change_phones(self, change: Callable[[PhoneSeats, int], object]) -> dict[str, Any]:
+    def change_phones(self, change: Callable[[PhoneSeats, int], object]) -> BoxStateJson:
         """Change which phones are pads: `change(phones, seats)`; announced unless False."""
         with self._lock:
             seats = len(self._engine.game.players) if self._engine else 0

@@ -28,9 +28,10 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from buzzerbox.box.errors import NoGameError
+from buzzerbox.box.padtest import PadTestEdge, PadTestEdgeJson
 from buzzerbox.errors import Words, plural_words
-from buzzerbox.i18n import said_elsewhere
-from buzzerbox.pads.pad import Pad, pad_label
+from buzzerbox.pads.pad import Pad, PadJson, pad_label
+from buzzerbox.pads.timeline.arbiter import BoardJson
 from buzzerbox.pads.virtual import GameShape, virtual_id
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
@@ -48,14 +49,6 @@ PAD_TEST_EDGES = 16
 #: the phases in which pads can be enrolled: between rounds
 ENROL_PHASES = (Phase.LOBBY, Phase.SCORED)
 NO_GAME = Words("no game has started: pads are enrolled for a game")
-
-
-def noted(record: dict[str, Any], words: Words) -> str:
-    """A pad test edge's note, `note` in English and `note_said` in the other languages
-    (the state is every phone's, whatever its language: the pad test picks its own)."""
-    record["note"] = words.english()
-    record["note_said"] = said_elsewhere(words)
-    return str(record["note"])
 
 
 def lit_pads(state: Mapping[str, Any], pads: Iterable[Pad]) -> list[str]:
@@ -112,13 +105,13 @@ class PadSeats:
         self.enrolling: int | None = None
         self._seats: dict[str, int] = {}  # pad id -> seat, this game's enrolments
         self._taken: set[str] = set()  # pads whose press an enrolment took: not their release
-        self._edges: deque[dict[str, Any]] = deque(maxlen=PAD_TEST_EDGES)
+        self._edges: deque[PadTestEdge] = deque(maxlen=PAD_TEST_EDGES)
         self._count = 0
         #: the pads worked out last: (engine, enrolments, pads); a game's shape is fixed
         self._made: tuple[Engine | None, dict[str, int], list[Pad]] | None = None
-        self._made_json: tuple[list[Pad] | None, list[dict[str, Any]]] = (None, [])
+        self._made_json: tuple[list[Pad] | None, list[PadJson]] = (None, [])
         #: the pad boards' status for the pad test, by board
-        self.boards: dict[str, dict[str, Any]] = {}
+        self.boards: dict[str, BoardJson] = {}
 
     # -- enrolment ----------------------------------------------------------------------
 
@@ -233,7 +226,7 @@ class PadSeats:
                 note = Words("enrolled for {name} (replaces pad {pads})", said)
             logger.info("pad %s %s", pad_id, note.english())
         pad = next((p for p in self.pads(engine) if p.id == pad_id), None)
-        return noted(self.edge(pad_id, pad, pressed, t_us), note), seat
+        return self.edge(pad_id, pad, pressed, t_us).noted(note), seat
 
     def replaced_by(self, pad_id: str, seat: int, engine: Engine) -> list[str]:
         """The pads that play `seat`'s role now which `pad_id`, enrolled for it, replaces."""
@@ -266,7 +259,7 @@ class PadSeats:
         self._made = (engine, dict(self._seats), pads)
         return pads
 
-    def pads_json(self, engine: Engine | None) -> list[dict[str, Any]]:
+    def pads_json(self, engine: Engine | None) -> list[PadJson]:
         pads = self.pads(engine)  # the same list until the game or its enrolments change
         if self._made_json[0] is not pads:
             self._made_json = (pads, [p.to_json() for p in pads])
@@ -290,19 +283,11 @@ class PadSeats:
 
     # -- the pad test -------------------------------------------------------------------
 
-    def edge(self, pad_id: str, pad: Pad | None, pressed: bool, t_us: int) -> dict[str, Any]:
+    def edge(self, pad_id: str, pad: Pad | None, pressed: bool, t_us: int) -> PadTestEdge:
         """Keep an edge for the pad test; the record (its note may be set later)."""
         self._count += 1
-        record = {
-            "n": self._count,
-            "pad": pad_id,
-            "role": pad.role if pad else None,
-            "seat": pad.seat if pad else None,
-            "pile": pad.pile if pad else None,
-            "edge": "press" if pressed else "release",
-            "t_us": t_us,
-            "note": None,
-        }
+        role, seat, pile = (pad.role, pad.seat, pad.pile) if pad else (None, None, None)
+        record = PadTestEdge(self._count, pad_id, role, seat, pile, pressed, t_us)
         self._edges.append(record)
         return record
 
@@ -314,11 +299,11 @@ class PadSeats:
             if self.is_replaced(pad_id)
             else Words("not in the pad map")
         )
-        noted(self.edge(pad_id, None, pressed, t_us), note)
+        self.edge(pad_id, None, pressed, t_us).noted(note)
         words = Words("pad {pad} is not in the pad map", {"pad": pad_id})
         return InvalidEventError(words, code="pad-not-mapped")
 
-    def edge_of(self, event: PadPressed | PadReleased, pad_id: str | None) -> dict[str, Any]:
+    def edge_of(self, event: PadPressed | PadReleased, pad_id: str | None) -> PadTestEdge:
         """Keep a pad edge for the pad test (`pad_id`: a real pad's; else a virtual
         pad's); the record, its note set later if it is not played."""
         seat, role, pile = event.seat, event.pad, event.pile
@@ -331,29 +316,24 @@ class PadSeats:
         if not self._edges:
             return
         e = self._edges[-1]
-        what = f"pile {e['pile'] + 1}" if e["pile"] is not None else e["role"]
+        what = f"pile {e.pile + 1}" if e.pile is not None else e.role
         level = logging.DEBUG if phase in (Phase.COUNTDOWN, Phase.PLAYING) else logging.INFO
-        logger.log(
-            level,
-            "pad %s %s: %s of seat %s at %d µs",
-            e["pad"],
-            e["edge"],
-            what,
-            e["seat"],
-            e["t_us"],
-        )
+        edge = "press" if e.is_press else "release"
+        logger.log(level, "pad %s %s: %s of seat %s at %d µs", e.pad, edge, what, e.seat, e.t_us)
 
-    def board(self, status: Mapping[str, Any]) -> None:
+    def board(self, status: BoardJson) -> None:
         """A pad board's status (`buzzerbox monitor --json`'s board object, with what the
         pad map says of it: pads/feed.py `board_json`). A board known by its port until
         its HELLO (`url`) is one board: its status under the port is replaced."""
-        board, url = str(status["board"]), status.get("url")
+        board, url = status["board"], status.get("url")
         if url is not None and url != board:
-            self.boards.pop(str(url), None)
-        self.boards[board] = {k: v for k, v in status.items() if k not in ("event", "url")}
+            self.boards.pop(url, None)
+        shown = status.copy()
+        shown.pop("url", None)
+        self.boards[board] = shown
 
-    def edges(self) -> list[dict[str, Any]]:
-        return [dict(e) for e in self._edges]
+    def edges(self) -> list[PadTestEdgeJson]:
+        return [e.to_json() for e in self._edges]
 
 
 def _enrolled(pad: Pad, seat: int, roles: Sequence[str]) -> Pad:

@@ -4,10 +4,10 @@ its events, the latest time in them; and the seat it draws to start Twin It!."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.phase import Phase
+from buzzerbox.rules.statejson import StateJson
 from buzzerbox.store.eventlog import Progress
 
 
@@ -16,7 +16,7 @@ def draw_seat(players: object) -> int:
     return random.randrange(len(players)) if isinstance(players, list) and players else 0
 
 
-def idle_state() -> dict[str, Any]:
+def idle_state() -> StateJson:
     """The state object before the box has seen any game."""
     return {
         "game": None,

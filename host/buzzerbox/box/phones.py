@@ -26,7 +26,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from buzzerbox.box.errors import (
     PhoneSeatInvalidError,
@@ -44,6 +44,14 @@ TOKEN_CHARS = range(16, 129)
 OFF = Words("phones are no pads now: the host switches them on at the table view")
 #: more than a table has seats: a file with more is not the box's
 MAX_KEPT = 64
+
+
+class PhonesJson(TypedDict):
+    """The phones as pads, for the pages (box.phones in the state)."""
+
+    on: bool
+    taken: list[int]
+    offline: NotRequired[list[int]]
 
 
 class PhoneSeats:
@@ -188,10 +196,10 @@ class PhoneSeats:
         self._offline = offline
         return changed
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PhonesJson:
         """{"on", "taken"}, and "offline" (the seats whose phone is not heard) if any."""
         taken = sorted(self._seats.values())
-        out: dict[str, Any] = {"on": self.is_on, "taken": taken}
+        out: PhonesJson = {"on": self.is_on, "taken": taken}
         if offline := sorted(self._offline & set(taken)):
             out["offline"] = offline
         return out

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, cast
+
+from buzzerbox.rules.result import RoundResult
 
 #: the games where the fewest in a round is best (they count cards left)
 FEWEST_BEST = frozenset({"kids"})
@@ -34,7 +36,7 @@ class PlayedGame:
     started: float
     players: Sequence[str]
     winners: Sequence[str]
-    history: Sequence[Mapping[str, Any]] = ()
+    history: Sequence[RoundResult] = ()
     stops: Mapping[tuple[int, int], int] = field(default_factory=dict, repr=False)
 
 
@@ -64,56 +66,124 @@ def _better(game: str, a: int, b: int) -> bool:
     return a < b if game in FEWEST_BEST else a > b
 
 
-def player_stats(played: Iterable[PlayedGame]) -> list[dict[str, Any]]:
+class BestRoundJson(TypedDict):
+    points: int
+    round: int
+    game_id: int
+    started: float
+
+
+class QuickestCallJson(TypedDict):
+    us: int
+    game: str
+    game_id: int
+    started: float
+    round: int
+
+
+class GameStatsJson(TypedDict):
+    game: str
+    games: int
+    wins: int
+    best_round: BestRoundJson | None
+
+
+class StreakJson(TypedDict):
+    longest: int
+    current: int
+
+
+class PlayerStatsJson(TypedDict):
+    name: str
+    games: int
+    wins: int
+    by_game: list[GameStatsJson]
+    streak: StreakJson
+    quickest_call: QuickestCallJson | None
+
+
+@dataclass(slots=True)
+class GameTally:
+    """A player's games of one kind: played, won, the best round (most points; Kids:
+    the fewest cards)."""
+
+    game: str
+    games: int = 0
+    wins: int = 0
+    best_round: BestRoundJson | None = None
+
+    def to_json(self) -> GameStatsJson:
+        best = self.best_round
+        return {"game": self.game, "games": self.games, "wins": self.wins, "best_round": best}
+
+
+@dataclass(slots=True)
+class PlayerTally:
+    """A player's games, counted oldest first: wins, per kind, the run of wins, the
+    quickest stop called."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    by_game: dict[str, GameTally] = field(default_factory=dict)
+    run: int = 0
+    best_run: int = 0
+    quickest_call: QuickestCallJson | None = None
+
+    def to_json(self) -> PlayerStatsJson:
+        by_game = sorted(self.by_game.values(), key=lambda p: (-p.games, p.game))
+        out: dict[str, object] = {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "by_game": [p.to_json() for p in by_game],
+        }
+        # the order the JSON has always had: a quickest call found comes before the streak
+        if self.quickest_call is not None:
+            out["quickest_call"] = self.quickest_call
+        out["streak"] = {"longest": self.best_run, "current": self.run}
+        out.setdefault("quickest_call", None)
+        return cast(PlayerStatsJson, out)
+
+
+def player_stats(played: Iterable[PlayedGame]) -> list[PlayerStatsJson]:
     """Per player name, most wins first: {name, games, wins, by_game: [{game, games,
     wins, best_round}], streak: {longest, current}, quickest_call}. `best_round` is
     {points, round, game_id, started} (the most points, Kids: the fewest cards) or null;
     `quickest_call` is {us, game, game_id, started, round} or null."""
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, PlayerTally] = {}
     for g in sorted(played, key=lambda g: g.id):  # oldest first: the streaks run in order
         stops = g.stops
         for seat, name in enumerate(g.players):
-            row = rows.setdefault(
-                name,
-                {"name": name, "games": 0, "wins": 0, "by_game": {}, "_run": 0, "_best_run": 0},
-            )
+            row = rows.setdefault(name, PlayerTally(name))
             won = name in g.winners
-            row["games"] += 1
-            row["wins"] += won
-            row["_run"] = row["_run"] + 1 if won else 0
-            row["_best_run"] = max(row["_best_run"], row["_run"])
-            per = row["by_game"].setdefault(
-                g.game, {"game": g.game, "games": 0, "wins": 0, "best_round": None}
-            )
-            per["games"] += 1
-            per["wins"] += won
+            row.games += 1
+            row.wins += won
+            row.run = row.run + 1 if won else 0
+            row.best_run = max(row.best_run, row.run)
+            per = row.by_game.setdefault(g.game, GameTally(g.game))
+            per.games += 1
+            per.wins += won
             for r in g.history:
-                points = (r.get("points") or {}).get(name)
-                best = per["best_round"]
-                if isinstance(points, int) and (
-                    best is None or _better(g.game, points, best["points"])
-                ):
-                    per["best_round"] = {
+                points = r.points.get(name)
+                best = per.best_round
+                if points is not None and (best is None or _better(g.game, points, best["points"])):
+                    per.best_round = {
                         "points": points,
-                        "round": r.get("round"),
+                        "round": r.round,
                         "game_id": g.id,
                         "started": g.started,
                     }
-                if r.get("caller") == name and (r.get("round"), seat) in stops:
-                    us = stops[(r.get("round"), seat)]  # type: ignore[index]
-                    quickest = row.get("quickest_call")
+                if r.caller == name and (r.round, seat) in stops:
+                    us = stops[(r.round, seat)]
+                    quickest = row.quickest_call
                     if quickest is None or us < quickest["us"]:
-                        row["quickest_call"] = {
+                        row.quickest_call = {
                             "us": us,
                             "game": g.game,
                             "game_id": g.id,
                             "started": g.started,
-                            "round": r.get("round"),
+                            "round": r.round,
                         }
-    result = []
-    for row in rows.values():
-        row["by_game"] = sorted(row["by_game"].values(), key=lambda p: (-p["games"], p["game"]))
-        row["streak"] = {"longest": row.pop("_best_run"), "current": row.pop("_run")}
-        row.setdefault("quickest_call", None)
-        result.append(row)
+    result = [row.to_json() for row in rows.values()]
     return sorted(result, key=lambda r: (-r["wins"], -r["games"], r["name"]))

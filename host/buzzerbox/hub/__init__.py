@@ -5,6 +5,7 @@
 - leaderboard.py the fold of the boxes' messages: tables, tournament, photo finishes
 - tables.py      what the board holds of a box (Table) and of a player (Record)
 - validate.py    every message from the broker checked, bounded and copied
+- messages.py    the typed copies validate.py makes (StateMessage, RaceMessage, ...)
 - record.py      the hub's own record on disk (hub.json), idle tables dropped
 - (buzzerbox.live.sse.Live: Server-Sent Events from the board to every screen)
 - subscriber.py  the hub's MQTT client

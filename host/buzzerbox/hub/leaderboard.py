@@ -31,12 +31,31 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from buzzerbox.hub import validate
 from buzzerbox.hub.errors import InvalidMessageError, NotRemovableError, no_result, no_table
-from buzzerbox.hub.tables import Record, Table, least, parse_record, ranked
+from buzzerbox.hub.messages import (
+    EventMessage,
+    Finish,
+    Message,
+    RaceMessage,
+    ResultMessage,
+    StateMessage,
+)
+from buzzerbox.hub.tables import (
+    BoardRecord,
+    BoardView,
+    Record,
+    SavedBoard,
+    Table,
+    TableSummary,
+    TournamentRow,
+    least,
+    parse_record,
+    ranked,
+)
 from buzzerbox.mqtt.sign import Signer
 from buzzerbox.mqtt.topics import OFFLINE, ONLINE, parse_topic
 
@@ -79,17 +98,17 @@ class Leaderboard:
         #: changes since the start: the record is saved when it moves
         self.changes = 0
         #: called with (box, event message) for each event accepted, once, in order
-        self.when_event: list[Callable[[str, dict[str, Any]], None]] = []
+        self.when_event: list[Callable[[str, EventMessage], None]] = []
         self._lock = threading.Lock()
-        self._broker: dict[str, Any] = {"state": "connecting", "reason": "", "text": ""}
+        self._broker: dict[str, object] = {"state": "connecting", "reason": "", "text": ""}
         self._tables: dict[str, Table] = {}
         #: tables gone (forgotten or removed): box -> the seq of the last state held
         self._gone: dict[str, int] = {}
         #: results the admin removed or their box withdrew: (box, game_id) -> the seq up
         #: to which none counts (in the record: a replayed result stays out for good)
         self._struck: dict[tuple[str, int], int] = {}
-        self._results: dict[tuple[str, int], dict[str, Any]] = {}
-        self._finishes: dict[str, dict[str, Any]] = {}
+        self._results: dict[tuple[str, int], ResultMessage] = {}
+        self._finishes: dict[str, Finish] = {}
         self._records: dict[str, Record] = {}
         #: per player, the fastest reaction and the closest win seen in races
         self._from_races: dict[str, tuple[int | None, int | None]] = {}
@@ -107,18 +126,14 @@ class Leaderboard:
                 self.count_refused(why)
                 return []
         try:
-            if parsed.kind == "status":
-                if payload not in (ONLINE.encode(), OFFLINE.encode()):
-                    raise InvalidMessageError("bad status")
-                data: dict[str, Any] = {}
-            else:
-                data = validate.parse(payload)
-                data = CLEAN[parsed.kind](data)
+            data = None if parsed.kind == "status" else validate.message(parsed.kind, payload)
+            if data is None and payload not in (ONLINE.encode(), OFFLINE.encode()):
+                raise InvalidMessageError("bad status")
         except InvalidMessageError as exc:
             self.count_drop(str(exc))
             return []
         with self._lock:
-            if parsed.box in self._gone and not self._back(parsed.box, parsed.kind, data, payload):
+            if parsed.box in self._gone and not self._back(parsed.box, data, payload):
                 return []
             table = self._tables.get(parsed.box)
             if table is None:
@@ -131,18 +146,18 @@ class Leaderboard:
                 table = self._tables[parsed.box] = Table(parsed.box)
             table.seen = self.clock()
             self.changes += 1
-            if parsed.kind == "status":
+            if data is None:  # a status
                 online = payload == ONLINE.encode()
                 if online == table.online:
                     return []
                 table.online = online
                 return [("table", table.summary())]
-            if parsed.kind == "state":
+            if isinstance(data, StateMessage):
                 return self._state(table, data)
-            if parsed.kind == "event":
+            if isinstance(data, EventMessage):
                 self._event(table, data)
                 return []
-            if parsed.kind == "race":
+            if isinstance(data, RaceMessage):
                 return self._race(table, data)
             return self._game(table, data)
 
@@ -158,13 +173,13 @@ class Leaderboard:
     def _drop(self, reason: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
 
-    def set_broker(self, status: dict[str, Any]) -> list[Update]:
-        """The hub's link to the broker (connect.LinkStatus.to_json()), for the page."""
+    def set_broker(self, status: Mapping[str, object]) -> list[Update]:
+        """The hub's link to the broker (BrokerLinkStatus.to_json()), for the page."""
         with self._lock:
             self._broker = dict(status)
         return [("broker", dict(status))]
 
-    def broker(self) -> dict[str, Any]:
+    def broker(self) -> dict[str, object]:
         with self._lock:
             return dict(self._broker)
 
@@ -197,7 +212,7 @@ class Leaderboard:
             held = self._results.pop((box, game_id), None)
             if held is None:
                 raise NotRemovableError(404, no_result(box, game_id))
-            self._strike((box, game_id), held["seq"])
+            self._strike((box, game_id), held.seq)
             self._recount()
             self.changes += 1
             return [("tournament", self._tournament())]
@@ -224,30 +239,30 @@ class Leaderboard:
             del self._gone[next(iter(self._gone))]
         self.changes += 1
 
-    def _back(self, box: str, kind: str, data: dict[str, Any], payload: bytes) -> bool:
+    def _back(self, box: str, data: Message | None, payload: bytes) -> bool:
         """A message of a table gone: True (and the table comes back) if its box is."""
-        if kind == "status" and payload == ONLINE.encode() and self.signer is None:
+        if data is None and payload == ONLINE.encode() and self.signer is None:
             del self._gone[box]
             return True
-        if kind == "state" and data["seq"] > self._gone[box]:
+        if isinstance(data, StateMessage) and data.seq > self._gone[box]:
             del self._gone[box]
             return True
         return False
 
-    def _state(self, table: Table, data: dict[str, Any]) -> list[Update]:
-        if data["seq"] <= table.state_seq:
+    def _state(self, table: Table, data: StateMessage) -> list[Update]:
+        if data.seq <= table.state_seq:
             return []
-        table.state, table.state_seq = data, data["seq"]
+        table.state, table.state_seq = data, data.seq
         if table.online is None:
             table.online = True
         return [("table", table.summary())]
 
-    def _event(self, table: Table, data: dict[str, Any]) -> None:
-        seq = data["seq"]
+    def _event(self, table: Table, data: EventMessage) -> None:
+        seq = data.seq
         if table.last_event is not None and seq <= table.last_event:
             table.duplicates += 1
             return
-        prev = data.get("prev")
+        prev = data.prev
         if table.last_event is not None and prev is not None and prev != table.last_event:
             table.gaps += 1
         table.last_event = seq
@@ -255,24 +270,22 @@ class Leaderboard:
         for listener in list(self.when_event):
             listener(table.box, data)
 
-    def _race(self, table: Table, data: dict[str, Any]) -> list[Update]:
-        key = f"{table.box}/{data['key']}"
+    def _race(self, table: Table, data: RaceMessage) -> list[Update]:
+        key = f"{table.box}/{data.key}"
         held = self._finishes.get(key)
-        if held is not None and held["seq"] >= data["seq"]:
+        if held is not None and held.race.seq >= data.seq:
             return []
-        finish = {"key": key, "box": table.box, **{k: v for k, v in data.items() if k != "key"}}
-        self._finishes[key] = finish
+        finish = self._finishes[key] = Finish(key, table.box, data)
         if len(self._finishes) > self.max_finishes:  # the oldest race goes, by the box's time
-            oldest = min(self._finishes.values(), key=_when)
-            del self._finishes[oldest["key"]]
-        updates: list[Update] = [("race", finish)]
-        first = data["first"]
+            del self._finishes[min(self._finishes.values(), key=Finish.when).key]
+        updates: list[Update] = [("race", finish.to_json())]
+        first = data.first
         if first not in self._records and len(self._records) >= MAX_PLAYERS:
             self._drop("too many players")
             return updates
         fastest, closest = self._from_races.get(first, (None, None))
-        fastest = least(fastest, data["reaction_us"])
-        closest = least(closest, None if data.get("close") else data["lead_us"])  # issue 41
+        fastest = least(fastest, data.reaction_us)
+        closest = least(closest, None if data.close else data.lead_us)  # issue 41
         self._from_races[first] = (fastest, closest)
         record = self._record(first)
         best = (least(record.fastest_us, fastest), least(record.closest_us, closest))
@@ -281,21 +294,22 @@ class Leaderboard:
             updates.append(("tournament", self._tournament()))
         return updates
 
-    def _game(self, table: Table, data: dict[str, Any]) -> list[Update]:
-        key = (table.box, data["game_id"])
+    def _game(self, table: Table, data: ResultMessage) -> list[Update]:
+        assert data.game_id is not None  # validate.result_message refuses a result without
+        key = (table.box, data.game_id)
         held = self._results.get(key)
-        if held is not None and held["seq"] >= data["seq"]:
+        if held is not None and held.seq >= data.seq:
             return []
-        if data["seq"] <= self._struck.get(key, -1):
+        if data.seq <= self._struck.get(key, -1):
             return []  # the admin struck it, or its box withdrew it since
-        if not data["finished"]:  # withdrawn: no result of it up to here counts again
-            self._strike(key, data["seq"])
+        if not data.finished:  # withdrawn: no result of it up to here counts again
+            self._strike(key, data.seq)
             if held is None:
                 return []
         elif held is None and len(self._results) >= MAX_RESULTS:
             self._drop("too many results")
             return []
-        if data["finished"]:
+        if data.finished:
             self._results[key] = data
         else:
             del self._results[key]
@@ -315,19 +329,19 @@ class Leaderboard:
                 self._records[name] = record
         return record
 
-    def _add_result(self, box: str, result: dict[str, Any]) -> None:
-        winners = set(result["winners"])
-        for player in result["players"]:
-            record = self._record(player["name"])
+    def _add_result(self, box: str, result: ResultMessage) -> None:
+        winners = set(result.winners)
+        for player in result.players:
+            record = self._record(player.name)
             record.tables.add(box)
             record.games += 1
-            record.wins += player["name"] in winners
-            if result["high_wins"] and player["total"] is not None:
-                record.points += player["total"]
-        for name, stats in result["stats"].items():
+            record.wins += player.name in winners
+            if result.high_wins and player.total is not None:
+                record.points += player.total
+        for name, stats in result.stats.items():
             record = self._record(name)
-            record.fastest_us = least(record.fastest_us, stats["fastest_us"])
-            record.closest_us = least(record.closest_us, stats["closest_us"])
+            record.fastest_us = least(record.fastest_us, stats.fastest_us)
+            record.closest_us = least(record.closest_us, stats.closest_us)
 
     def _recount(self) -> None:
         self._records = {}
@@ -338,18 +352,19 @@ class Leaderboard:
             record.fastest_us = least(record.fastest_us, fastest)
             record.closest_us = least(record.closest_us, closest)
 
-    def _tournament(self) -> list[dict[str, Any]]:
+    def _tournament(self) -> list[TournamentRow]:
         return ranked(self._records.values(), TOURNAMENT_ROWS)
 
     # -- reading ------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> BoardView:
         """Everything the page shows, at once."""
         with self._lock:
+            latest = sorted(self._finishes.values(), key=Finish.when, reverse=True)
             return {
                 "tables": [self._tables[b].summary() for b in sorted(self._tables)],
                 "tournament": self._tournament(),
-                "finishes": sorted(self._finishes.values(), key=_when, reverse=True),
+                "finishes": [f.to_json() for f in latest],
                 "dropped": sum(self.dropped.values()),
                 "dropped_by": dict(self.dropped),
                 "refused": self.refused,
@@ -357,27 +372,20 @@ class Leaderboard:
                 "broker": dict(self._broker),
             }
 
-    def table(self, box: str) -> dict[str, Any] | None:
+    def table(self, box: str) -> TableSummary | None:
         with self._lock:
             table = self._tables.get(box)
             return None if table is None else table.summary()
 
     # -- the hub's own record -------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> BoardRecord:
         """What the hub keeps over a restart of itself or of the broker (JSON)."""
         with self._lock:
-            return {
-                "v": 1,
-                "tables": {b: t.record() for b, t in self._tables.items()},
-                "results": [[b, g, r] for (b, g), r in self._results.items()],
-                "finishes": list(self._finishes.values()),
-                "races": {n: list(v) for n, v in self._from_races.items()},
-                "gone": dict(self._gone),
-                "struck": [[b, g, s] for (b, g), s in self._struck.items()],
-            }
+            held = self._tables, self._results, self._finishes, self._from_races, self._gone
+            return SavedBoard(*held, self._struck).to_json()
 
-    def restore(self, saved: dict[str, Any]) -> None:
+    def restore(self, saved: Mapping[str, Any]) -> None:
         """Take back a record (`record()`); raises InvalidMessageError if it is not one."""
         tables, results, finishes, races, gone, struck = parse_record(saved)
         with self._lock:
@@ -385,16 +393,3 @@ class Leaderboard:
             self._struck = struck
             self._finishes, self._from_races = finishes, races
             self._recount()
-
-
-CLEAN: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "state": validate.state_message,
-    "event": validate.event_message,
-    "race": validate.race_message,
-    "games": validate.result_message,
-}
-
-
-def _when(finish: dict[str, Any]) -> tuple[float, int]:
-    at = finish.get("at")
-    return (at if isinstance(at, int | float) else 0.0, finish["seq"])

@@ -29,6 +29,7 @@ from typing import Any
 
 from buzzerbox.durable import write_atomic
 from buzzerbox.hub.leaderboard import Leaderboard, Update
+from buzzerbox.hub.tables import BoardView
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class Keeper:
         #: group commits done (saves for what came from the broker)
         self.commits = 0
         self._saved_at = -1
-        self._view: dict[str, Any] | None = None
+        self._view: BoardView | None = None
         self._pending: list[tuple[list[Update], Callable[[], Any] | None]] = []
         self._cond = threading.Condition()
         self._stop = threading.Event()
@@ -98,12 +99,13 @@ class Keeper:
             self._pending.append((updates, ack))
             self._cond.notify()
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> BoardView:
         """The board as last saved: what a new page and /api/board get."""
-        view = self._view
-        if view is None:
+        if self._view is None:
             return self.board.snapshot()
-        return {**view, "broker": self.board.broker()}  # the link's status: as it is now
+        view = self._view.copy()
+        view["broker"] = self.board.broker()  # the link's status: as it is now
+        return view
 
     def _flush(self) -> None:
         with self._cond:

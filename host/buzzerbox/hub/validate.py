@@ -3,10 +3,10 @@
 Anyone on the venue's network may publish under `buzzerbox/`, so nothing from the
 broker is trusted: a message is read only if it is small (`MAX_PAYLOAD`), valid
 UTF-8 JSON without NaN or a lone surrogate, and every field the board uses has the
-type and size it should. The board keeps only the cleaned copy these functions
-return (the fields it shows, nothing else), so what reaches a page is always JSON
-a browser can read. A message that fails raises `InvalidMessageError` with the reason it is
-dropped (counted per reason on the board). No I/O.
+type and size it should. The board keeps only the typed copy these functions
+return (messages.py: the fields it shows, nothing else), so what reaches a page is
+always JSON a browser can read. A message that fails raises `InvalidMessageError` with
+the reason it is dropped (counted per reason on the board). No I/O.
 """
 
 from __future__ import annotations
@@ -14,9 +14,22 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypedDict
 
 from buzzerbox.hub.errors import InvalidMessageError
+from buzzerbox.hub.messages import (
+    EventMessage,
+    Late,
+    Message,
+    RaceMessage,
+    RacePress,
+    ResultMessage,
+    StateMessage,
+    Stats,
+    TableGame,
+    Total,
+)
 
 #: the largest message the hub reads (a state of a 12-player game is about 6 KiB)
 MAX_PAYLOAD = 64 * 1024
@@ -27,7 +40,7 @@ MAX_PRESSES = 32
 MAX_INT = 2**53
 
 
-def parse(payload: bytes) -> dict[str, Any]:
+def parse(payload: bytes) -> Mapping[str, object]:
     """The JSON object of a message, with an int `seq`; InvalidMessageError otherwise."""
     if len(payload) > MAX_PAYLOAD:
         raise InvalidMessageError("too large")
@@ -71,7 +84,7 @@ def _check_text(value: Any, depth: int) -> None:
             _check_text(item, depth + 1)
 
 
-def _check_depth(value: dict[str, Any] | list[Any], depth: int) -> None:
+def _check_depth(value: Mapping[str, object] | list[object], depth: int) -> None:
     """No container nests deeper than `_check_text` allows: for what the hub keeps as
     sent (an event); the rest of a message is read field by field, whatever its depth."""
     for item in value.values() if isinstance(value, dict) else value:
@@ -131,94 +144,116 @@ def items(value: Any, what: str, limit: int) -> list[Any]:
     return value
 
 
-def objects(value: Any, what: str, limit: int) -> list[dict[str, Any]]:
+def objects(value: Any, what: str, limit: int) -> list[Mapping[str, object]]:
     out = items(value, what, limit)
     if not all(isinstance(i, dict) for i in out):
         raise InvalidMessageError(f"bad {what}")
     return out
 
 
-def envelope(data: dict[str, Any]) -> dict[str, Any]:
+class _EnvelopeFields(TypedDict):
+    id: str | None
+    seq: int
+    game_id: int | None
+    at: float | None
+
+
+def _envelope(data: Mapping[str, object]) -> _EnvelopeFields:
+    """The fields of `Envelope`, checked (for the message's constructor)."""
+    seq = integer(data.get("seq"), "seq", optional=False)
+    assert seq is not None
     return {
         "id": text(data.get("id"), "id"),
-        "seq": integer(data.get("seq"), "seq", optional=False),
+        "seq": seq,
         "game_id": integer(data.get("game_id"), "game_id"),
         "at": number(data.get("at"), "at"),
     }
 
 
-def state_message(data: dict[str, Any]) -> dict[str, Any]:
+def _totals(value: object) -> tuple[Total, ...]:
+    return tuple(
+        Total(name(p.get("name")), integer(p.get("total"), "total"))
+        for p in objects(value, "players", MAX_PLAYERS)
+    )
+
+
+def _names(value: object, what: str) -> tuple[str, ...]:
+    return tuple(name(w) for w in items(value, what, MAX_PLAYERS))
+
+
+def state_message(data: Mapping[str, object]) -> StateMessage:
     """A `state` message: the envelope, the summary fields and the game's state."""
     state = data.get("state")
     if state is not None and not isinstance(state, dict):
         raise InvalidMessageError("bad state")
-    game: dict[str, Any] | None = None
+    game: TableGame | None = None
     if state is not None:
         race = objects(state.get("race"), "race", MAX_PRESSES)
-        game = {
-            "game": text(state.get("game"), "game", limit=32),
-            "title": text(state.get("title"), "title"),
-            "round": integer(state.get("round"), "round") or 0,
-            "rounds": integer(state.get("rounds"), "rounds"),
-            "target": integer(state.get("target"), "target"),
-            "winners": [name(w) for w in items(state.get("winners"), "winners", MAX_PLAYERS)],
-            "caller": text(state.get("caller"), "caller", limit=MAX_NAME),
-            "players": [
-                {"name": name(p.get("name")), "total": integer(p.get("total"), "total")}
-                for p in objects(state.get("players"), "players", MAX_PLAYERS)
-            ],
-            "first": name(race[0].get("name")) if race else None,
-        }
-    return {
-        **envelope(data),
-        "title": text(data.get("title"), "title"),
-        "phase": text(data.get("phase"), "phase", limit=32) or "idle",
-        "leader": text(data.get("leader"), "leader", limit=MAX_TEXT * 4) or "",
-        "finished": bool(data.get("finished") is True),
-        "state": game,
-    }
+        game = TableGame(
+            game=text(state.get("game"), "game", limit=32),
+            title=text(state.get("title"), "title"),
+            round=integer(state.get("round"), "round") or 0,
+            rounds=integer(state.get("rounds"), "rounds"),
+            target=integer(state.get("target"), "target"),
+            winners=_names(state.get("winners"), "winners"),
+            caller=text(state.get("caller"), "caller", limit=MAX_NAME),
+            players=_totals(state.get("players")),
+            first=name(race[0].get("name")) if race else None,
+        )
+    return StateMessage(
+        **_envelope(data),
+        title=text(data.get("title"), "title"),
+        phase=text(data.get("phase"), "phase", limit=32) or "idle",
+        leader=text(data.get("leader"), "leader", limit=MAX_TEXT * 4) or "",
+        finished=bool(data.get("finished") is True),
+        state=game,
+    )
 
 
-def event_message(data: dict[str, Any]) -> dict[str, Any]:
+def event_message(data: Mapping[str, object]) -> EventMessage:
     """An `event` message: the envelope, `prev` and the event object (kept as sent)."""
-    if not isinstance(data.get("event"), dict):
+    event = data.get("event")
+    if not isinstance(event, dict):
         raise InvalidMessageError("bad event")
-    _check_depth(data["event"], 1)
-    return {**envelope(data), "prev": integer(data.get("prev"), "prev"), "event": data["event"]}
+    _check_depth(event, 1)
+    return EventMessage(**_envelope(data), prev=integer(data.get("prev"), "prev"), event=event)
 
 
-def _press(p: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "seat": integer(p.get("seat"), "seat"),
-        "name": name(p.get("name")),
-        "pad": text(p.get("pad"), "pad", limit=32),
-        "lead_us": integer(p.get("lead_us"), "lead_us"),
-    }
+def _press(p: Mapping[str, object]) -> RacePress:
+    return RacePress(
+        seat=integer(p.get("seat"), "seat"),
+        name=name(p.get("name")),
+        pad=text(p.get("pad"), "pad", limit=32),
+        lead_us=integer(p.get("lead_us"), "lead_us"),
+    )
 
 
-def race_message(data: dict[str, Any]) -> dict[str, Any]:
+def race_message(data: Mapping[str, object]) -> RaceMessage:
     """A `race` message: who was first, by how much."""
-    return {
-        **envelope(data),
-        "key": text(data.get("key"), "key", limit=MAX_TEXT, optional=False),
-        "title": text(data.get("title"), "title"),
-        "round": integer(data.get("round"), "round"),
-        "first": name(data.get("first")),
-        "pad": text(data.get("pad"), "pad", limit=32),
-        "reaction_us": integer(data.get("reaction_us"), "reaction_us"),
+    envelope = _envelope(data)
+    key = text(data.get("key"), "key", limit=MAX_TEXT, optional=False)
+    assert key is not None
+    return RaceMessage(
+        **envelope,
+        key=key,
+        title=text(data.get("title"), "title"),
+        round=integer(data.get("round"), "round"),
+        first=name(data.get("first")),
+        pad=text(data.get("pad"), "pad", limit=32),
+        reaction_us=integer(data.get("reaction_us"), "reaction_us"),
         # the runner-up's lead; `margin_us` is its name before issue 37 (a box not updated)
-        "lead_us": integer(data.get("lead_us", data.get("margin_us")), "lead_us"),
+        lead_us=integer(data.get("lead_us", data.get("margin_us")), "lead_us"),
         # too close to call (issue 41): true, or left out (a box before it)
-        "close": data.get("close") is True,
-        "presses": [_press(p) for p in objects(data.get("presses"), "presses", MAX_PRESSES)],
-        "late": [
-            {"name": name(p.get("name")), "lead_us": integer(p.get("lead_us"), "lead_us")}
+        close=data.get("close") is True,
+        presses=tuple(_press(p) for p in objects(data.get("presses"), "presses", MAX_PRESSES)),
+        late=tuple(
+            Late(name(p.get("name")), integer(p.get("lead_us"), "lead_us"))
             for p in objects(data.get("late"), "late", MAX_PRESSES)
-        ],
-    }
+        ),
+    )
 
 
-def result_message(data: dict[str, Any]) -> dict[str, Any]:
+def result_message(data: Mapping[str, object]) -> ResultMessage:
     """A `games/<id>` message: a game's result (or `finished: false`, withdrawn)."""
     if integer(data.get("game_id"), "game_id") is None:
         raise InvalidMessageError("bad game_id")
@@ -229,19 +264,30 @@ def result_message(data: dict[str, Any]) -> dict[str, Any]:
     for who, s in stats.items():
         if not isinstance(s, dict):
             raise InvalidMessageError("bad stats")
-        clean_stats[name(who)] = {
-            "fastest_us": integer(s.get("fastest_us"), "fastest_us"),
-            "closest_us": integer(s.get("closest_us"), "closest_us"),
-        }
-    return {
-        **envelope(data),
-        "finished": data.get("finished") is True,
-        "title": text(data.get("title"), "title"),
-        "high_wins": data.get("high_wins") is not False,
-        "players": [
-            {"name": name(p.get("name")), "total": integer(p.get("total"), "total")}
-            for p in objects(data.get("players"), "players", MAX_PLAYERS)
-        ],
-        "winners": [name(w) for w in items(data.get("winners"), "winners", MAX_PLAYERS)],
-        "stats": clean_stats,
-    }
+        clean_stats[name(who)] = Stats(
+            fastest_us=integer(s.get("fastest_us"), "fastest_us"),
+            closest_us=integer(s.get("closest_us"), "closest_us"),
+        )
+    return ResultMessage(
+        **_envelope(data),
+        finished=data.get("finished") is True,
+        title=text(data.get("title"), "title"),
+        high_wins=data.get("high_wins") is not False,
+        players=_totals(data.get("players")),
+        winners=_names(data.get("winners"), "winners"),
+        stats=clean_stats,
+    )
+
+
+#: the check of each kind of message the board folds (a status is not JSON: apply's own)
+BY_KIND: dict[str, Callable[[Mapping[str, object]], Message]] = {
+    "state": state_message,
+    "event": event_message,
+    "race": race_message,
+    "games": result_message,
+}
+
+
+def message(kind: str, payload: bytes) -> Message:
+    """A message of a kind the board folds (`BY_KIND`), checked and copied."""
+    return BY_KIND[kind](parse(payload))

@@ -38,30 +38,31 @@ every phone (fanout.py); elsewhere each stream's thread does (`Stream.messages`)
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 from buzzerbox.live.delta import diff
 from buzzerbox.live.sse import Stream
 
-#: view(state) -> the public state a viewer gets (a new dict: the view keeps it)
-View = Callable[[dict[str, Any]], dict[str, Any]]
+#: the state a view is made of (the box's: box/boxjson.py, which live/ does not import)
+S = TypeVar("S", bound=Mapping[str, Any])
 
 
 def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-class StateView:
+class StateView(Generic[S]):
     """The phones' view of the box's state on a `Stream`: the latest public state, and a
     delta message for each change (the full state where no delta can say it)."""
 
-    def __init__(self, stream: Stream, view: View) -> None:
+    def __init__(self, stream: Stream, view: Callable[[S], Mapping[str, Any]]) -> None:
+        #: view(state) -> the public state a viewer gets (a new dict: the view keeps it)
         self.stream = stream
         self.view = view
-        self._view: dict[str, Any] | None = None
+        self._view: Mapping[str, Any] | None = None
 
-    def publish(self, state: dict[str, Any]) -> None:
+    def publish(self, state: S) -> None:
         """Called by the box after each change (under the box's lock, so in order)."""
         view = self.view(state)
         seq = int(state["box"]["seq"])

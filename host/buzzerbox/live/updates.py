@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Generator
-from typing import Any
+from collections.abc import Callable, Generator, Mapping
 
 from buzzerbox.live.sse import Stream, StreamSettings, Update
 
@@ -22,7 +21,7 @@ class UpdatesView:
 
     def __init__(
         self,
-        snapshot: Callable[[], dict[str, Any]],
+        snapshot: Callable[[], Mapping[str, object]],
         *,
         kind: str = "board",
         ring: int = 256,

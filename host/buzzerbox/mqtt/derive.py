@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from buzzerbox.errors import BuzzerboxError
 from buzzerbox.mqtt.topics import VERSION, message_id, topic
@@ -56,6 +56,62 @@ def dump(obj: object) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+class Envelope(TypedDict):
+    """What every message of a box carries (mqtt/README.md)."""
+
+    v: int
+    id: str
+    box: str
+    game_id: int | None
+    seq: int
+    at: float
+
+
+class LateJson(TypedDict):
+    name: str
+    lead_us: int | None
+
+
+class RaceJson(Envelope):
+    """A `race` message: who was first, by how much."""
+
+    key: str
+    game: str
+    title: str
+    round: int
+    first: str
+    pad: str
+    reaction_us: int | None
+    lead_us: int | None
+    close: bool
+    presses: list[dict[str, object]]
+    late: list[LateJson]
+
+
+class TotalJson(TypedDict):
+    name: str
+    total: int
+
+
+class RaceStatsJson(TypedDict):
+    races: int
+    fastest_us: int | None
+    closest_us: int | None
+
+
+class ResultJson(Envelope):
+    """A `games/<id>` message: a game's result (`finished: false`: withdrawn)."""
+
+    finished: bool
+    game: str
+    title: str
+    round: int
+    high_wins: bool
+    players: list[TotalJson]
+    winners: list[str]
+    stats: dict[str, RaceStatsJson]
+
+
 @dataclass(slots=True)
 class RaceStats:
     """A player's races in a game: how many they were first in, their fastest reaction
@@ -65,7 +121,7 @@ class RaceStats:
     fastest_us: int | None = None
     closest_us: int | None = None
 
-    def to_json(self) -> dict[str, int | None]:
+    def to_json(self) -> RaceStatsJson:
         return {"races": self.races, "fastest_us": self.fastest_us, "closest_us": self.closest_us}
 
 
@@ -84,7 +140,7 @@ class Deriver:
         self._race_sig: tuple[Any, ...] | None = None
         self._round_first: tuple[int, str] | None = None
         self._stats: dict[str, RaceStats] = {}
-        self._last_race: dict[str, Any] | None = None
+        self._last_race: RaceJson | None = None
 
     # -- folding ------------------------------------------------------------------------
 
@@ -107,7 +163,7 @@ class Deriver:
                 out.append(self._ha_event(finish, event.seq))
         return out
 
-    def _apply(self, event: StoredEvent) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    def _apply(self, event: StoredEvent) -> tuple[RaceJson | None, ResultJson | None]:
         body = event.body
         self.seq, self.at = event.seq, event.at
         if body.get("type") == "game":
@@ -146,7 +202,7 @@ class Deriver:
 
     # -- races and results -----------------------------------------------------------------
 
-    def _race(self) -> dict[str, Any] | None:
+    def _race(self) -> RaceJson | None:
         """The race message if the race changed (a new first press, runner-up or slap)."""
         assert self._engine is not None
         game = self._engine.game
@@ -174,7 +230,7 @@ class Deriver:
         stats.fastest_us = _least(stats.fastest_us, reaction)
         stats.closest_us = _least(stats.closest_us, None if close else lead)
         presses = [_race_press(p) for p in game.race[:RACE_PRESSES]]
-        late = [{"name": p.name, "lead_us": p.lead_us} for p in game.late[:3]]
+        late: list[LateJson] = [{"name": p.name, "lead_us": p.lead_us} for p in game.late[:3]]
         self._last_race = {
             **self._envelope(),
             "key": key,
@@ -191,7 +247,7 @@ class Deriver:
         }
         return self._last_race
 
-    def _result(self) -> dict[str, Any]:
+    def _result(self) -> ResultJson:
         assert self._engine is not None
         game = self._engine.game
         return {
@@ -208,7 +264,7 @@ class Deriver:
             "stats": {name: s.to_json() for name, s in self._stats.items()},
         }
 
-    def _ha_event(self, finish: dict[str, Any], seq: int) -> Outgoing:
+    def _ha_event(self, finish: ResultJson, seq: int) -> Outgoing:
         payload = {
             "event_type": "game_finished",
             **self._envelope(),  # v, id, box, game_id, seq, at: like every other message
@@ -219,7 +275,7 @@ class Deriver:
 
     # -- messages ---------------------------------------------------------------------------
 
-    def _envelope(self) -> dict[str, Any]:
+    def _envelope(self) -> Envelope:
         seq = self.seq or 0
         return {
             "v": VERSION,
@@ -265,11 +321,9 @@ class Deriver:
         return Outgoing(topic(self.box, "race"), dump(self._last_race), True)
 
 
-def _race_press(press: Press) -> dict[str, Any]:
+def _race_press(press: Press) -> dict[str, object]:
     """A press as the race message lists it (mqtt/README.md): its JSON without `t_us`."""
-    out = press.to_json()
-    del out["t_us"]
-    return out
+    return {k: v for k, v in press.to_json().items() if k != "t_us"}
 
 
 def _least(a: int | None, b: int | None) -> int | None:

@@ -140,7 +140,7 @@ class Publisher:
 
     # -- the box's side -----------------------------------------------------------------
 
-    def notify(self, state: dict[str, Any] | None = None) -> None:
+    def notify(self, state: object = None) -> None:
         """A box listener: the log has grown. Returns at once."""
         self._wake.set()
 

@@ -23,14 +23,14 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from buzzerbox.errors import BuzzerboxError, ConfigError
 from buzzerbox.pads.padmap import PadMap, load_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.selftest import SELFTEST_S, SelfTest
 from buzzerbox.pads.sources import PadSources, open_pulser
-from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, FramesLost
+from buzzerbox.pads.timeline.arbiter import BoardJson, BoardStatusChanged, Edge, FramesLost
 from buzzerbox.threadname import name_thread
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ class PadSink(Protocol):
     def pad_edge(self, edge: Edge) -> object:
         """A final edge, in true time order (the arbiter's, host timeline)."""
 
-    def pad_board(self, status: Mapping[str, Any]) -> None:
+    def pad_board(self, status: BoardJson) -> None:
         """A board's status changed (`monitor --json`'s board object): for the pages."""
 
 
@@ -75,14 +75,13 @@ def open_sources(settings: Mapping[str, Any] | str, base: Path) -> tuple[PadMap,
     return pad_map, PadSources(pad_map, boards=boards, gpio_factory=factory, pulser=pulser)
 
 
-def board_json(event: BoardStatusChanged, pad_map: PadMap | None) -> dict[str, Any]:
+def board_json(event: BoardStatusChanged, pad_map: PadMap | None) -> BoardJson:
     """A board's status as the box keeps it for the pages: `monitor --json`'s board
     object, and, where the pad map knows the board (by its id, alias or port), `board`
     its id, `name` what the map calls it (its alias, else its id) and `pads` the ids of
     the pads wired to it, so the table and the TV say which pads go with it. `url`: the
     port, when the board was known by it (its status before its HELLO is replaced)."""
-    status = event.to_json()
-    del status["event"]
+    status = cast(BoardJson, event.status_json())  # a new dict: the map's keys are added
     spec = None
     if pad_map is not None:
         spec = pad_map.board(event.board) or pad_map.board_on(event.url)

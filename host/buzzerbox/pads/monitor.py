@@ -22,14 +22,22 @@ import signal
 import threading
 from collections.abc import Callable
 from types import FrameType
-from typing import Any, TextIO
+from typing import TextIO
 
 from buzzerbox.pads.padmap import PadMap
 from buzzerbox.pads.sources import PadSources
-from buzzerbox.pads.timeline.arbiter import BoardStatusChanged, Edge, FramesLost, PadEvent
+from buzzerbox.pads.timeline.arbiter import (
+    BoardEventJson,
+    BoardStatusChanged,
+    Edge,
+    EdgeJson,
+    FramesLost,
+    LostJson,
+    PadEvent,
+)
 
 
-def event_json(ev: PadEvent) -> dict[str, Any]:
+def event_json(ev: PadEvent) -> EdgeJson | BoardEventJson | LostJson:
     """The ``--json`` object of one event (the event's own `to_json`)."""
     return ev.to_json()
 

@@ -4,9 +4,20 @@ the box, its enrolments and the pages."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from buzzerbox.pads.timeline.arbiter import GPIO
+
+
+class PadJson(TypedDict):
+    """A pad as the pages get it (`Pad.to_json`)."""
+
+    id: str
+    role: str
+    seat: int
+    pile: int | None
+    label: str
+    enrolled: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +59,7 @@ class Pad:
         what = f"pile {self.pile}" if self.pile is not None else self.role
         return f"{what} of seat {self.seat}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PadJson:
         """The pad as the pages get it (under box.pads in the state)."""
         return {
             "id": self.id,

@@ -33,6 +33,7 @@ from buzzerbox.rules.events import (
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.press import Press, Race
 from buzzerbox.rules.result import RoundResult
+from buzzerbox.rules.statejson import PlayerJson, StateJson
 from buzzerbox.rules.timing import Timing
 from buzzerbox.rules.words import (
     WHERE,
@@ -355,10 +356,10 @@ class Game(Timing):
 
     # -- the state object -----------------------------------------------------------------
 
-    def player_json(self, seat: int) -> dict[str, Any]:
+    def player_json(self, seat: int) -> PlayerJson:
         return {"name": self.players[seat], "total": self.totals[seat]}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateJson:
         return {
             "game": self.kind,
             "title": self.title,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from typing import Any
 
 from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.base import Game
@@ -34,6 +33,7 @@ from buzzerbox.rules.events import (
 from buzzerbox.rules.kids import Kids
 from buzzerbox.rules.ligretto import Ligretto
 from buzzerbox.rules.phase import PLAYING
+from buzzerbox.rules.statejson import StateJson
 from buzzerbox.rules.twinit import TwinIt
 from buzzerbox.rules.twist import Twist
 from buzzerbox.rules.undo import describe
@@ -280,7 +280,7 @@ class Engine:
         """The type of the entry `undo` would take back, if any."""
         return self._undo[-1].kind if self._undo else None
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> StateJson:
         """The state object of game-log.md (without `rejected`, which replay adds)."""
         state = self.game.to_json()
         state["undoable"] = self.undoable

@@ -24,6 +24,7 @@ from buzzerbox.errors import BuzzerboxError, Words
 from buzzerbox.rules.engine import Engine
 from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.eventjson import PARSERS, parse_event
+from buzzerbox.rules.statejson import RejectedJson, StateJson
 from buzzerbox.rules.written import WrittenFloat
 
 #: a log line: its number and its object (an `Unreadable` when it could not be read)
@@ -45,7 +46,7 @@ class Rejected:
     line: int
     reason: str
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> RejectedJson:
         return {"line": self.line, "reason": self.reason}
 
 
@@ -289,7 +290,7 @@ def _fold_text(engine: Engine, numbered: Iterator[tuple[int, str | bytes]]) -> l
     return rejected
 
 
-def replay_state(lines: Iterable[str | bytes]) -> dict[str, Any]:
+def replay_state(lines: Iterable[str | bytes]) -> StateJson:
     """The state object `buzzerbox replay` prints."""
     engine, rejected = replay(lines)
     state = engine.state()

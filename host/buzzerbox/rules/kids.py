@@ -9,7 +9,6 @@ counts.check_left); after 3 rounds the fewest in total win, a tie shares.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
@@ -18,6 +17,7 @@ from buzzerbox.rules.errors import InvalidEventError
 from buzzerbox.rules.events import CardsLeftEntered, GameCreated, RoundAmended
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.result import RoundResult
+from buzzerbox.rules.statejson import PlayerJson, StateJson
 
 CARDS = 30
 
@@ -76,12 +76,12 @@ class Kids(Game):
         if len(self.history) >= self.rounds:
             self.end_game(self.rank())
 
-    def player_json(self, seat: int) -> dict[str, Any]:
+    def player_json(self, seat: int) -> PlayerJson:
         out = super().player_json(seat)
         out["left"] = None if self.left is None else self.left[seat]
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateJson:
         out = super().to_json()
         out["rounds"] = self.rounds
         out["cards"] = CARDS

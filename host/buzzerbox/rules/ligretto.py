@@ -10,7 +10,6 @@ on) or for a fixed number of rounds (the highest total wins, a tie shares).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
@@ -19,6 +18,7 @@ from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import GameCreated, MiddleEntered, RoundAmended, StacksEntered
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.result import RoundResult
+from buzzerbox.rules.statejson import PlayerJson, StateJson
 
 TARGETS = (50, 99, 150)
 STACK = 10
@@ -230,13 +230,13 @@ class Ligretto(Game):
         if max(self.totals) >= self.target and len(leaders) == 1:
             self.end_game(leaders)
 
-    def player_json(self, seat: int) -> dict[str, Any]:
+    def player_json(self, seat: int) -> PlayerJson:
         out = super().player_json(seat)
         out["stack"] = None if self.stacks is None else self.stacks[seat]
         out["middle"] = None if self.middle is None else self.middle[seat]
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateJson:
         out = super().to_json()
         out["target"] = self.target
         out["rounds"] = self.rounds

@@ -8,7 +8,9 @@ only as JSON (`to_json`: the state's `race`, `false_starts`, `late`, `voided`).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from buzzerbox.rules.statejson import PressJson
 
 
 class Press(NamedTuple):
@@ -35,9 +37,8 @@ class Press(NamedTuple):
         """(seat, t_us): the press, as `void` names it."""
         return self.seat, self.t_us
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "name": self.name, "pad": self.pad}
-        out["t_us"] = self.t_us
+    def to_json(self) -> PressJson:
+        out: PressJson = {"seat": self.seat, "name": self.name, "pad": self.pad, "t_us": self.t_us}
         if self.pile is not None:
             out["pile"] = self.pile
         if self.error_us:

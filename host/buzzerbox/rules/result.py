@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
+
+from buzzerbox.rules.statejson import RoundJson
 
 #: the count fields a round may carry, in the order the state object lists them
 COUNTS = ("stacks", "middle", "left")
@@ -38,8 +40,8 @@ class RoundResult:
         no stall."""
         return self.caller is None and not self.stalled
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> RoundJson:
+        out: dict[str, object] = {
             "round": self.round,
             "caller": self.caller,
             "stalled": self.stalled,
@@ -50,5 +52,5 @@ class RoundResult:
             counts = getattr(self, key)
             if counts is not None:
                 out[key] = dict(counts)
-        out["winners"] = list(self.winners)
-        return out
+        out["winners"] = list(self.winners)  # last, after the counts (the history's order)
+        return cast(RoundJson, out)

@@ -25,6 +25,7 @@ from buzzerbox.rules.errors import IllegalEventError, InvalidEventError
 from buzzerbox.rules.events import ClaimSettled, GameCreated, PadPressed, RoundStarted
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.press import Press, Race
+from buzzerbox.rules.statejson import ClaimJson, PlayerJson, SettledClaimJson, StateJson
 from buzzerbox.rules.timing import too_close
 
 WINDOW_US = 1_000_000
@@ -44,7 +45,7 @@ class SettledClaim:
     victim: str | None
     slaps: Claim
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SettledClaimJson:
         return {
             "number": self.number,
             "claimant": self.claimant,
@@ -215,12 +216,12 @@ class TwinIt(Game):
         self.claim = None
         self.queued, self.queued_ids = [], []
 
-    def player_json(self, seat: int) -> dict[str, Any]:
+    def player_json(self, seat: int) -> PlayerJson:
         out = super().player_json(seat)
         out["takes"] = list(self.takes[seat])
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateJson:
         out = super().to_json()
         out["takes_to_win"] = TAKES_TO_WIN
         out["first"] = self.first
@@ -231,7 +232,7 @@ class TwinIt(Game):
         return out
 
 
-def claim_json(claim: Claim | None) -> dict[str, Any] | None:
+def claim_json(claim: Claim | None) -> ClaimJson | None:
     """An open claim as the state shows it: claimant, ranked slaps, and whether the
     first two are too close to call (a tie: the same µs, or closer than their timing
     errors allow; the rulebook's answer is a split, turned over on 3)."""

@@ -17,7 +17,6 @@ counts.check_left). After 5 rounds the fewest negative points win; a tie shares.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from buzzerbox.errors import Words
 from buzzerbox.rules.base import Game
@@ -33,6 +32,7 @@ from buzzerbox.rules.events import (
 from buzzerbox.rules.phase import Phase
 from buzzerbox.rules.press import Press
 from buzzerbox.rules.result import RoundResult
+from buzzerbox.rules.statejson import FoulJson, PlayerJson, StateJson
 from buzzerbox.rules.timing import too_close
 
 HANDS = 2
@@ -47,7 +47,7 @@ class Foul:
     kind: str
     by: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FoulJson:
         return {**self.press.to_json(), "foul": self.kind, "by": self.by}
 
 
@@ -187,7 +187,7 @@ class Twist(Game):
         if len(self.history) >= self.rounds:
             self.end_game(self.rank())
 
-    def player_json(self, seat: int) -> dict[str, Any]:
+    def player_json(self, seat: int) -> PlayerJson:
         out = super().player_json(seat)
         out["left"] = self.live_left(seat)
         out["laid"] = self.laid[seat]
@@ -197,7 +197,7 @@ class Twist(Game):
         out["hands"] = sorted(p for p, s in self.down if s == seat)
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateJson:
         out = super().to_json()
         out["rounds"] = self.rounds
         out["piles"] = self.piles

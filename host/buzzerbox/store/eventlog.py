@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from buzzerbox.dbfile import open_db
 from buzzerbox.durable import fsync_dir
@@ -78,6 +78,17 @@ class StoredEvent:
     body: dict[str, Any]
 
 
+class GameSummaryJson(TypedDict):
+    id: int
+    game: str
+    players: list[str]
+    started: float
+    updated: float
+    phase: str
+    finished: bool
+    winners: list[str]
+
+
 @dataclass(frozen=True, slots=True)
 class GameSummary:
     """What the list of games shows without replaying one."""
@@ -94,7 +105,7 @@ class GameSummary:
     def is_finished(self) -> bool:
         return self.phase == Phase.FINISHED
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameSummaryJson:
         return {
             "id": self.id,
             "game": self.game,

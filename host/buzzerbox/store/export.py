@@ -18,7 +18,7 @@ import json
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 TITLES = {
     "ligretto": "Ligretto",
@@ -80,6 +80,37 @@ def to_csv(state: Mapping[str, Any], **labels: str) -> str:
     return out.getvalue()
 
 
+class BgStatsPlayer(TypedDict):
+    name: str
+    score: int
+    rank: int
+    winner: bool
+    startPlayer: bool
+    role: str
+    sourcePlayerId: str
+
+
+class BgStatsGame(TypedDict):
+    name: str
+    sourceGameId: str
+    highestWins: bool
+    noPoints: bool
+
+
+class BgStatsPlay(TypedDict):
+    """A play as BG Stats' push link takes it."""
+
+    sourceName: str
+    sourcePlayId: str
+    playDate: str
+    durationMin: int
+    location: str
+    board: str
+    comments: str
+    game: BgStatsGame
+    players: list[BgStatsPlayer]
+
+
 def to_bgstats(
     state: Mapping[str, Any],
     *,
@@ -88,12 +119,12 @@ def to_bgstats(
     ended: float,
     location: str = "",
     variants: Iterable[str] = (),
-) -> dict[str, Any]:
+) -> BgStatsPlay:
     """A finished game as the push link's play object (times are Unix seconds)."""
     game = str(state.get("game"))
     winners = set(state.get("winners", []))
     player_ranks = ranks(state)
-    players = [
+    players: list[BgStatsPlayer] = [
         {
             "name": p["name"],
             "score": p["total"],

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from buzzerbox.box import Box
+from buzzerbox.box.boxjson import BoxStateJson
 from buzzerbox.box.checks import table_entry
 from buzzerbox.box.phones import PhoneSeats
 from buzzerbox.errors import BuzzerboxError, Words
@@ -38,7 +39,7 @@ GAME_FIELDS = ("game", "players", "target", "rounds", "variants", "first")
 MAX_NAME = 40
 
 #: public(state, is_admin) -> the state object a phone gets
-Public = Callable[[dict[str, Any], bool], dict[str, Any]]
+Public = Callable[[BoxStateJson, bool], BoxStateJson]
 
 
 def body_object(what: Words) -> dict[str, Any]:
@@ -55,7 +56,7 @@ def body_object(what: Words) -> dict[str, Any]:
 SAVE_WAIT_S = 10.0
 
 
-def state_response(state: dict[str, Any], durable_seq: int | None = None) -> Response:
+def state_response(state: BoxStateJson, durable_seq: int | None = None) -> Response:
     """The state as an answer; with `durable_seq` (the log's), its `box.saved` says whether
     everything it shows is on the disk (false: a power cut now could take it back)."""
     if durable_seq is not None:
@@ -72,7 +73,7 @@ def said_time(timed: PressTime) -> dict[str, object]:
     return timed.to_json(lambda words: say(words, language()))
 
 
-def edge_taken(state: dict[str, Any], durable_seq: int, **extra: object) -> Response:
+def edge_taken(state: BoxStateJson, durable_seq: int, **extra: object) -> Response:
     """The answer to a pad edge: its seq, and whether it is on the disk yet (`saved`;
     false: it was answered after the log's short wait for its fsync, and a power cut
     could still take it back). A press is the hot path (ten a second in a Twist round):

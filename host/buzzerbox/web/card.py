@@ -3,11 +3,12 @@ to save or share. Names go in as escaped text (they are typed at the table)."""
 
 from __future__ import annotations
 
-from typing import Any
 from xml.sax.saxutils import escape
 
+from buzzerbox.box.boxjson import BoxStateJson
 from buzzerbox.errors import Words, plural_words
 from buzzerbox.i18n import DEFAULT, say
+from buzzerbox.rules.statejson import PlayerJson
 
 #: the seats' colours, as on the pages (box.css, light)
 COLOURS = (
@@ -29,7 +30,7 @@ ROW = 44
 TOP = 150
 
 
-def _score(state: dict[str, Any], player: dict[str, Any]) -> int:
+def _score(state: BoxStateJson, player: PlayerJson) -> int:
     if state.get("game") == "twinit":
         return len(player.get("takes") or [])
     return int(player.get("total", 0))
@@ -39,7 +40,7 @@ def _signed(n: int) -> str:
     return f"−{-n}" if n < 0 else str(n)
 
 
-def seat_colour(state: dict[str, Any], seat: int) -> int:
+def seat_colour(state: BoxStateJson, seat: int) -> int:
     """The colour of a seat's player: the box's (it follows the name), else the seat's."""
     colours = (state.get("box") or {}).get("colours") or []
     return int(colours[seat]) if seat < len(colours) else seat
@@ -54,7 +55,7 @@ def headline(winners: list[str], lang: str) -> str:
     return say(Words("{names} win!", {"names": " & ".join(winners)}), lang)
 
 
-def result_card(state: dict[str, Any], lang: str = DEFAULT) -> str:
+def result_card(state: BoxStateJson, lang: str = DEFAULT) -> str:
     """The card: title, winners, every player with their score, best first; its words
     in `lang`."""
     players = list(enumerate(state.get("players") or []))

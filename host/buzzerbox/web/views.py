@@ -7,11 +7,20 @@ with a `StateView`, subscribed to the box). `buzzerbox serve` and the tests make
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from buzzerbox.box import Box
+from buzzerbox.box.boxjson import BoxJson, BoxStateJson
 from buzzerbox.live.livestate import StateView, dumps
 from buzzerbox.live.sse import Stream
+
+
+class PhoneExtras(TypedDict):
+    """What every phone is told of the box beside its state: whether its pads are open
+    to anyone (--open-pads) and whether there is Wi-Fi to join."""
+
+    open_pads: bool
+    wifi: bool
 
 
 class PhoneViews:
@@ -20,12 +29,12 @@ class PhoneViews:
     def __init__(
         self,
         box: Box,
-        extras: Mapping[str, object],
+        extras: PhoneExtras,
         max_clients: int = 1000,
         urls: Callable[[], list[str]] = list,
     ) -> None:
         self.box = box
-        self.extras = dict(extras)
+        self.extras = extras.copy()
         #: the addresses phones open the box at now (server/reach.py; empty: no network)
         self.urls = urls
         self.stream = Stream(self.full, full_kind="state", max_clients=max_clients)
@@ -33,15 +42,15 @@ class PhoneViews:
         self.state_view.publish(box.state())
         box.when_changed.append(self.state_view.publish)
 
-    def public(self, state: dict[str, Any], is_admin: bool) -> dict[str, Any]:
+    def public(self, state: BoxStateJson, is_admin: bool) -> BoxStateJson:
         """The state object as a phone gets it: the box's, plus the addresses phones open
         it at now (empty: no network), this session and now."""
-        out = dict(state)
-        box = {**state["box"], "urls": self.urls(), **self.extras}
+        out = state.copy()
+        box: BoxJson = {**state["box"], "urls": self.urls(), **self.extras}
         out["box"] = {**box, "admin": is_admin, "now_us": self.box.now_us()}
         return out
 
-    def view(self, state: dict[str, Any]) -> dict[str, Any]:
+    def view(self, state: BoxStateJson) -> BoxStateJson:
         """The state for the live stream: now_us only while a countdown runs (it is
         what the phones count against), so that a pad press does not change it."""
         out = self.public(state, False)
@@ -49,7 +58,7 @@ class PhoneViews:
             out["box"]["now_us"] = None
         return out
 
-    def full(self, view: dict[str, Any] | None, is_admin: bool) -> str | None:
+    def full(self, view: BoxStateJson | None, is_admin: bool) -> str | None:
         """A view as a whole state for a stream starting now (this session, now)."""
         if view is None:
             return None
@@ -63,5 +72,8 @@ def phone_views(box: Box, config: Mapping[str, Any]) -> PhoneViews:
     join, how many live streams at most)."""
     fixed = list(config.get("URLS", []))
     reach: Callable[[], list[str]] = config.get("REACH") or (lambda: fixed)
-    extras = {"open_pads": bool(config.get("OPEN_PADS")), "wifi": bool(config.get("WIFI_SSID"))}
+    extras: PhoneExtras = {
+        "open_pads": bool(config.get("OPEN_PADS")),
+        "wifi": bool(config.get("WIFI_SSID")),
+    }
     return PhoneViews(box, extras, int(config.get("SSE_MAX_CLIENTS", 1000)), reach)

@@ -18,12 +18,54 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Final, Literal, NotRequired, TypedDict
 
 GPIO: Final = "gpio"
 """The source name (and `Edge.board`) of pads on the Pi's own header."""
 
 Status = Literal["online", "silent", "gone", "unsupported"]
+
+
+class EdgeJson(TypedDict):
+    """An edge as `buzzerbox monitor --json` prints it."""
+
+    event: str
+    board: str
+    ch: int
+    pad: str
+    t_us: int
+    late: NotRequired[bool]
+
+
+class BoardStatusJson(TypedDict):
+    """A board's status (`BoardStatusChanged.status_json`)."""
+
+    board: str
+    status: str
+    clock: NotRequired[str]
+    wire: NotRequired[str | None]
+    note: NotRequired[str]
+
+
+class BoardJson(BoardStatusJson):
+    """A board's status as the box keeps it for the pages (pads/feed.py `board_json`):
+    what the pad map says of it, and the port it was known by before its HELLO."""
+
+    name: NotRequired[str]
+    pads: NotRequired[list[str]]
+    url: NotRequired[str]
+
+
+class BoardEventJson(BoardStatusJson):
+    """A board's status as `buzzerbox monitor --json` prints it (`event` "board" first)."""
+
+    event: str
+
+
+class LostJson(TypedDict):
+    event: str
+    board: str
+    frames: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +89,9 @@ class Edge:
     def is_press(self) -> bool:
         return self.state == 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> EdgeJson:
         """The event as `buzzerbox monitor --json` prints it (and the box's pad test)."""
-        obj: dict[str, Any] = {
+        obj: EdgeJson = {
             "event": "press" if self.state else "release",
             "board": self.board,
             "ch": self.ch,
@@ -85,10 +127,15 @@ class BoardStatusChanged:
     note: str = ""
     url: str = field(default="", compare=False)
 
-    def to_json(self) -> dict[str, Any]:
-        obj: dict[str, Any] = {"event": "board", "board": self.board, "status": self.status}
+    def to_json(self) -> BoardEventJson:
+        return {"event": "board", **self.status_json()}
+
+    def status_json(self) -> BoardStatusJson:
+        """The status without the event's name: board, status, and the clock, the wire
+        and the note where there are."""
+        obj: BoardStatusJson = {"board": self.board, "status": self.status}
         if self.clock is not None:
-            obj.update(clock=self.clock, wire=self.wire)
+            obj["clock"], obj["wire"] = self.clock, self.wire
         if self.note:
             obj["note"] = self.note
         return obj
@@ -110,7 +157,7 @@ class FramesLost:
     board: str
     frames: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LostJson:
         return {"event": "lost", "board": self.board, "frames": self.frames}
 
 
