@@ -97,12 +97,24 @@ class SyncRounds:
         return line + self.newline(now_us) if self.newline_us <= 0 else line
 
     def poll(self, now_us: int, *, trusted: bool) -> bytes:
-        """What is due at `now_us`: a request (`request`), or the open line's "\n"."""
-        if self.due is not None and now_us >= self.due:
-            return self.request(now_us, trusted=trusted)
+        """What is due at `now_us`: the open line's "\n", else a request (`request`).
+
+        An open line whose "\n" is late (its poll came late: a busy host, or one woken
+        only by the board's lines) gets its "\n" first, and its round trip is timed
+        from then; the next request waits for the next poll. Else a board whose lines
+        come further apart than `SYNC_FAST_US` (an idle TICK every 90 ms) had each
+        request ended by the next one (`cut`): no sample, never mapped."""
         if self.newline_due is not None and now_us >= self.newline_due:
             return self.newline(now_us)
+        if self.due is not None and now_us >= self.due:
+            return self.request(now_us, trusted=trusted)
         return b""
+
+    def next_at(self) -> int | None:
+        """When `poll` has something to send: the open line's "\n" or the next
+        request (None: neither)."""
+        times = [t for t in (self.newline_due, self.due) if t is not None]
+        return min(times) if times else None
 
     def newline(self, now_us: int) -> bytes:
         """The open line's "\n", sent at `now_us`: its round trip starts now."""
