@@ -30,11 +30,10 @@ def test_a_request_sends_its_newline_later_and_times_the_round_trip_from_it() ->
 def test_a_late_poll_ends_the_open_line_before_it_asks_again() -> None:
     syncs = SyncRounds()
     syncs.request(0, trusted=False)
-    assert syncs.next_at() == SYNC_NEWLINE_US  # its "\n" is what comes next
     late = SYNC_FAST_US + 70_000  # polled only when the board's next line came
     assert syncs.poll(late, trusted=False) == b"\n"  # not cut by the next request
     assert syncs.sent_at(1) == late  # a sample, timed from its "\n"
-    assert syncs.next_at() == SYNC_FAST_US  # the next request, overdue: the next poll
+    assert syncs.due == SYNC_FAST_US  # the next request, overdue: the next poll
     assert syncs.poll(late, trusted=False) == p.sync_request(2)[:-1]
 
 
@@ -123,7 +122,7 @@ def test_a_board_that_ticks_every_90_ms_is_mapped_by_a_host_its_lines_wake(
     session.opened(clock())
     session.received(board.received(session.outgoing()), clock())  # HELLO? -> HELLO
     board.received(session.outgoing())  # the first SYNC's line, waiting for its "\n"
-    assert session.next_due_us() == clock() + SYNC_NEWLINE_US  # a poll to end it
+    assert session.next_due_us() == clock() + SYNC_FAST_US  # no wake for its "\n" alone
     for _ in range(2):
         clock.advance(90_000)
         session.received(board.tick(), clock())

@@ -179,13 +179,13 @@ class BoardSession:
 
     def next_due_us(self) -> int | None:
         """When `poll` has something to do next, if nothing comes before: a HELLO? again,
-        a SYNC or its line's "\n", or the SYNC deadline that leaves a board out (None:
-        nothing)."""
+        a SYNC, or the SYNC deadline that leaves a board out (None: nothing). Not a
+        SYNC line's "\n": it goes with the next poll (syncrounds.py `poll`)."""
         if not self._is_open:
             return None
         due = self._hello_due
         if self.is_usable:
-            for at in (self.syncs.next_at(), None if self._left_out else self.syncs.silent_at()):
+            for at in (self.syncs.due, None if self._left_out else self.syncs.silent_at()):
                 if at is not None and (due is None or at < due):
                     due = at
         return due

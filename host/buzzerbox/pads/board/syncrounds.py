@@ -99,22 +99,18 @@ class SyncRounds:
     def poll(self, now_us: int, *, trusted: bool) -> bytes:
         """What is due at `now_us`: the open line's "\n", else a request (`request`).
 
-        An open line whose "\n" is late (its poll came late: a busy host, or one woken
-        only by the board's lines) gets its "\n" first, and its round trip is timed
-        from then; the next request waits for the next poll. Else a board whose lines
-        come further apart than `SYNC_FAST_US` (an idle TICK every 90 ms) had each
-        request ended by the next one (`cut`): no sample, never mapped."""
+        The "\n" is sent `newline_us` after its line or later, whenever the host next
+        polls (the board's next line, the next request due): its round trip is timed
+        from when it leaves, so a late one costs nothing but time, and nobody is woken
+        for it alone (issue 40: a box at rest). A late "\n" goes before the next
+        request, which waits for the next poll: ended by that request (`cut`), no
+        answer was a sample, and a board whose lines come further apart than
+        `SYNC_FAST_US` (an idle TICK every 90 ms) was never mapped."""
         if self.newline_due is not None and now_us >= self.newline_due:
             return self.newline(now_us)
         if self.due is not None and now_us >= self.due:
             return self.request(now_us, trusted=trusted)
         return b""
-
-    def next_at(self) -> int | None:
-        """When `poll` has something to send: the open line's "\n" or the next
-        request (None: neither)."""
-        times = [t for t in (self.newline_due, self.due) if t is not None]
-        return min(times) if times else None
 
     def newline(self, now_us: int) -> bytes:
         """The open line's "\n", sent at `now_us`: its round trip starts now."""
