@@ -4,9 +4,9 @@ PURE: no machine, rp2 or time.
 
 The edge timer (pio.py) starts its counter X at 0 and takes one from it every
 tick, so a word it pushes holds (-ticks) mod 2**32. Words arrive in the order
-the PIO pushed them, and the board sees at least one every TICK_MS (the clock
-probe), far less than the 2**30 ticks (17 minutes at 1 MHz) after which two
-readings could not be told apart. Only the low 30 bits are used: on the Pico
+the PIO pushed them, and the board sees at least one every 100 ms (the clock
+probe of an idle TICK, probes.IDLE_TICK_MS), far less than the 2**30 ticks
+(17 minutes at 1 MHz) after which two readings could not be told apart. Only the low 30 bits are used: on the Pico
 they stay small ints (MicroPython's are 31-bit), which costs no allocation.
 """
 

@@ -35,7 +35,10 @@ PROBE_GPIO = 25
 QUIET_GPIOS = (29,)
 
 TICK_HZ = 1000000  # board clock rate; the PIO runs at TICK_HZ * LOOP_CYCLES
-TICK_MS = 10  # a TICK every TICK_MS (while EDGEs flow: probes.BUSY_TICK_MS; the spec: 100)
+# core.PadBoard.tick() every TICK_MS: a TICK then after an EDGE or while a debounce lock
+# waits to end; while EDGEs flow every probes.BUSY_TICK_MS, idle every
+# probes.IDLE_TICK_MS (the spec: at least every 100 ms)
+TICK_MS = 10
 DEBOUNCE_US = 5000  # default debounce window
 DEBOUNCE_MAX_US = 1000000  # DEBOUNCE accepts 0..DEBOUNCE_MAX_US
 # The last channel of a layout takes the sync wire (hardware/sync-wire.md): a

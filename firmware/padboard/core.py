@@ -128,7 +128,7 @@ class PadBoard(Outbox, Probes):
         self.lost = 0  # edges dropped since the last LOST frame
         self._probes = []  # [kind, tokens, ms, arrived, timer], oldest first (probes.py)
         self._ms = 0
-        self._tick_ms = 0  # when a TICK was last asked for
+        self._tick_ms = -1000  # when a TICK was last asked for (the first tick() asks)
         self._edges_seen = 0  # state[EDGES] at the last tick()
         self._queue("HELLO", self._hello_fields())
 

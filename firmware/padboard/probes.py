@@ -25,7 +25,7 @@ SYNC) and the next reference.
 """
 
 from padboard.native import micropython
-from padboard.state import EDGES, PROBE_TICKS, TICKS_DONE, push_tick
+from padboard.state import EDGES, HAS_DUE, PROBE_TICKS, TICKS_DONE, push_tick
 
 STALE_MS = 50  # a TICK probe unanswered this long is given up
 # While EDGEs flow (BUSY_EDGES or more since the last tick(), 500/s at TICK_MS 10)
@@ -33,6 +33,13 @@ STALE_MS = 50  # a TICK probe unanswered this long is given up
 # is made only every BUSY_TICK_MS (the spec wants one at least every 100 ms).
 BUSY_EDGES = 5
 BUSY_TICK_MS = 50
+# Idle (no EDGE since the last tick(), no debounce lock waiting to end) a TICK's
+# probe is made only every IDLE_TICK_MS: with tick() every config.TICK_MS (10) the
+# TICKs come at most 100 ms apart, as the spec asks, and a host waiting for this
+# board's watermark asks for it with a SYNC, answered by a TICK at once (issue 40:
+# each idle TICK cost the host a wake-up). After an EDGE, or while a deferred edge
+# waits for its lock's end, a probe is made on every tick() as before.
+IDLE_TICK_MS = 90
 # A reference older than this (by tick()'s ms) is not used: the timer's ticks_us
 # wrap after 2**30 us (17.9 minutes), and ticks_diff reads half of that at most.
 REFERENCE_MS = 60000
@@ -124,12 +131,15 @@ class Probes:
 
     @micropython.native
     def tick(self, ms):
-        """Called every TICK_MS with a millisecond count: asks for the next TICK."""
+        """Called every TICK_MS with a millisecond count: asks for the next TICK
+        (every call while EDGEs were queued since the last, or a debounce lock
+        waits to end; idle, every IDLE_TICK_MS)."""
         self._ms = ms
-        edges = self.state[EDGES]
-        busy = (edges - self._edges_seen) & 0xFFFF >= BUSY_EDGES
+        state = self.state
+        edges = state[EDGES]
+        moved = (edges - self._edges_seen) & 0xFFFF
         self._edges_seen = edges
-        if busy and ms - self._tick_ms < BUSY_TICK_MS:
+        if moved >= BUSY_EDGES and ms - self._tick_ms < BUSY_TICK_MS:
             return  # the EDGEs say it: no probe in their way
         for probe in self._probes_now():
             if probe[0] == TICK:
@@ -137,5 +147,7 @@ class Probes:
                     return  # the last TICK is still on its way
                 self._probe_again()  # a probe's pair went missing: ask again
                 return
+        if not moved and not state[HAS_DUE] and ms - self._tick_ms < IDLE_TICK_MS:
+            return  # idle: the host asks with a SYNC when it waits for a watermark
         self._tick_ms = ms
         self._ask_time(TICK)

@@ -13,9 +13,11 @@
     python tests/bench/footprint.py [--servers box limit] [--phones 100 1000 2000]
                                     [--rest-s 10] [--events 100] [--window 64]
                                     [--figures rest phones event] [--tick-ms 10]
+                                    [--idle-tick-ms 90]
                                     [--host OTHER_CHECKOUT/host]
 
-`--figures` runs some of the figures only; `--tick-ms` sets the fake boards' idle TICK;
+`--figures` runs some of the figures only; `--tick-ms` sets the fake boards' TICK after
+an EDGE, `--idle-tick-ms` their idle TICK (90, as the firmware's; 10: a board of before);
 `--host` runs the box from another checkout's host/ folder (before and after, taken in
 the same minutes: tests/bench/README.md, "Issue 40").
 
@@ -144,14 +146,22 @@ class Server:
     from `host`, another checkout's host/ folder, if given) or the limit server."""
 
     def __init__(
-        self, kind: str, folder: Path, max_phones: int, tick_ms: int = 10, host: str = ""
+        self,
+        kind: str,
+        folder: Path,
+        max_phones: int,
+        tick_ms: int = 10,
+        host: str = "",
+        idle_tick_ms: int = 90,
     ) -> None:
         self.kind = kind
         self.boards: BoardProcess | None = None
         if kind == "limit":
             self.proc, self.port = start_limit(folder)
         else:
-            self.boards = BoardProcess("pico-a:pty", "pico-b:pty", tick_ms=tick_ms)
+            self.boards = BoardProcess(
+                "pico-a:pty", "pico-b:pty", tick_ms=tick_ms, idle_tick_ms=idle_tick_ms
+            )
             pads = PAD_MAP.format(**{b: self.boards.urls[f"pico-{b}"] for b in "ab"})
             env = {"PYTHONPATH": host} if host else None
             self.proc, self.port = start_server(folder, max_phones, pads, env=env)
@@ -244,9 +254,11 @@ FIGURES = {"rest": at_rest, "phones": per_phone, "event": per_event}
 
 def measure(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"server": kind, "figures": args.figures, "tick_ms": args.tick_ms}
-    out["host"] = args.host
+    out["host"], out["idle_tick_ms"] = args.host, args.idle_tick_ms
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(kind, Path(tmp), max(args.phones) + 11, args.tick_ms, args.host)
+        server = Server(
+            kind, Path(tmp), max(args.phones) + 11, args.tick_ms, args.host, args.idle_tick_ms
+        )
         try:
             time.sleep(args.settle_s)  # the boards say HELLO and map their clocks
             for figure in args.figures:
@@ -286,7 +298,8 @@ def main() -> int:
     parser.add_argument(
         "--figures", nargs="+", choices=sorted(FIGURES), default=["rest", "phones", "event"]
     )
-    parser.add_argument("--tick-ms", type=int, default=10, help="the fake boards' idle TICK")
+    parser.add_argument("--tick-ms", type=int, default=10, help="the boards' TICK after an EDGE")
+    parser.add_argument("--idle-tick-ms", type=int, default=90, help="the boards' idle TICK")
     parser.add_argument(
         "--host", default="", help="run the box from this host/ folder (another checkout's)"
     )

@@ -1,8 +1,9 @@
 """Fake pad boards in a process of their own, as real boards are: they share no GIL
 with the box nor with the test's phones, so a busy test does not skew their clocks.
 
-Run as a script (`python boardproc.py [--channels=8] [--tick-ms=10] pico-a:pty
-pico-b:tcp`): it serves each board
+Run as a script (`python boardproc.py [--channels=8] [--tick-ms=10] [--idle-tick-ms=90]
+pico-a:pty pico-b:tcp`): it serves each board, ticking as the firmware does (after an
+EDGE every `--tick-ms`, idle every `--idle-tick-ms`)
 (`FakeBoardPort`), prints ``ID URL`` for each, then takes commands on stdin:
 
     at US ID CH STATE     channel CH of board ID goes to STATE, US µs from now
@@ -29,8 +30,11 @@ from buzzerbox.pads.fakes.port import FakeBoardPort
 class BoardProcess:
     """The boards' process: their URLs, their presses, their true times."""
 
-    def __init__(self, *boards: str, channels: int = 8, tick_ms: int = 10) -> None:
+    def __init__(
+        self, *boards: str, channels: int = 8, tick_ms: int = 10, idle_tick_ms: int = 90
+    ) -> None:
         command = [sys.executable, __file__, f"--channels={channels}", f"--tick-ms={tick_ms}"]
+        command.append(f"--idle-tick-ms={idle_tick_ms}")
         command += boards
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -74,13 +78,21 @@ def edge(ch: int, state: int) -> Callable[[FakeBoard], bytes]:
     return lambda board: board.edge(ch, state)
 
 
-def serve(specs: list[str], channels: int, folder: Path, tick_ms: int = 10) -> None:
+def serve(
+    specs: list[str], channels: int, folder: Path, tick_ms: int = 10, idle_tick_ms: int = 90
+) -> None:
     ports: dict[str, FakeBoardPort] = {}
     for spec in specs:
         board_id, kind = spec.split(":")
         board = FakeBoard(board_id, channels=channels)
         link = folder / f"tty-{board_id}" if kind == "pty" else None
-        port = FakeBoardPort(board, tcp=kind == "tcp", link=link, tick_us=tick_ms * 1000)
+        port = FakeBoardPort(
+            board,
+            tcp=kind == "tcp",
+            link=link,
+            tick_us=tick_ms * 1000,
+            idle_tick_us=idle_tick_ms * 1000,
+        )
         ports[board_id] = port.start()
         print(board_id, ports[board_id].url, flush=True)
     for line in sys.stdin:
@@ -105,5 +117,6 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     count = int(args.pop(0).split("=")[1]) if args and args[0].startswith("--channels") else 8
     tick = int(args.pop(0).split("=")[1]) if args and args[0].startswith("--tick-ms") else 10
+    idle = int(args.pop(0).split("=")[1]) if args and args[0].startswith("--idle-tick") else 90
     with tempfile.TemporaryDirectory() as tmp:
-        serve(args, count, Path(tmp), tick)
+        serve(args, count, Path(tmp), tick, idle)

@@ -217,7 +217,12 @@ class PicoEmulator:
         return t_emu - self.sm_start[-1]
 
     def monitor(self, tmp: Path, *args: str) -> subprocess.Popen[str]:
-        """`buzzerbox monitor --json` on this board, its clocks slowed to RATIO."""
+        """`buzzerbox monitor --json` on this board, its clocks slowed to RATIO.
+
+        Under libfaketime (0.9.10) a timed wait of Python's never ends (its
+        sem_clockwait is not faked, the monotonic clock it is given is): the
+        monitor's pad feed wakes only when the board's lines come, never by its own
+        timers (a SYNC due, its "\n"). pads/board/syncrounds.py copes with that."""
         env = dict(os.environ, LD_PRELOAD=libfaketime(), FAKETIME=f"+0 x{RATIO}")
         env["FAKETIME_DONT_FAKE_MONOTONIC"] = "0"
         with open(tmp / "monitor.stderr", "w") as stderr:  # the child keeps its own copy

@@ -61,8 +61,9 @@ def test_it_boots_with_hello_then_ticks_at_least_every_100_ms(pico: PicoEmulator
         pico.wait("in", "TICK", sc.TIMEOUT, len(pico.lines))
     ticks = [int(line.fields[2]) for line in board_frames(pico, since, "TICK")]
     gaps = [b - a for a, b in pairwise(ticks)]
-    assert len(ticks) >= 20 and 0 < min(gaps) and max(gaps) <= 100_000
-    assert 8_000 <= statistics.median(gaps) <= 12_000
+    assert len(ticks) >= 3 and 0 < min(gaps) and max(gaps) <= 100_000
+    # idle, a TICK about every 90 ms, not every 10 (issue 40: each woke the host)
+    assert 80_000 <= statistics.median(gaps)
 
 
 def test_sync_answers_carry_the_time_their_line_arrived(pico: PicoEmulator) -> None:

@@ -10,18 +10,34 @@ from itertools import pairwise
 from .fwbench import BOARD_ID, FirmwareProcess, Frame
 
 
-def test_it_boots_with_hello_then_ticks_every_10_ms(firmware: FirmwareProcess) -> None:
+def test_it_boots_with_hello_then_ticks_every_90_ms_while_idle(firmware: FirmwareProcess) -> None:
     link = firmware.link
     assert link.frame(10) == Frame("HELLO", ("0", "1", BOARD_ID, "0.1.0", "1000000", "24"))
-    ticks = [link.frame() for _ in range(30)]
-    assert [f.type for f in ticks] == ["TICK"] * 30
-    assert [f.seq for f in ticks] == list(range(1, 31))
+    ticks = [link.frame() for _ in range(8)]
+    assert [f.type for f in ticks] == ["TICK"] * 8
+    assert [f.seq for f in ticks] == list(range(1, 9))
     times = [f.int(1) for f in ticks]
     gaps = sorted(b - a for a, b in pairwise(times))
+    # Idle, a TICK every probes.IDLE_TICK_MS (90), not every 10 (issue 40). The unix
+    # port shares a busy machine: look at the typical gaps, not the worst.
     assert gaps[0] > 0
-    # The unix port shares a busy machine: look at the typical gaps, not the worst.
-    assert 8_000 <= statistics.median(gaps) <= 12_000
-    assert gaps[-4] < 30_000
+    assert 85_000 <= statistics.median(gaps) <= 110_000
+    assert gaps[-2] < 150_000
+
+
+def test_it_ticks_every_10_ms_after_an_edge(firmware: FirmwareProcess) -> None:
+    link = firmware.link
+    link.until("HELLO", 10)
+    firmware.bench("B", "E 20000 3 0")
+    base = int(firmware.report().split()[1])
+    assert firmware.report() == f"done {base + 20000}"
+    frames = link.until("EDGE")
+    edge = frames[-1]
+    assert edge.fields[1:] == ("3", "1", str(base + 20000))
+    tick = link.until("TICK")[-1]
+    # the next TICK comes at the next tick() (every TICK_MS, 10), not up to 90 ms on
+    # (the unix port shares a busy machine: a margin)
+    assert 0 < tick.int(1) - edge.int(3) < 40_000
 
 
 def test_it_answers_commands_and_refuses_bad_ones(firmware: FirmwareProcess) -> None:

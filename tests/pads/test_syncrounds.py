@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from buzzerbox.pads.board import protocol as p
 from buzzerbox.pads.board.session import BoardSession
-from buzzerbox.pads.board.syncrounds import SYNC_NEWLINE_US, SYNC_TIMEOUT_US, SyncRounds
+from buzzerbox.pads.board.syncrounds import (
+    SYNC_FAST_US,
+    SYNC_NEWLINE_US,
+    SYNC_TIMEOUT_US,
+    SyncRounds,
+)
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
 from buzzerbox.pads.timeline.arbiter import Arbiter
 from buzzerbox.testing import ManualClock
@@ -20,6 +25,16 @@ def test_a_request_sends_its_newline_later_and_times_the_round_trip_from_it() ->
     assert syncs.poll(1_000 + SYNC_NEWLINE_US, trusted=False) == b"\n"
     assert syncs.sent_at(1) == 1_000 + SYNC_NEWLINE_US
     assert syncs.poll(1_000 + 2 * SYNC_NEWLINE_US, trusted=False) == b""
+
+
+def test_a_late_poll_ends_the_open_line_before_it_asks_again() -> None:
+    syncs = SyncRounds()
+    syncs.request(0, trusted=False)
+    late = SYNC_FAST_US + 70_000  # polled only when the board's next line came
+    assert syncs.poll(late, trusted=False) == b"\n"  # not cut by the next request
+    assert syncs.sent_at(1) == late  # a sample, timed from its "\n"
+    assert syncs.due == SYNC_FAST_US  # the next request, overdue: the next poll
+    assert syncs.poll(late, trusted=False) == p.sync_request(2)[:-1]
 
 
 def test_other_bytes_end_an_open_line_and_its_answer_is_no_sample() -> None:
@@ -93,3 +108,27 @@ def test_a_new_host_ends_a_sync_line_an_earlier_one_left_open(
     answer = board.received(session.outgoing())
     session.received(answer, clock())
     assert session.hello is not None  # its HELLO? was read as a line of its own
+
+
+def test_a_board_that_ticks_every_90_ms_is_mapped_by_a_host_its_lines_wake(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """A host polled only when the board's lines come (the monitor under libfaketime:
+    tests/firmware/emulator.py) and a board idle-ticking every 90 ms, past the fast
+    SYNCs' 20 ms: each request's line gets its "\n" and its answer maps the clock."""
+    board = FakeBoard("pico-a", clock=BoardClock(clock, offset_us=3_000))
+    board.boot()
+    session = BoardSession("loop://pico-a", arbiter)
+    session.opened(clock())
+    session.received(board.received(session.outgoing()), clock())  # HELLO? -> HELLO
+    board.received(session.outgoing())  # the first SYNC's line, waiting for its "\n"
+    assert session.next_due_us() == clock() + SYNC_FAST_US  # no wake for its "\n" alone
+    for _ in range(2):
+        clock.advance(90_000)
+        session.received(board.tick(), clock())
+        session.poll(clock())
+        answer = board.received(session.outgoing())
+        clock.advance(300)
+        session.received(answer, clock())
+    assert session.clock is not None and session.clock.best_rtt_us == 300
+    assert session.status == "online"

@@ -67,7 +67,12 @@ def add_commands(sub: argparse._SubParsersAction[Any]) -> None:
     fake.add_argument("--offset-us", type=int, default=0, help="board clock at boot, in µs")
     fake.add_argument("--drift-ppm", type=float, default=0.0, help="board clock drift, in ppm")
     fake.add_argument("--tick-hz", type=int, default=1_000_000, help="board clock rate")
-    fake.add_argument("--tick-ms", type=int, default=10, help="TICK period (default 10)")
+    fake.add_argument(
+        "--tick-ms", type=int, default=10, help="TICK period after an EDGE (default 10)"
+    )
+    fake.add_argument(
+        "--idle-tick-ms", type=int, default=90, help="TICK period while idle (default 90)"
+    )
     fake.add_argument("--proto", type=int, default=1, help="protocol version it claims")
     fake.add_argument("--debounce-us", type=int, default=0, help="its debounce window")
     fake.add_argument("--no-sync", action="store_true", help="answer no SYNC")
@@ -166,6 +171,7 @@ def _fake_board(args: argparse.Namespace) -> int:
             port=args.tcp or 0,
             link=args.link,
             tick_us=args.tick_ms * 1000,
+            idle_tick_us=args.idle_tick_ms * 1000,
             frame_us=1000 if args.usb else 0,
         )
     except (ValueError, OSError) as exc:

@@ -179,7 +179,8 @@ class BoardSession:
 
     def next_due_us(self) -> int | None:
         """When `poll` has something to do next, if nothing comes before: a HELLO? again,
-        a SYNC, or the SYNC deadline that leaves a board out (None: nothing)."""
+        a SYNC, or the SYNC deadline that leaves a board out (None: nothing). Not a
+        SYNC line's "\n": it goes with the next poll (syncrounds.py `poll`)."""
         if not self._is_open:
             return None
         due = self._hello_due

@@ -97,11 +97,19 @@ class SyncRounds:
         return line + self.newline(now_us) if self.newline_us <= 0 else line
 
     def poll(self, now_us: int, *, trusted: bool) -> bytes:
-        """What is due at `now_us`: a request (`request`), or the open line's "\n"."""
-        if self.due is not None and now_us >= self.due:
-            return self.request(now_us, trusted=trusted)
+        """What is due at `now_us`: the open line's "\n", else a request (`request`).
+
+        The "\n" is sent `newline_us` after its line or later, whenever the host next
+        polls (the board's next line, the next request due): its round trip is timed
+        from when it leaves, so a late one costs nothing but time, and nobody is woken
+        for it alone (issue 40: a box at rest). A late "\n" goes before the next
+        request, which waits for the next poll: ended by that request (`cut`), no
+        answer was a sample, and a board whose lines come further apart than
+        `SYNC_FAST_US` (an idle TICK every 90 ms) was never mapped."""
         if self.newline_due is not None and now_us >= self.newline_due:
             return self.newline(now_us)
+        if self.due is not None and now_us >= self.due:
+            return self.request(now_us, trusted=trusted)
         return b""
 
     def newline(self, now_us: int) -> bytes:

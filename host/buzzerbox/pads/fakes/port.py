@@ -1,7 +1,9 @@
 """A `FakeBoard` on a real port: a pty (its path, or a stable symlink to it) or TCP.
 
 `FakeBoardPort` runs one thread that answers the host, sends TICK every
-`tick_us` and fires scheduled actions; any thread may act on the board through
+`tick_us` after an EDGE and every `idle_tick_us` while idle (by default the same: a
+board of before issue 40; the firmware's is 90 ms, padboard/probes.py) and fires
+scheduled actions; any thread may act on the board through
 it (`press`, `stall`, `unplug`, ...). Output nobody reads is dropped, as a USB
 board's is, so seq gaps show. With `frame_us` (USB full speed: 1000) what the
 board sends waits for the next frame, as for the host's poll of a USB IN
@@ -42,11 +44,15 @@ class FakeBoardPort:
         port: int = 0,
         link: Path | None = None,
         tick_us: int = 10_000,
+        idle_tick_us: int | None = None,
         boot: bool = True,
         frame_us: int = 0,
     ) -> None:
         self.board = board
         self.tick_us = tick_us
+        self.idle_tick_us = tick_us if idle_tick_us is None else idle_tick_us
+        self._edges_at_tick = 0  # len(board.sent) at the last TICK
+        self._last_tick = 0
         self.frame_us = frame_us
         self._outbox = bytearray()
         self._flush_at: int | None = None
@@ -239,9 +245,13 @@ class FakeBoardPort:
             with self._lock:
                 now = self._now()
                 self._fire(now)
+                if len(self.board.sent) != self._edges_at_tick:  # an EDGE since the TICK
+                    self._next_tick = min(self._next_tick, self._last_tick + self.tick_us)
                 if self.is_ticking and self.is_plugged and now >= self._next_tick:
                     self._emit(self.board.tick())
-                    self._next_tick = max(self._next_tick + self.tick_us, now + 1)
+                    self._edges_at_tick = len(self.board.sent)
+                    self._last_tick = max(self._next_tick, now - self.tick_us)
+                    self._next_tick = max(self._last_tick + self.idle_tick_us, now + 1)
                 self._flush(now)
                 flush = [] if self._flush_at is None else [self._flush_at]
                 wait_until = min([self._next_tick, *flush] + [t for t, _, _ in self._timers])
