@@ -18,7 +18,8 @@ from typing import Any, TextIO
 from buzzerbox.appliance.fairness import FairnessReport, FairnessTally, TestInput
 from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.padmap import PadMap
-from buzzerbox.pads.sources import PadSources, open_pulser
+from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.syncwire import open_pulser
 from buzzerbox.pads.timeline.arbiter import GPIO, Edge
 from buzzerbox.pads.timeline.syncgroup import PERIOD_US, Pulser
 

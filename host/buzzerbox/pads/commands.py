@@ -112,7 +112,8 @@ def _monitor(args: argparse.Namespace) -> int:
     from buzzerbox.pads.monitor import JsonPrinter, TextPrinter, run_monitor
     from buzzerbox.pads.padmap import load_pad_map
     from buzzerbox.pads.pifactory import open_pi_factory
-    from buzzerbox.pads.sources import PadSources, open_pulser
+    from buzzerbox.pads.sources import PadSources
+    from buzzerbox.pads.syncwire import open_pulser
 
     try:
         pad_map = load_pad_map(args.config) if args.config else None

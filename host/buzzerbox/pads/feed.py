@@ -29,7 +29,8 @@ from buzzerbox.errors import BuzzerboxError, ConfigError
 from buzzerbox.pads.padmap import PadMap, load_pad_map
 from buzzerbox.pads.pifactory import open_pi_factory
 from buzzerbox.pads.selftest import SELFTEST_S, SelfTest
-from buzzerbox.pads.sources import PadSources, open_pulser
+from buzzerbox.pads.sources import PadSources
+from buzzerbox.pads.syncwire import open_pulser
 from buzzerbox.pads.timeline.arbiter import BoardJson, BoardStatusChanged, Edge, FramesLost
 from buzzerbox.threadname import name_thread
 

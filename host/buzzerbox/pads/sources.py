@@ -35,7 +35,7 @@ import serial
 
 from buzzerbox.clock import monotonic_us
 from buzzerbox.pads.board.session import BoardSession
-from buzzerbox.pads.errors import PadNotFoundError, PadsError
+from buzzerbox.pads.errors import PadNotFoundError
 from buzzerbox.pads.link.serialport import LinkEvent, OpenPort, SerialLink
 from buzzerbox.pads.pad import Pad
 from buzzerbox.pads.padmap import PadMap
@@ -49,7 +49,7 @@ HELD_STEP_US = 10_000
 IDLE_STEP_US = 500_000
 
 if TYPE_CHECKING:
-    from buzzerbox.pads.gpio import GpioPads, SyncPulser
+    from buzzerbox.pads.gpio import GpioPads
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,29 +57,6 @@ class _GpioEdge:
     pin: int
     state: int
     t_us: int
-
-
-def open_pulser(
-    pad_map: PadMap | None, factory: Any, warn: Callable[[str], None]
-) -> SyncPulser | None:
-    """The pulser of the map's ``[sync] gpio`` on `factory` (None: the Pi's own), or
-    None, said through `warn`: then boards on the wire line up by the pulses they see."""
-    if pad_map is None or pad_map.sync_gpio is None:
-        return None
-    from buzzerbox.pads.gpio import SyncPulser  # gpiozero: only for a box that pulses
-
-    try:
-        if factory is None:
-            from buzzerbox.pads.pifactory import open_pi_factory
-
-            factory = open_pi_factory()
-        return SyncPulser(factory, monotonic_us, pin=pad_map.sync_gpio)
-    except (PadsError, OSError, RuntimeError) as exc:
-        warn(
-            f"the sync wire on GPIO{pad_map.sync_gpio} is not pulsed here ({exc}); "
-            "boards on it are lined up by the pulses they see"
-        )
-        return None
 
 
 class PadSources:
