@@ -84,7 +84,21 @@ def test_a_name_taken_by_another_box_gets_a_number() -> None:
         "buzzerbox"
     )
     with pytest.raises(MdnsError, match="all taken"):
-        mdns.choose_name("buzzerbox", [], lambda n: {"10.9.9.9"})
+        mdns.choose_name("buzzerbox", [], lambda n: {"10.9.9.9"}, lambda: ())
+
+
+def test_an_address_this_host_got_after_the_box_looked_is_its_own() -> None:
+    """At boot the box may look up its addresses before DHCP gave it one; avahi then
+    answers for the host name with that address (tests/realstack saw a box alone on its
+    network take `table-07-2`): it is this host's, not another's."""
+    avahi = {"table-07.local.": {"10.0.2.15", "127.0.0.1"}}
+
+    def resolve(name: str) -> set[str]:
+        return avahi.get(name, set())
+
+    later = ("10.0.2.15", "fe80::5054:ff:fe12:3456")
+    assert mdns.choose_name("table-07", [], resolve, lambda: later) == "table-07"
+    assert mdns.choose_name("table-07", [], resolve, lambda: ()) == "table-07-2"
 
 
 def test_advertiser_registers_the_host_name_and_withdraws_it() -> None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from buzzerbox.appliance.errors import MdnsError
 from buzzerbox.options import ALL_ADDRESSES
-from buzzerbox.server.reach import NO_NETWORK, phone_addresses
+from buzzerbox.server.reach import NO_NETWORK, interface_addresses, phone_addresses
 from buzzerbox.server.reach import url as http_url
 
 if TYPE_CHECKING:
@@ -104,17 +104,30 @@ def local_addresses(adapters: Iterable[tuple[str, str]] | None = None) -> tuple[
     return tuple(phone_addresses(ALL_ADDRESSES, adapters))
 
 
-def choose_name(wanted: str, own: Sequence[str], resolve: Resolve) -> str:
+def host_addresses() -> set[str]:
+    """Every address on this machine's interfaces now, whatever a phone can reach."""
+    return {address.split("%", 1)[0] for _, address in interface_addresses()}
+
+
+def choose_name(
+    wanted: str,
+    own: Sequence[str],
+    resolve: Resolve,
+    ours: Callable[[], Iterable[str]] = host_addresses,
+) -> str:
     """`wanted`, or the first of `wanted-2`, `wanted-3`, ... no other host answers for.
 
     An answer with our own address is not another host's, nor is a loopback address
     (127.0.0.1, ::1): avahi-daemon (Raspberry Pi OS runs it) answers for the host name
-    with the loopback's too, and only this host hears that.
+    with the loopback's too, and only this host hears that. Our own are `own` and
+    whatever this host has once the answer came (`ours`): at boot the box may look up
+    its addresses before DHCP gave it one, which avahi then answers with (seen in
+    tests/realstack: a box alone on its network took `table-07-2`).
     """
-    mine = set(own)
     for n in range(1, MAX_NAMES + 1):
         name = wanted if n == 1 else f"{wanted}-{n}"
         answers = resolve(f"{name}.local.")
+        mine = set(own) | set(ours()) if answers else set(own)
         others = {a for a in answers if not ipaddress.ip_address(a).is_loopback} - mine
         if not others:
             return name
