@@ -95,10 +95,10 @@ class Twist(Game):
     def held(self, seat: int) -> list[int]:
         return sorted(p for p, s in self.holder.items() if s == seat)
 
-    def foul(self, event: PadPressed, kind: str, by: int | None) -> None:
-        self.fouls[event.seat] += 1
-        self.round_fouls[event.seat] += 1
-        self.last_foul = Foul(self.press_of(event), kind, None if by is None else self.name(by))
+    def foul(self, press: Press, kind: str, by: int | None) -> None:
+        self.fouls[press.seat] += 1
+        self.round_fouls[press.seat] += 1
+        self.last_foul = Foul(press, kind, None if by is None else self.name(by))
 
     def on_press(self, event: PadPressed) -> None:
         if event.pad == "stop":
@@ -115,12 +115,12 @@ class Twist(Game):
             elif holder == seat:
                 self.laid[seat] += 1
             else:
-                self._take(event, seat, pile, holder)
+                self._take(press, pile, holder)
             return
         down[pile, seat] = t_us
         hands[seat] += 1
         if hands[seat] > HANDS:
-            self.foul(event, "third hand", None)
+            self.foul(press, "third hand", None)
         elif holder is not None and too_close(self.taken_at[pile], press):
             # two hands reach a free pile at the same µs, or too close to call: neither
             # card counts
@@ -128,20 +128,21 @@ class Twist(Game):
             del self.holder[pile]
             self.tied[pile] = self.taken_at[pile]
         elif pile not in self.tied or not too_close(self.tied[pile], press):
-            self._take(event, seat, pile, holder)
+            self._take(press, pile, holder)
 
-    def _take(self, event: PadPressed, seat: int, pile: int, holder: int | None) -> None:
+    def _take(self, press: Press, pile: int, holder: int | None) -> None:
         """A card laid on a free pile, or a foul if another seat's hand is on it."""
+        seat = press.seat
         if holder is None:
             for p, s in self.down:  # a hand of another seat lying there: the pile is blocked
                 if p == pile and s != seat:
                     holder = s
                     break
         if holder is not None and holder != seat:
-            self.foul(event, "blocked", holder)
+            self.foul(press, "blocked", holder)
             return
         self.holder[pile] = seat
-        self.taken_at[pile] = self.press_of(event)
+        self.taken_at[pile] = press
         self.laid[seat] += 1
 
     def on_release(self, event: PadReleased) -> None:
