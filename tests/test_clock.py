@@ -9,13 +9,18 @@ import logging
 import threading
 
 import pytest
+from buzzerbox import clock as clock_module
 from buzzerbox.clock import SystemClock
 
 WAIT_S = 10  # what a loaded machine may take; a pass takes milliseconds
 
 
-def test_callbacks_run_in_the_order_they_are_due_not_the_order_they_were_asked() -> None:
+def test_callbacks_run_in_the_order_they_are_due_not_the_order_they_were_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     clock, ran, done = SystemClock(), list[int](), threading.Event()
+    now = clock_module.monotonic_us()
+    monkeypatch.setattr(clock_module, "monotonic_us", lambda: now)  # all asked at `now`
 
     def note(ms: int) -> None:
         ran.append(ms)
@@ -24,6 +29,7 @@ def test_callbacks_run_in_the_order_they_are_due_not_the_order_they_were_asked()
 
     for ms in (60, 20, 40):
         clock.call_later(ms * 1000, functools.partial(note, ms))
+    monkeypatch.undo()
     assert done.wait(WAIT_S)
     assert ran == [20, 40, 60]
 
