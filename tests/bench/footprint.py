@@ -8,10 +8,12 @@
                 time, until each has its first state
     per event   the fixed CPU of a pad event, 0 phones: the process's over the events
                 less the same span at rest (the box: a fake board's contact through
-                the board link, arbitration, the rules, the log and the delta)
+                the board link, arbitration, the rules, the log and the delta), each
+                of `--repeat` repetitions and their median, and each thread's share
 
     python tests/bench/footprint.py [--servers box limit] [--phones 100 1000 2000]
-                                    [--rest-s 10] [--events 100] [--window 64]
+                                    [--rest-s 10] [--events 300] [--repeat 3]
+                                    [--window 64]
                                     [--figures rest phones event] [--tick-ms 10]
                                     [--idle-tick-ms 90]
                                     [--host OTHER_CHECKOUT/host]
@@ -35,6 +37,7 @@ import argparse
 import json
 import os
 import socket
+import statistics
 import sys
 import tempfile
 import threading
@@ -48,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.limit import limit_events, start_limit
 from tests.bench.phones import PAD_MAP, PLAYERS, Admin, Phones, board_contacts, start_server
+from tests.bench.procstat import cpu_s
 from tests.faults.boardproc import BoardProcess
 
 #: a phone's request for the stream, as a browser's
@@ -232,21 +236,65 @@ def per_phone(server: Server, args: argparse.Namespace, out: dict[str, Any]) -> 
     time.sleep(1.0)
 
 
+class Spans:
+    """The process's CPU ns by thread name between samples, from each thread's schedstat;
+    a thread gone between two samples keeps what it had at the first (its last run's
+    CPU is lost: the box's threads live as long as it does, so none should go)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.seen: dict[int, tuple[str, int, int]] = tasks(pid)
+        self.gone = 0
+
+    def take(self) -> Counter[str]:
+        """CPU ns by thread name since the last take."""
+        now = tasks(self.pid)
+        out: Counter[str] = Counter()
+        for tid, (name, on_cpu, _) in now.items():
+            out[base_name(name)] += on_cpu - self.seen.get(tid, (name, 0, 0))[1]
+        self.gone += len(self.seen.keys() - now.keys())
+        self.seen = now
+        return out
+
+
 def per_event(server: Server, args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The process's CPU over `events` pad events, 0 phones, less the same span at rest
-    (the mean of the quiet before and after)."""
+    (the mean of the quiet before and after), `--repeat` times; and, per thread name,
+    its share of a pad event (its CPU over the events less its rate at rest)."""
     server.start_game()
     quiet = min(3.0, args.events / args.rate)
-    c0 = cpu_ns(server.pid)
+    spans = Spans(server.pid)
     time.sleep(quiet)
-    c1, w0 = cpu_ns(server.pid), time.monotonic()
-    server.events(args.events, args.rate)
-    c2, w1 = cpu_ns(server.pid), time.monotonic()
-    time.sleep(quiet)
-    c3 = cpu_ns(server.pid)
-    rate = (c1 - c0 + c3 - c2) / (2 * quiet)
-    out["event_fixed_ms"] = round((c2 - c1 - rate * (w1 - w0)) / args.events / 1e6, 3)
-    out["event_quiet_ms_per_s"] = round(rate / 1e6, 2)
+    rest_before = spans.take()
+    s0, ws0 = cpu_s(server.pid), time.monotonic()  # /proc's ticks: threads gone counted
+    fixed: list[float] = []
+    rest_ns = 0.0  # the quiet spans' CPU a second (schedstat), summed over them
+    by_thread: Counter[str] = Counter()
+    for _ in range(args.repeat):
+        w0 = time.monotonic()
+        server.events(args.events, args.rate)
+        w1 = time.monotonic()
+        busy = spans.take()
+        time.sleep(quiet)
+        rest_after = spans.take()
+        for name in busy.keys() | rest_before.keys() | rest_after.keys():
+            at_rest = (rest_before[name] + rest_after[name]) / (2 * quiet)  # ns a second
+            by_thread[name] += busy[name] - at_rest * (w1 - w0)
+        at_rest = (sum(rest_before.values()) + sum(rest_after.values())) / (2 * quiet)
+        fixed.append((sum(busy.values()) - at_rest * (w1 - w0)) / args.events / 1e6)
+        rest_before = rest_after
+        rest_ns += at_rest
+    total = args.events * args.repeat
+    out["event_fixed_ms"] = round(statistics.median(fixed), 3)
+    out["event_runs_ms"] = [round(f, 3) for f in fixed]
+    out["event_by_thread_ms"] = {
+        k: round(v / total / 1e6, 3) for k, v in sorted(by_thread.items(), key=lambda kv: -kv[1])
+    }
+    out["event_threads_gone"] = spans.gone
+    # all of it from /proc/<pid>/stat (10 ms ticks, but the threads gone counted: a
+    # timer's thread lives a moment), less the quiet's rate (schedstat's) over the span
+    stat_s = cpu_s(server.pid) - s0 - rest_ns / args.repeat / 1e9 * (time.monotonic() - ws0)
+    out["event_fixed_ms_stat"] = round(stat_s / total * 1e3, 3)
 
 
 FIGURES = {"rest": at_rest, "phones": per_phone, "event": per_event}
@@ -277,7 +325,8 @@ def table(rows: list[dict[str, Any]], phones: list[int]) -> None:
         (f"memory per phone, KB ({lo} -> {hi})", "phones", lambda r: r.get("kb_per_phone")),
         (f"threads at {hi} phones", "phones", lambda r: r["threads"][str(hi)]),
         (f"{hi} phones connected, s", "phones", lambda r: r["open_s"][str(hi)]),
-        ("fixed CPU of a pad event, ms", "event", lambda r: r["event_fixed_ms"]),
+        ("fixed CPU of a pad event, ms (median)", "event", lambda r: r["event_fixed_ms"]),
+        ("  each repetition", "event", lambda r: r["event_runs_ms"]),
     ]
     print("| figure | " + " | ".join(r["server"] for r in rows) + " |")
     print("|---|" + "---|" * len(rows))
@@ -293,7 +342,8 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=64, help="phones opening at a time")
     parser.add_argument("--rest-s", type=float, default=10.0)
     parser.add_argument("--settle-s", type=float, default=3.0)
-    parser.add_argument("--events", type=int, default=100)
+    parser.add_argument("--events", type=int, default=300, help="pad events a repetition")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions of the events")
     parser.add_argument("--rate", type=float, default=10.0)
     parser.add_argument(
         "--figures", nargs="+", choices=sorted(FIGURES), default=["rest", "phones", "event"]

@@ -13,6 +13,8 @@ import pytest
 from buzzerbox.box import Box, Enrolled
 from buzzerbox.box.checks import table_entry
 from buzzerbox.box.enrol import PAD_TEST_EDGES
+from buzzerbox.box.padtest import PadTestEdge
+from buzzerbox.errors import Words
 from buzzerbox.pads.fakes.edges import pad_edge
 from buzzerbox.pads.padmap import parse_pad_map
 from buzzerbox.store.eventlog import EventLog
@@ -313,3 +315,15 @@ def test_enrolling_a_pad_replaces_the_seats_pad_of_that_role(
         assert [p.id for p in again.pads() if p.seat == 0] == ["south"]
     finally:
         again.close()
+
+
+def test_a_pad_test_edge_is_the_same_json_until_its_note_is_set() -> None:
+    """Its JSON is made once and kept (every state carries it; the live stream's delta
+    then finds it unchanged by identity), and made again when its fate is noted."""
+    edge = PadTestEdge(1, "north", "slap", 0, None, True, 5_000)
+    first = edge.to_json()
+    assert edge.to_json() is first and first["note"] is None
+    edge.noted(Words("not in the pad map"))
+    noted = edge.to_json()
+    assert noted is not first and noted["note"] == "not in the pad map"
+    assert first["note"] is None  # a state already shown keeps what it said

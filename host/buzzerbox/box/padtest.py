@@ -9,7 +9,7 @@ phone's: each picks its own).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict
 
 from buzzerbox.errors import Words
@@ -44,15 +44,23 @@ class PadTestEdge:
     t_us: int
     note: str | None = None
     note_said: dict[str, str] | None = None
+    #: its JSON once made (every state carries it, unchanged until its note is set)
+    _json: PadTestEdgeJson | None = field(default=None, repr=False, compare=False)
 
     def noted(self, words: Words) -> str:
         """Say why the edge was not played (or what the enrolment made of it); the note
         in English."""
         self.note = note = words.english()
         self.note_said = said_elsewhere(words)
+        self._json = None
         return note
 
     def to_json(self) -> PadTestEdgeJson:
+        """Its JSON: the same dict in every state until its note is set (the states'
+        readers do not change it), so that the live stream's delta finds it unchanged
+        at once (live/delta.py `same`: `is`) and no state makes it again."""
+        if self._json is not None:
+            return self._json
         out: PadTestEdgeJson = {
             "n": self.n,
             "pad": self.pad,
@@ -65,4 +73,5 @@ class PadTestEdge:
         }
         if self.note_said is not None:
             out["note_said"] = self.note_said
+        self._json = out
         return out

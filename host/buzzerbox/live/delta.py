@@ -94,10 +94,17 @@ def _objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op])
     for key, value in new.items():
         if key not in old:
             ops.append({"op": "add", "path": path + pointer(key), "value": value})
-        else:
-            before = old[key]
-            if not same(before, value):
-                _diff(before, value, path + pointer(key), ops)
+            continue
+        before = old[key]  # `same` inlined: most values of a state are unchanged scalars
+        if before is value:
+            continue
+        kind = type(value)
+        if kind is type(before) and before == value:
+            if kind is not dict and kind is not list:
+                continue
+            if marshal.dumps(before, 2) == marshal.dumps(value, 2):
+                continue
+        _diff(before, value, path + pointer(key), ops)
     for key in old:
         if key not in new:
             ops.append({"op": "remove", "path": path + pointer(key)})
@@ -122,13 +129,10 @@ def _lists(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
     if n_new < n_old and same(new, old[:n_new]):  # shrank at the end (an undo)
         ops.extend({"op": "remove", "path": f"{path}/{i}"} for i in range(n_old - 1, n_new - 1, -1))
         return
-    if n_old == n_new and _changed_share(old, new) <= 0.5:
-        for i in range(n_old):
-            _diff(old[i], new[i], f"{path}/{i}", ops)
-        return
+    if n_old == n_new:
+        changed = [i for i in range(n_old) if not same(old[i], new[i])]
+        if 2 * len(changed) <= n_old:  # at most half changed: item by item
+            for i in changed:  # an item unchanged has no operation
+                _diff(old[i], new[i], f"{path}/{i}", ops)
+            return
     ops.append({"op": "replace", "path": path, "value": new})
-
-
-def _changed_share(old: list[Any], new: list[Any]) -> float:
-    """The share of items that differ between two lists of the same length."""
-    return sum(1 for a, b in zip(old, new, strict=True) if not same(a, b)) / len(old)
