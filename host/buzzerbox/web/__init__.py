@@ -54,7 +54,7 @@ from buzzerbox.web.exports import exports_blueprint
 from buzzerbox.web.members import members_blueprint
 from buzzerbox.web.openapi import document
 from buzzerbox.web.pastgames import past_games_blueprint
-from buzzerbox.web.stream import live_blueprint
+from buzzerbox.web.stream import StreamDoor, ViewerPath, live_blueprint
 from buzzerbox.web.views import PhoneViews, phone_views
 
 DEFAULTS: dict[str, Any] = {
@@ -130,7 +130,9 @@ def create_app(
     limits.install(app, auth.has_session, guard)  # bodies' sizes, before they are read
     members, member = members_blueprint(box, auth, auth_secret, reach)
     app.register_blueprint(members)
-    app.register_blueprint(live_blueprint(live, auth, stream_settings, fanout, guard, member))
+    door = StreamDoor(live, stream_settings, fanout, guard)
+    app.register_blueprint(live_blueprint(door, auth, member))
+    app.wsgi_app = ViewerPath(app.wsgi_app, door)  # type: ignore[method-assign]
 
     @app.before_request
     def admin_lane() -> ResponseReturnValue | None:
