@@ -39,9 +39,9 @@ def test_a_viewers_stream_opens_below_flask_with_the_head_flask_gives_it(
     viewer = app.test_client().get("/api/events", buffered=False)
     assert viewer.status_code == 200 and seen == []
     assert first_chunk(viewer).startswith(b"retry: ")
-    # a cookie that is neither a session nor a member's: a viewer, through Flask
+    # a session's cookie that is no session: a viewer, through Flask
     other = app.test_client()
-    other.set_cookie("x", "1")
+    other.set_cookie("session", "none")
     through_flask = other.get("/api/events", buffered=False)
     assert through_flask.status_code == 200 and seen == ["/api/events"]
     assert head(viewer) == head(through_flask)
@@ -63,7 +63,13 @@ def test_the_admins_stream_goes_through_flask(box: Box, app_config: dict[str, An
 
 @pytest.mark.parametrize(
     "environ",
-    [{"cookie": "buzzerbox_tv"}, {"CONTENT_LENGTH": "2"}, {"HTTP_TRANSFER_ENCODING": "chunked"}],
+    [
+        {"cookie": "buzzerbox_tv"},
+        {"cookie": "buzzerbox_seat"},
+        {"cookie": "session"},
+        {"CONTENT_LENGTH": "2"},
+        {"HTTP_TRANSFER_ENCODING": "chunked"},
+    ],
 )
 def test_a_stream_that_may_be_a_members_or_has_a_body_goes_through_flask(
     box: Box, app_config: dict[str, Any], environ: dict[str, str]
@@ -74,6 +80,17 @@ def test_a_stream_that_may_be_a_members_or_has_a_body_goes_through_flask(
         client.set_cookie(environ.pop("cookie"), "x")
     response = client.get("/api/events", buffered=False, environ_overrides=environ)
     assert seen == ["/api/events"]
+    response.close()
+
+
+def test_a_viewer_with_its_language_switched_opens_below_flask(
+    box: Box, app_config: dict[str, Any]
+) -> None:
+    app, seen = counted_app(box, app_config)
+    client = app.test_client()
+    client.set_cookie("lang", "de")
+    response = client.get("/api/events", buffered=False)
+    assert response.status_code == 200 and seen == []
     response.close()
 
 

@@ -5,8 +5,9 @@ decided here, before the live engine is asked (server/streams.py): the admin, th
 table's members (members.py), then the viewers.
 
 A viewer's stream is opened below Flask (`ViewerPath`, issue 40's "at the door"): a
-request that can only be a viewer's (no cookie, so neither the admin's session nor a
-member's; not on the admin's lane; no body) is admitted by the same `StreamDoor` as the
+request that can only be a viewer's (none of the cookies that make the admin's session
+or a member's, though the language switch's may be there; not on the admin's lane; no
+body) is admitted by the same `StreamDoor` as the
 Flask route and answered with the same head, without Flask's request context, session
 and response objects, which took about half of a phone's CPU at the door. Every other
 request to /api/events, and a viewer's refusal (said in its language by the app), goes
@@ -22,6 +23,7 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
+from werkzeug.http import parse_cookie
 
 from buzzerbox.errors import Words
 from buzzerbox.live.fanout import Fanout
@@ -119,26 +121,33 @@ def live_blueprint(
     return bp
 
 
-def is_viewers(environ: dict[str, Any]) -> bool:
-    """Whether a request can only be a viewer's stream: GET /api/events with no cookie
-    (no admin's session, no member's), no body, not on the admin's lane."""
-    return (
+def is_viewers(environ: dict[str, Any], whose: frozenset[str]) -> bool:
+    """Whether a request can only be a viewer's stream: GET /api/events with none of the
+    cookies `whose` (the admin's session's, a member's), no body, not on the admin's
+    lane."""
+    if not (
         environ.get("PATH_INFO") == PATH
         and environ.get("REQUEST_METHOD") == "GET"
-        and not environ.get("HTTP_COOKIE")
         and environ.get("CONTENT_LENGTH", "") in ("", "0")
         and "HTTP_TRANSFER_ENCODING" not in environ
         and not is_lane(environ)
-    )
+    ):
+        return False
+    cookies = environ.get("HTTP_COOKIE")
+    return not cookies or whose.isdisjoint(parse_cookie(cookies).keys())
 
 
 class ViewerPath:
     """The app's WSGI callable with a viewer's stream opened below Flask (the module's
-    docstring): the same admission (`door`), the same head as the Flask route's."""
+    docstring): the same admission (`door`), the same head as the Flask route's. `whose`:
+    the cookies that may make a request the admin's or a member's."""
 
-    def __init__(self, app: WSGIApp, door: StreamDoor, form_action: str = "'self'") -> None:
+    def __init__(
+        self, app: WSGIApp, door: StreamDoor, whose: frozenset[str], form_action: str = "'self'"
+    ) -> None:
         self.app = app
         self.door = door
+        self.whose = whose
         head = Response(mimetype=MIMETYPE, headers=HEADERS)
         head.vary.add("Cookie")  # as Flask's session says of the route's answer
         security_headers(form_action)(head)
@@ -147,7 +156,7 @@ class ViewerPath:
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]
     ) -> Iterable[bytes]:
-        if not is_viewers(environ):
+        if not is_viewers(environ, self.whose):
             return self.app(environ, start_response)
         opened = self.door.open(environ, VIEWER)
         if isinstance(opened, str):
