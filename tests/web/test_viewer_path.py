@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from buzzerbox.box import Box
+from buzzerbox.errors import StoreError, Words
 from buzzerbox.fixtures import PIN
 from buzzerbox.server.streams import StreamPlaces
 from buzzerbox.web import create_app
+from buzzerbox.web.stream import StreamDoor
 from flask import Flask, request
 
 
@@ -117,3 +119,17 @@ def test_a_refused_viewer_is_refused_in_its_language_and_asked_for_a_place_once(
     assert "Accept-Language" in refused.headers["Vary"]
     assert asked == ["viewer", "viewer"]  # one each: the refused one not asked again
     first.close()
+
+
+def test_an_error_opening_a_viewers_stream_is_answered_by_the_apps_handlers(
+    box: Box, app_config: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(box, app_config)
+
+    def broken(*_: Any) -> Any:
+        raise StoreError(Words("the log {path} cannot be opened: {why}", {"path": "x", "why": "?"}))
+
+    monkeypatch.setattr(StreamDoor, "open", broken)
+    reply = app.test_client().get("/api/events", headers={"Accept-Language": "de"})
+    assert reply.status_code == 503 and reply.is_json
+    assert reply.json is not None and reply.json["error"].startswith("Das Protokoll")

@@ -49,6 +49,8 @@ HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 MIMETYPE = "text/event-stream"
 #: a viewer's refusal at the WSGI path, for the Flask route to say (environ key)
 REFUSED = "buzzerbox.stream_refused"
+#: an error opening a viewer's stream at the WSGI path, for Flask's handlers to answer
+FAILED = "buzzerbox.stream_failed"
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -112,6 +114,9 @@ def live_blueprint(
         refused = request.environ.get(REFUSED)
         if refused is not None:  # a viewer refused at the WSGI path: said here
             return refusal(refused)
+        failed = request.environ.get(FAILED)
+        if failed is not None:  # answered as the app answers errors (JSON, its language)
+            raise failed
         who = ADMIN if auth.is_admin() else (member() or VIEWER)
         opened = door.open(request.environ, who)
         if isinstance(opened, str):
@@ -158,7 +163,11 @@ class ViewerPath:
     ) -> Iterable[bytes]:
         if not is_viewers(environ, self.whose):
             return self.app(environ, start_response)
-        opened = self.door.open(environ, VIEWER)
+        try:
+            opened = self.door.open(environ, VIEWER)
+        except Exception as exc:  # Flask's handlers answer it
+            environ[FAILED] = exc
+            return self.app(environ, start_response)
         if isinstance(opened, str):
             environ[REFUSED] = opened
             return self.app(environ, start_response)
