@@ -5,7 +5,9 @@
     per phone   its resident memory with 100, then 1,000 (and `--phones`) streams open,
                 and the growth per phone; its threads
     at the door how long 1,000 phones take to open their streams, `--window` (64) at a
-                time, until each has its first state
+                time, until each has its first state; and the server's CPU for it,
+                µs a phone (the load on a shared machine stretches the time, much
+                less the CPU)
     per event   the fixed CPU of a pad event, 0 phones: the process's over the events
                 less the same span at rest (the box: a fake board's contact through
                 the board link, arbitration, the rules, the log and the delta), each
@@ -218,11 +220,16 @@ def per_phone(server: Server, args: argparse.Namespace, out: dict[str, Any]) -> 
     rss: dict[str, int] = {}
     threads: dict[str, int] = {}
     opened: dict[str, float] = {}
+    cpu_us: dict[str, float] = {}
     spent = 0.0  # opening, from none to each count (the pauses between left out)
+    used = 0  # the server's CPU ns over the same spans
     try:
         for n in sorted(args.phones):
+            before = cpu_ns(server.pid)
             spent += open_phones(phones, n - len(phones.latest), args.window)
+            used += cpu_ns(server.pid) - before
             opened[str(n)] = round(spent, 3)
+            cpu_us[str(n)] = round(used / 1e3 / n, 1)
             time.sleep(0.5)
             rss[str(n)] = status(server.pid, "VmRSS")
             threads[str(n)] = status(server.pid, "Threads")
@@ -230,6 +237,7 @@ def per_phone(server: Server, args: argparse.Namespace, out: dict[str, Any]) -> 
         phones.close()
     counts = sorted(args.phones)
     out["rss_kb"], out["threads"], out["open_s"] = rss, threads, opened
+    out["open_cpu_us_per_phone"] = cpu_us
     if len(counts) > 1:
         grown = rss[str(counts[-1])] - rss[str(counts[0])]
         out["kb_per_phone"] = round(grown / (counts[-1] - counts[0]), 2)
@@ -325,6 +333,11 @@ def table(rows: list[dict[str, Any]], phones: list[int]) -> None:
         (f"memory per phone, KB ({lo} -> {hi})", "phones", lambda r: r.get("kb_per_phone")),
         (f"threads at {hi} phones", "phones", lambda r: r["threads"][str(hi)]),
         (f"{hi} phones connected, s", "phones", lambda r: r["open_s"][str(hi)]),
+        (
+            "  the server's CPU for it, µs a phone",
+            "phones",
+            lambda r: r["open_cpu_us_per_phone"][str(hi)],
+        ),
         ("fixed CPU of a pad event, ms (median)", "event", lambda r: r["event_fixed_ms"]),
         ("  each repetition", "event", lambda r: r["event_runs_ms"]),
     ]

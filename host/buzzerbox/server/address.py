@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 
 
+@functools.lru_cache(maxsize=4096)
 def address_key(host: str) -> str:
-    """Who a client is, for the per-address caps: its IPv4 address, or its IPv6 /64."""
+    """Who a client is, for the per-address caps: its IPv4 address, or its IPv6 /64.
+    Asked two or three times for every connection (the guard, the stream's places):
+    the last few thousand answers are kept (ipaddress took a tenth of the server's
+    loop at the door: tests/bench/README.md, issue 40)."""
     try:
         ip = ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:

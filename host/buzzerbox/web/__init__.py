@@ -51,10 +51,10 @@ from buzzerbox.server.sessions import Sessions
 from buzzerbox.web.api import api_blueprint
 from buzzerbox.web.errors import register_errors
 from buzzerbox.web.exports import exports_blueprint
-from buzzerbox.web.members import members_blueprint
+from buzzerbox.web.members import SEAT_COOKIE, TV_COOKIE, members_blueprint
 from buzzerbox.web.openapi import document
 from buzzerbox.web.pastgames import past_games_blueprint
-from buzzerbox.web.stream import live_blueprint
+from buzzerbox.web.stream import StreamDoor, ViewerPath, live_blueprint
 from buzzerbox.web.views import PhoneViews, phone_views
 
 DEFAULTS: dict[str, Any] = {
@@ -130,7 +130,11 @@ def create_app(
     limits.install(app, auth.has_session, guard)  # bodies' sizes, before they are read
     members, member = members_blueprint(box, auth, auth_secret, reach)
     app.register_blueprint(members)
-    app.register_blueprint(live_blueprint(live, auth, stream_settings, fanout, guard, member))
+    door = StreamDoor(live, stream_settings, fanout, guard)
+    app.register_blueprint(live_blueprint(door, auth, member))
+    # the cookies that may make a stream the admin's or a member's: Flask's to say
+    whose = frozenset({str(cfg["SESSION_COOKIE_NAME"]), SEAT_COOKIE, TV_COOKIE})
+    app.wsgi_app = ViewerPath(app.wsgi_app, door, whose)  # type: ignore[method-assign]
 
     @app.before_request
     def admin_lane() -> ResponseReturnValue | None:

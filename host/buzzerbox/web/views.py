@@ -14,6 +14,10 @@ from buzzerbox.box.boxjson import BoxJson, BoxStateJson
 from buzzerbox.live.livestate import StateView, dumps
 from buzzerbox.live.sse import Stream
 
+#: the place of a stream's own `now_us` in a view encoded once (`PhoneViews.full`): a
+#: number no clock of the box gives
+NOW_MARK = -(2**62) + 40
+
 
 class PhoneExtras(TypedDict):
     """What every phone is told of the box beside its state: whether its pads are open
@@ -37,6 +41,9 @@ class PhoneViews:
         self.extras = extras.copy()
         #: the addresses phones open the box at now (server/reach.py; empty: no network)
         self.urls = urls
+        #: the latest view encoded for a viewer and for the admin, `now_us` marked:
+        #: (the view, its text before the mark, after it), by is_admin
+        self._encoded: dict[bool, tuple[object, str, str]] = {}
         self.stream = Stream(self.full, full_kind="state", max_clients=max_clients)
         self.state_view = StateView(self.stream, self.view)
         self.state_view.publish(box.state())
@@ -59,11 +66,23 @@ class PhoneViews:
         return out
 
     def full(self, view: BoxStateJson | None, is_admin: bool) -> str | None:
-        """A view as a whole state for a stream starting now (this session, now)."""
+        """A view as a whole state for a stream starting now (this session, now). A
+        thousand phones opening get the same view: it is encoded once for a viewer and
+        once for the admin, and each stream's `now_us` put in its place."""
         if view is None:
             return None
-        box = {**view["box"], "admin": is_admin, "now_us": self.box.now_us()}
-        return dumps({**view, "box": box})
+        now = str(self.box.now_us())
+        held = self._encoded.get(is_admin)
+        if held is None or held[0] is not view:
+            box = {**view["box"], "admin": is_admin, "now_us": NOW_MARK}
+            text = dumps({**view, "box": box})
+            mark = f'"now_us":{NOW_MARK}'
+            if text.count(mark) != 1:  # the mark is not only the stream's own: not kept
+                return dumps({**view, "box": {**box, "now_us": int(now)}})
+            before, _, after = text.partition(mark)
+            held = (view, before + '"now_us":', after)
+            self._encoded[is_admin] = held
+        return held[1] + now + held[2]
 
 
 def phone_views(box: Box, config: Mapping[str, Any]) -> PhoneViews:
