@@ -96,10 +96,12 @@ def base_name(name: str) -> str:
 
 def rest(pid: int, seconds: float) -> dict[str, Any]:
     """The process's CPU ms a second over `seconds` with nothing happening, and per
-    thread name: how many threads ran, their runs a second, their CPU ms a second."""
-    before = tasks(pid)
+    thread name: how many threads ran, their runs a second, their CPU ms a second; and
+    the same total from /proc's stat (10 ms ticks, but with the CPU of threads that
+    ended in the span, which no live thread's schedstat holds)."""
+    before, stat_before = tasks(pid), cpu_s(pid)
     time.sleep(seconds)
-    after = tasks(pid)
+    after, stat_after = tasks(pid), cpu_s(pid)
     runs: Counter[str] = Counter()
     cpu: Counter[str] = Counter()
     ran: Counter[str] = Counter()
@@ -113,6 +115,7 @@ def rest(pid: int, seconds: float) -> dict[str, Any]:
     total = sum(cpu.values())
     return {
         "cpu_ms_per_s": round(total / 1e6 / seconds, 2),
+        "cpu_ms_per_s_stat": round((stat_after - stat_before) * 1e3 / seconds, 2),
         "threads": len(after),
         "ran": {
             k: {"threads": ran[k], "runs_per_s": round(runs[k] / seconds, 1),
@@ -329,6 +332,7 @@ def table(rows: list[dict[str, Any]], phones: list[int]) -> None:
     lo, hi = min(phones), max(phones)
     lines: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
         ("CPU at rest, ms a second", "rest", lambda r: r["rest"]["cpu_ms_per_s"]),
+        ("  the same from /proc's stat", "rest", lambda r: r["rest"]["cpu_ms_per_s_stat"]),
         ("  with a TV and 10 phones open", "rest", lambda r: r["rest_11_streams"]["cpu_ms_per_s"]),
         (f"memory per phone, KB ({lo} -> {hi})", "phones", lambda r: r.get("kb_per_phone")),
         (f"threads at {hi} phones", "phones", lambda r: r["threads"][str(hi)]),
