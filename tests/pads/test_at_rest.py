@@ -64,7 +64,7 @@ def test_idle_boards_are_read_on_their_links_threads_and_the_poller_sleeps(
     assert not poller.is_alive()
     assert set(handled) <= {f"pads-link-{a.url}", f"pads-link-{b.url}"}, handled
     assert reads[0] <= sum(handled.values())  # a line in one read, not its first byte first
-    # two boards' SYNCs are due every 500 ms: a few steps, not one a line or every 10 ms
+    # steady SYNCs go with the boards' lines: a few steps, not one a line or every 10 ms
     assert steps[0] <= 15, (steps[0], handled)
     assert presses(got) == []
 
