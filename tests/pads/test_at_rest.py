@@ -13,7 +13,7 @@ from buzzerbox.pads.board.session import BoardSession
 from buzzerbox.pads.board.syncrounds import SYNC_FAST, SYNC_TIMEOUT_US
 from buzzerbox.pads.fakes.port import FakeBoardPort
 from buzzerbox.pads.fakes.wires import collect, make_wire, presses, status_is
-from buzzerbox.pads.sources import HELD_STEP_US, IDLE_STEP_US, PadSources
+from buzzerbox.pads.sources import HELD_STEP_US, IDLE_STEP_US, SILENCE_SLACK_US, PadSources
 from buzzerbox.pads.timeline.arbiter import Arbiter, Edge, PadEvent
 from buzzerbox.testing import ManualClock
 
@@ -64,7 +64,7 @@ def test_idle_boards_are_read_on_their_links_threads_and_the_poller_sleeps(
     assert not poller.is_alive()
     assert set(handled) <= {f"pads-link-{a.url}", f"pads-link-{b.url}"}, handled
     assert reads[0] <= sum(handled.values())  # a line in one read, not its first byte first
-    # two boards' SYNCs are due every 500 ms: a few steps, not one a line or every 10 ms
+    # steady SYNCs go with the boards' lines: a few steps, not one a line or every 10 ms
     assert steps[0] <= 15, (steps[0], handled)
     assert presses(got) == []
 
@@ -110,3 +110,20 @@ def test_the_poller_waits_no_longer_than_the_idle_step(clock: ManualClock) -> No
     src = PadSources(clock=clock)
     with src.lock:
         assert src.next_due_us(clock()) == clock() + IDLE_STEP_US
+
+
+def test_with_nothing_held_a_silence_deadline_wakes_the_poller_later(clock: ManualClock) -> None:
+    """Issue 40: a silence deadline that the board's next TICK moves woke the pad feed
+    twice a second for nothing; with nothing held it is `SILENCE_SLACK_US` later (a
+    line of another board marks the silence on time), with an edge held it is not."""
+    src = PadSources(clock=clock)
+    with src.lock:
+        src.arbiter.add_source("pico-a", clock())
+        src.arbiter.add_source("pico-b", clock())
+        src.arbiter.report("pico-b", clock(), clock())
+        silent_at = src.arbiter.next_due_us()
+        assert silent_at is not None
+        assert src.next_due_us(clock()) == silent_at + SILENCE_SLACK_US < clock() + IDLE_STEP_US
+        src.arbiter.edge(Edge("pico-b", 3, "pico-b:3", 1, clock() + 5), clock())
+        clock.advance(silent_at - clock() - 1)
+        assert src.next_due_us(clock()) == silent_at  # an edge waits: no slack

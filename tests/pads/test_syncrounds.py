@@ -5,14 +5,18 @@ board end an open line first, and that request is no sample."""
 from __future__ import annotations
 
 from buzzerbox.pads.board import protocol as p
-from buzzerbox.pads.board.session import BoardSession
+from buzzerbox.pads.board.session import LINE_GAP_US, BoardSession
 from buzzerbox.pads.board.syncrounds import (
+    SYNC_FAST,
     SYNC_FAST_US,
     SYNC_NEWLINE_US,
+    SYNC_RETRY_US,
+    SYNC_STEADY_US,
     SYNC_TIMEOUT_US,
     SyncRounds,
 )
 from buzzerbox.pads.fakes.padboard import BoardClock, FakeBoard
+from buzzerbox.pads.fakes.wires import make_wire, run_wires
 from buzzerbox.pads.timeline.arbiter import Arbiter
 from buzzerbox.testing import ManualClock
 
@@ -59,10 +63,10 @@ def test_only_an_answer_that_maps_the_board_starts_its_timeout_again() -> None:
     syncs = SyncRounds(newline_us=0)
     syncs.request(0, trusted=False)
     assert syncs.silent_at() == SYNC_TIMEOUT_US + 1
-    syncs.took(trusted=False)  # a round trip too long to map the clock by
+    syncs.took(trusted=False, sent_us=0)  # a round trip too long to map the clock by
     syncs.request(SYNC_TIMEOUT_US, trusted=False)
     assert syncs.answered == 1 and syncs.is_silent(SYNC_TIMEOUT_US + 1)
-    syncs.took(trusted=True)
+    syncs.took(trusted=True, sent_us=SYNC_TIMEOUT_US)
     assert syncs.silent_at() is None and not syncs.is_silent(10 * SYNC_TIMEOUT_US)
 
 
@@ -132,3 +136,40 @@ def test_a_board_that_ticks_every_90_ms_is_mapped_by_a_host_its_lines_wake(
         session.received(answer, clock())
     assert session.clock is not None and session.clock.best_rtt_us == 300
     assert session.status == "online"
+
+
+def test_steady_syncs_go_seconds_apart_and_a_lost_answer_is_asked_again_soon() -> None:
+    """Issue 40: a board at rest is asked every `SYNC_STEADY_US`, not every 500 ms; a
+    steady request not answered is asked again after `SYNC_RETRY_US`, so one lost line
+    does not leave the board out (`SYNC_TIMEOUT_US`)."""
+    syncs = SyncRounds(newline_us=0)
+    syncs.answered = SYNC_FAST
+    syncs.request(0, trusted=True)
+    assert syncs.is_steady and syncs.due == SYNC_RETRY_US  # if no answer comes
+    syncs.took(trusted=True, sent_us=0)
+    assert syncs.due == SYNC_STEADY_US == 2_000_000
+    syncs.request(SYNC_STEADY_US, trusted=True)  # this one is lost
+    assert syncs.due == SYNC_STEADY_US + SYNC_RETRY_US
+    assert syncs.poll(SYNC_STEADY_US + SYNC_RETRY_US, trusted=True).startswith(b"SYNC ")
+    assert not syncs.is_silent(SYNC_STEADY_US + SYNC_RETRY_US)
+    assert syncs.silent_at() == SYNC_STEADY_US + SYNC_TIMEOUT_US + 1
+    syncs.request(0, trusted=False)  # a map no longer trusted: fast again
+    assert not syncs.is_steady and syncs.due == SYNC_FAST_US
+
+
+def test_a_steady_sync_waits_for_the_boards_next_line_not_a_wake_up(
+    clock: ManualClock, arbiter: Arbiter
+) -> None:
+    """The host polls a session on every line its board sends, so a steady SYNC goes
+    with the board's next TICK (at most `LINE_GAP_US` later); `next_due_us`, what the
+    pad feed wakes for, is that much later. A fast SYNC (a map not settled) is not."""
+    wire = make_wire(clock, arbiter, "pico-a")
+    wire.open()
+    run_wires(clock, [wire], 400_000)
+    syncs = wire.session.syncs
+    assert syncs.is_steady and wire.session.status == "online"
+    assert syncs.due is not None and wire.session.next_due_us() == syncs.due + LINE_GAP_US
+    other = make_wire(clock, arbiter, "pico-b")
+    other.open()
+    assert not other.session.syncs.is_steady
+    assert other.session.next_due_us() == other.session.syncs.due

@@ -184,7 +184,12 @@ def pad_test(
     out.write(f"== pad test: press each pad ({seconds:g} s)\n")
     sources = PadSources(pad_map, boards=list(urls), gpio_factory=gpio)
     stop = threading.Event()
-    timer = threading.Timer(seconds, stop.set)
+
+    def time_up() -> None:
+        stop.set()
+        sources.wake()  # the events' wait may be seconds long (pads/sources.py IDLE_STEP_US)
+
+    timer = threading.Timer(seconds, time_up)
     timer.daemon = True
     printer = TextPrinter(out, pad_map)
     seen = 0

@@ -92,6 +92,7 @@ def run_monitor(
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
+        sources.wake()  # the events' wait may be seconds long (sources.py IDLE_STEP_US)
 
     old = {}
     if threading.current_thread() is threading.main_thread():

@@ -45,8 +45,13 @@ from buzzerbox.pads.timeline.syncgroup import PERIOD_US, PULSE_US, Pulser, Pulse
 #: while an edge is held (or a GPIO contact settles), the pad feed steps this often: an
 #: edge is asked for again (session.py, ASK_AGAIN_US), GPIO's watermark moves with time
 HELD_STEP_US = 10_000
-#: and at least this often in any case (a stop set by a signal is seen then)
-IDLE_STEP_US = 500_000
+#: and at least this often in any case (a stop set without `wake` is seen then)
+IDLE_STEP_US = 2_000_000
+#: with nothing held, a source's silence is marked this much later than it begins, if
+#: no other source's line marks it first (each line steps the arbiter, `_arrived`):
+#: the feed's wake-up for a silence deadline that a TICK will move comes once a
+#: second, not twice (issue 40); nothing waits on it, the pages hear of it later
+SILENCE_SLACK_US = 500_000
 
 if TYPE_CHECKING:
     from buzzerbox.pads.gpio import GpioPads
@@ -282,6 +287,8 @@ class PadSources:
             if at is not None and at < due:
                 due = at
         at = self.arbiter.next_due_us()
+        if at is not None and not self.arbiter.pending:
+            at += SILENCE_SLACK_US
         if at is not None and at < due:
             due = at
         if self.wire is not None:

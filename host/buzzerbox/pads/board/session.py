@@ -49,6 +49,8 @@ CLOCK_JUMP_US: Final = 50_000
 """A SYNC reply this far from the map means the board clock restarted."""
 ASK_AGAIN_US: Final = 20_000
 """`ask_watermark` asks again for the same edge after this long (a request lost)."""
+LINE_GAP_US: Final = 100_000
+"""The longest a board online goes without a line (a TICK at least every 100 ms)."""
 HOLD_MAX: Final = 4096
 """Edges held while the clock is not mapped; more are counted as lost."""
 
@@ -180,12 +182,19 @@ class BoardSession:
     def next_due_us(self) -> int | None:
         """When `poll` has something to do next, if nothing comes before: a HELLO? again,
         a SYNC, or the SYNC deadline that leaves a board out (None: nothing). Not a
-        SYNC line's "\n": it goes with the next poll (syncrounds.py `poll`)."""
+        SYNC line's "\n": it goes with the next poll (syncrounds.py `poll`). A steady
+        SYNC of a board online is due `LINE_GAP_US` later than it is sent: its owner
+        polls on every line the board sends (sources.py), a TICK at least every 100 ms,
+        so it goes with the board's next line, and nobody is woken for it alone unless
+        that line does not come (issue 40: a box at rest)."""
         if not self._is_open:
             return None
         due = self._hello_due
         if self.is_usable:
-            for at in (self.syncs.due, None if self._left_out else self.syncs.silent_at()):
+            sync = self.syncs.due
+            if sync is not None and self.syncs.is_steady and self.status == "online":
+                sync += LINE_GAP_US
+            for at in (sync, None if self._left_out else self.syncs.silent_at()):
                 if at is not None and (due is None or at < due):
                     due = at
         return due
@@ -395,7 +404,7 @@ class BoardSession:
             clock = self._restart_clock(self.hello.tick_hz, now_us)
             self._ask_hello(now_us)
         clock.add(sent, reply.t, now_us)
-        self.syncs.took(trusted=self.is_mapped)
+        self.syncs.took(trusted=self.is_mapped, sent_us=sent)
         if not self.is_mapped:
             return  # its edges wait for a better round trip; a board left out stays out
         if self._left_out:

@@ -2,7 +2,8 @@
 
 A `BoardSession` (session.py) asks for SYNC quickly after a HELLO (`SYNC_FAST` round
 trips, `SYNC_FAST_US` apart, and more while the map is not trusted), then steadily
-(`SYNC_STEADY_US`); a board whose answers left its map untrusted for `SYNC_TIMEOUT_US`
+(`SYNC_STEADY_US`; a steady request not answered is asked again after `SYNC_RETRY_US`);
+a board whose answers left its map untrusted for `SYNC_TIMEOUT_US`
 (none came, or none good enough) is silent. Each answer is one sample of the board's
 `ClockMap`, which is trusted (`is_trusted`: the board's edges pass) on a short round
 trip or after enough of them.
@@ -39,7 +40,15 @@ SYNC_NEWLINE_US: Final = 5_000
 """A SYNC's "\n" is sent this long after its line: time for a board to read the line
 (a Pico: 2-3 ms for a long token; a line it is still reading makes that sample's
 round trip longer, and the clock map keeps the shortest)."""
-SYNC_STEADY_US: Final = 500_000
+SYNC_STEADY_US: Final = 2_000_000
+"""Steady SYNCs of a board whose map is trusted, this far apart (issue 40: each one
+costs an idle box two lines and a wake-up; it was 500 ms). A board's clock drifts
+±50 ppm at most, which the map fits: 2 s of it unsampled moves a mapped time by the
+fit's error of the drift times 2 s, µs (tests/pads/test_sync_settle.py)."""
+SYNC_RETRY_US: Final = 250_000
+"""A steady request still unanswered this long after it went is asked again (a lost
+line): a board is then silent after `SYNC_TIMEOUT_US` as it was with SYNCs 500 ms
+apart, not on the first answer lost."""
 SYNC_TIMEOUT_US: Final = 2_000_000
 IN_FLIGHT_MAX: Final = 64
 """SYNC requests waited for at once; an older one's answer is not taken."""
@@ -73,6 +82,7 @@ class SyncRounds:
         self.answered = 0
         self.unanswered_since: int | None = None
         self._open: int | None = None  # the token whose line waits for its "\n"
+        self._steady = False  # the last request was a steady one
         self.newline_due: int | None = None
         """Host time the open line's "\n" is due, None while no line is open."""
 
@@ -91,8 +101,8 @@ class SyncRounds:
         self.newline_due = now_us + self.newline_us
         if self.unanswered_since is None:
             self.unanswered_since = now_us
-        steady = self.answered >= SYNC_FAST and trusted
-        self.due = now_us + (SYNC_STEADY_US if steady else SYNC_FAST_US)
+        self._steady = steady = self.answered >= SYNC_FAST and trusted
+        self.due = now_us + (SYNC_RETRY_US if steady else SYNC_FAST_US)
         line = cut + p.sync_request(self._token)[:-1]
         return line + self.newline(now_us) if self.newline_us <= 0 else line
 
@@ -145,14 +155,23 @@ class SyncRounds:
         `ask`)."""
         return self._sent.pop(token, None)
 
-    def took(self, *, trusted: bool) -> None:
-        """An answer became a sample of the clock map; once the map is `trusted` the
-        board answers (`is_silent` counts afresh). One that leaves it untrusted (a long
-        round trip) does not: else a board whose times cannot be used, answering a SYNC
-        now and then, held the table's decisions past `SYNC_TIMEOUT_US`."""
+    @property
+    def is_steady(self) -> bool:
+        """Whether the requests go steadily (the map trusted and settled), not fast."""
+        return self._steady
+
+    def took(self, *, trusted: bool, sent_us: int) -> None:
+        """An answer (to the request sent at `sent_us`) became a sample of the clock
+        map; once the map is `trusted` the board answers (`is_silent` counts afresh),
+        and a steady request's answer puts the next `SYNC_STEADY_US` after it. One that
+        leaves the map untrusted (a long round trip) does not: else a board whose times
+        cannot be used, answering a SYNC now and then, held the table's decisions past
+        `SYNC_TIMEOUT_US`."""
         self.answered += 1
         if trusted:
             self.unanswered_since = None
+            if self._steady and self.due is not None:
+                self.due = max(self.due, sent_us + SYNC_STEADY_US)
 
     def silent_at(self) -> int | None:
         """When `is_silent` turns true if no answer comes before (None: one is not awaited)."""
