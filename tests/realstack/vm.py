@@ -17,11 +17,14 @@ import functools
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -125,7 +128,12 @@ class Vm:
         self._lines: list[str] = []  # this boot's console, line by line
         self._ended = False
         self._reader: threading.Thread | None = None
-        self._control = log.with_name(log.name + ".ssh")
+        # ssh's control socket: a Unix socket's path has at most 107 bytes, and ssh adds
+        # 17 to it as it makes it, so not beside the log (a cache's path of 40 bytes
+        # made install.sh's ~110: "too long for Unix domain socket")
+        sockets = tempfile.mkdtemp(prefix="bbx-ssh-")
+        weakref.finalize(self, shutil.rmtree, sockets, ignore_errors=True)
+        self._control = Path(sockets) / "c"
         self.boots = 0
 
     # -- power --------------------------------------------------------------------------
