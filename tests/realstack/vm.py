@@ -17,14 +17,35 @@ import functools
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+
+UNUSED = (
+    "getty@tty1.service", "serial-getty@ttyS0.service",
+    "apt-daily.timer", "apt-daily-upgrade.timer", "dpkg-db-backup.timer", "fstrim.timer",
+    "systemd-tmpfiles-clean.timer",
+    "dev-hugepages.mount", "dev-mqueue.mount", "sys-kernel-debug.mount",
+    "sys-kernel-tracing.mount", "sys-fs-fuse-connections.mount",
+    "proc-sys-fs-binfmt_misc.automount", "systemd-binfmt.service",
+    "modprobe@drm.service", "modprobe@efi_pstore.service", "modprobe@fuse.service",
+    "kmod-static-nodes.service", "systemd-network-generator.service",
+)  # fmt: skip
+"""Units of Debian's boot that neither the box nor the tests use, masked at every boot
+(`systemd.mask=` on the kernel's command line): the logins on tty1 and the serial
+console (the tests log in by ssh; the serial one waited for dev-ttyS0), the daily
+timers (they would start at a random moment of a test), the file systems and modules
+of what the box never opens, the static device nodes of modules not loaded, and
+networkd's addresses from the command line (DHCP gives the VM its address). A boot
+under software emulation is CPU-bound: every unit started delays the box's start."""
 
 READY = "vm-ready"
 """The console line guest/vm-ready.service prints once ssh listens: `vm-ready BOOT_ID`."""
@@ -107,19 +128,28 @@ class Vm:
         self._lines: list[str] = []  # this boot's console, line by line
         self._ended = False
         self._reader: threading.Thread | None = None
-        self._control = log.with_name(log.name + ".ssh")
+        # ssh's control socket: a Unix socket's path has at most 107 bytes, and ssh adds
+        # 17 to it as it makes it, so not beside the log (a cache's path of 40 bytes
+        # made install.sh's ~110: "too long for Unix domain socket")
+        sockets = tempfile.mkdtemp(prefix="bbx-ssh-")
+        weakref.finalize(self, shutil.rmtree, sockets, ignore_errors=True)
+        self._control = Path(sockets) / "c"
         self.boots = 0
 
     # -- power --------------------------------------------------------------------------
 
     def command(self) -> list[str]:
         append = "root=/dev/vda rw console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off"
+        # no sshd on AF_VSOCK (systemd's ssh generator: qemu gives the VM no vsock)
+        append += " systemd.ssh_auto=0 " + " ".join(f"systemd.mask={unit}" for unit in UNUSED)
         return [
             "qemu-system-x86_64",
             "-machine", f"q35,accel={accelerator()}",
             # software emulation runs a plain x86-64 (no AVX for glibc to pick) on one
             # vCPU: a boot to the box's PIN took 61 CPU-s so, 84 with -cpu max, 94 with
-            # both on two vCPUs (tests/bench/README.md)
+            # both on two vCPUs (tests/bench/README.md); two vCPUs of multi-threaded TCG
+            # took 78 CPU-s and 160 s beside one's 65 CPU-s and 187 s (load 14), but a
+            # tier run on them (load 9-36) logged a 2.6 ms bounce as two presses
             "-cpu", "host" if accelerator() == "kvm" else "qemu64",
             "-smp", "2" if accelerator() == "kvm" else "1",
             "-m", str(self.memory_mb),
