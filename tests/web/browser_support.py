@@ -3,10 +3,13 @@ screens (`browsing`, `two_phones`), screenshots, and the steps every game takes,
 the real `buzzerbox serve` (served_box.py: `Served`, `served_with`, named here too).
 
 The fixtures (`served`, `playwright`, `browser`) are the web tests' own, bound once in
-tests/web/conftest.py (as Home Assistant's tests/components share theirs); module scope:
-each test module gets its own box. Chromium is Debian's (/usr/bin/chromium);
-`playwright install` is never needed. Playwright is in the dev extras `bash
-tests/check` installs: without it these tests fail at import, they never skip.
+tests/web/conftest.py (as Home Assistant's tests/components share theirs): each test
+module gets its own box; the web tests share one Chromium (a launch and a close cost a
+second or more of two busy cores, forty-odd times a run), each module's contexts closed
+when it ends, so no page of one module lives on into the next. Chromium is Debian's
+(/usr/bin/chromium); `playwright install` is never needed. Playwright is in the dev
+extras `bash tests/check` installs: without it these tests fail at import, they never
+skip.
 
 Set BUZZERBOX_SHOTS to a folder to keep screenshots: each page in light and dark, on a
 390×844 phone and on a 1280×800 TV, once its animations have ended.
@@ -60,14 +63,14 @@ expect.set_options(timeout=10_000)  # live updates on a busy 2-core machine
 # -- the browser ---------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
+def driving() -> Iterator[Playwright]:
+    """Playwright's driver, until the generator is closed."""
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
+def launching(playwright: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium, headless, until the generator is closed."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: bash tests/check installs it")
     browser = playwright.chromium.launch(
@@ -75,6 +78,28 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     )
     yield browser
     browser.close()
+
+
+def closing_contexts(browser: Browser) -> Iterator[Browser]:
+    """`browser` for one module: every context the module left open (a phone's pages,
+    their live streams) is closed when it ends, as if the browser had been its own."""
+    before = set(browser.contexts)
+    yield browser
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
+# a module's own driver and browser (another folder's browser tests bind these); the web
+# tests share one of each, a module's contexts closed after it (tests/web/conftest.py)
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    yield from driving()
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    yield from launching(playwright)
 
 
 @dataclass
