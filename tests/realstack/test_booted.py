@@ -70,7 +70,7 @@ def test_install_sh_ran_as_the_readme_says(appliance: Appliance) -> None:
 
 def test_the_game_is_where_it_was_after_a_power_cut(appliance: Appliance) -> None:
     rng = random.Random(SEED)
-    play = appliance.play_cut(rng, rng.uniform(20, 40))
+    play = appliance.play_cut(rng, rng.uniform(8, 16))
     assert play.last is not None, "no answer of the table's said saved before the cut"
     again = Phone(appliance.vm.http_port, timeout=60)
     again.headers = play.table.phone.headers  # the admin's session outlives the cut
