@@ -95,16 +95,9 @@ def _objects(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op])
         if key not in old:
             ops.append({"op": "add", "path": path + pointer(key), "value": value})
             continue
-        before = old[key]  # `same` inlined: most values of a state are unchanged scalars
-        if before is value:
-            continue
-        kind = type(value)
-        if kind is type(before) and before == value:
-            if kind is not dict and kind is not list:
-                continue
-            if marshal.dumps(before, 2) == marshal.dumps(value, 2):
-                continue
-        _diff(before, value, path + pointer(key), ops)
+        before = old[key]
+        if not same(before, value):
+            _diff(before, value, path + pointer(key), ops)
     for key in old:
         if key not in new:
             ops.append({"op": "remove", "path": path + pointer(key)})
