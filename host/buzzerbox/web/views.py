@@ -71,18 +71,18 @@ class PhoneViews:
         once for the admin, and each stream's `now_us` put in its place."""
         if view is None:
             return None
-        now = str(self.box.now_us())
+        now = self.box.now_us()
         held = self._encoded.get(is_admin)
         if held is None or held[0] is not view:
             box = {**view["box"], "admin": is_admin, "now_us": NOW_MARK}
             text = dumps({**view, "box": box})
             mark = f'"now_us":{NOW_MARK}'
             if text.count(mark) != 1:  # the mark is not only the stream's own: not kept
-                return dumps({**view, "box": {**box, "now_us": int(now)}})
+                return dumps({**view, "box": {**box, "now_us": now}})
             before, _, after = text.partition(mark)
             held = (view, before + '"now_us":', after)
             self._encoded[is_admin] = held
-        return held[1] + now + held[2]
+        return f"{held[1]}{now}{held[2]}"
 
 
 def phone_views(box: Box, config: Mapping[str, Any]) -> PhoneViews:
