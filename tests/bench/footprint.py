@@ -51,16 +51,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.bench.boxdrive import PAD_MAP, PLAYERS, Admin, board_contacts, start_server
 from tests.bench.limit import limit_events, start_limit
-from tests.bench.phones import PAD_MAP, PLAYERS, Admin, Phones, board_contacts, start_server
 from tests.bench.procstat import cpu_s
+from tests.bench.streams import REQUEST, Phones
 from tests.faults.boardproc import BoardProcess
-
-#: a phone's request for the stream, as a browser's
-REQUEST = (
-    b"GET /api/events HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n"
-    b"Cache-Control: no-cache\r\n\r\n"
-)
 
 
 def tasks(pid: int) -> dict[int, tuple[str, int, int]]:

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from tests.bench.phones import READ_BYTES, Admin, Phones
+from tests.bench.boxdrive import Admin
+from tests.bench.streams import READ_BYTES, Phones
 from tests.faults.boardproc import BoardProcess
 
 PIN = "2468"

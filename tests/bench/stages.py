@@ -52,7 +52,9 @@ from buzzerbox.pads.timeline.arbiter import Arbiter, Edge
 from buzzerbox.serve import main as serve_main
 from buzzerbox.store.eventlog import EventLog
 
-from tests.bench.phones import PAD_MAP, PLAYERS, Admin, Phones, percentile
+from tests.bench.boxdrive import PAD_MAP, PLAYERS, Admin
+from tests.bench.phones import percentile
+from tests.bench.streams import Phones
 from tests.faults.boardproc import BoardProcess
 
 STAGES = ["link", "arbiter", "final", "rules", "logged", "diffed", "sent", "phone"]
