@@ -70,10 +70,15 @@ from tests.bench.boxdrive import (
 )
 from tests.bench.confine import PIS, Confinement
 from tests.bench.limit import limit_events, start_limit
+from tests.bench.peers import PINS, SERVERS, start_peer
 from tests.bench.procstat import cpu_s, fanout_cpu_s, peak_rss_mb, sender_cpu
 from tests.bench.sdcard import fsync_env
 from tests.bench.streams import Phones
 from tests.faults.boardproc import BoardProcess
+
+#: the comparison servers: not the box, each a process that sends every phone each
+#: event's message when a line on its stdin says so, on one thread (all its CPU counted)
+PEERS = ("limit", *SERVERS)
 
 
 def round_walls(rounds: Path, since: float, until: float) -> list[float]:
@@ -95,14 +100,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
-    boards = BoardProcess("pico-a:pty", "pico-b:pty") if args.mode == "board" else None
+def bench(n: int, mode: str, args: argparse.Namespace) -> dict[str, Any]:
+    boards = BoardProcess("pico-a:pty", "pico-b:pty") if mode == "board" else None
     with tempfile.TemporaryDirectory() as tmp:
         pads = PAD_MAP.format(**{b: boards.urls[f"pico-{b}"] for b in "ab"}) if boards else None
         confine = Confinement(PIS.get(args.confine or ""), args.memory_mb)
         env = fsync_env(args.sd, Path(tmp)) if args.sd else None
-        if args.mode == "limit":  # the one-send limit (limit.c), not the box
+        if mode == "limit":  # the one-send limit (limit.c), not the box
             proc, port = start_limit(Path(tmp), confine.preexec)
+        elif mode in SERVERS:  # a comparison server (peers.py), not the box
+            proc, port = start_peer(mode, confine.preexec)
         else:
             proc, port = start_server(Path(tmp), max(n, 10), pads, args.threads, confine, env)
         phones = Phones(port)
@@ -113,19 +120,19 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             t_open = time.monotonic()
             phones.open(n)
             opened_s = time.monotonic() - t_open
-            if args.mode != "limit":
+            peer = mode in PEERS
+            if not peer:
                 admin = Admin(port)
                 game = admin.call("POST", "/api/game", {"game": "twist", "players": PLAYERS})
                 admin.call("POST", "/api/event", {"type": "round"})
                 admin.until("playing")
             events = int(args.rate * args.seconds)
             quiet_s = min(3.0, args.seconds)
-            limit = args.mode == "limit"
             c0, f0 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
             time.sleep(quiet_s)  # the same box, phones and boards, no events
-            c1, f1, s1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), sender_cpu(proc.pid, limit)
+            c1, f1, s1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), sender_cpu(proc.pid, peer)
             b0, w0 = phones.bytes, time.monotonic()
-            if args.mode == "limit":
+            if peer:
                 sent = limit_events(proc, events, args.rate)
                 last = events
             elif boards is None:
@@ -138,7 +145,7 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
                 time.sleep(0.01)
             c2, f2, w1, b1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), time.monotonic(), phones.bytes
-            s2 = sender_cpu(proc.pid, limit)
+            s2 = sender_cpu(proc.pid, peer)
             rounds = Path(tmp) / "rounds.txt"
             walls = (round_walls(rounds, w0, w1) if n and rounds.exists() else []) or [float("nan")]
             time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
@@ -174,7 +181,7 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
             confine.close()
     lat = latencies or [float("nan")]
     return {
-        "mode": args.mode,
+        "mode": mode,
         "phones": n,
         "events": len(sent),
         "rate": args.rate,
@@ -214,10 +221,55 @@ def bench(n: int, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: the figures held side by side: (label, key of bench()'s row)
+SIDE_BY_SIDE = [
+    ("p50, ms", "p50_ms"),
+    ("p95, ms", "p95_ms"),
+    ("CPU a phone an event, µs (the box's fanout thread; a peer's whole process)",
+     "sender_us_per_phone_event"),
+    ("  the whole process's (/proc ticks, quiet subtracted)", "cpu_us_per_phone_event"),
+    ("missed", "missed"),
+    ("load", "load"),
+]  # fmt: skip
+
+
+def side_by_side(rows: list[dict[str, Any]], modes: list[str], counts: list[int]) -> None:
+    """A table of each server's figures at each phone count, every repetition's in the
+    order they ran; then the box's p50 over each other server's, repetition by repetition
+    (the issue's "at 100 phones the box's p50 is at or below aiohttp's")."""
+    print("| phones | figure | " + " | ".join(modes) + " |")
+    print("|---|---|" + "---|" * len(modes))
+    got = {  # (mode, phones) -> the rows, in the order they ran
+        (m, n): [r for r in rows if r["mode"] == m and r["phones"] == n]
+        for m in modes
+        for n in counts
+    }
+    for n in counts:
+        for label, key in SIDE_BY_SIDE:
+            cells = [", ".join(str(r[key]) for r in got[m, n]) for m in modes]
+            print(f"| {n} | {label} | " + " | ".join(cells) + " |")
+    box = next((m for m in modes if m not in PEERS), None)
+    if box is None:
+        return
+    for n in counts:
+        for other in (m for m in modes if m != box):
+            pairs = zip(got[box, n], got[other, n], strict=True)
+            ratios = ", ".join(f"{b['p50_ms'] / o['p50_ms']:.2f}" for b, o in pairs)
+            print(f"# {n} phones: the box's p50 over {other}'s, each repetition: {ratios}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, nargs="+", default=[0, 100, 1000])
-    parser.add_argument("--mode", choices=["http", "board", "limit"], default="http")
+    parser.add_argument(
+        "--mode", nargs="+", choices=["http", "board", *PEERS], default=["http"],
+        help="one or more: each phone count is measured with each in turn, and with more "
+        "than one a table prints them side by side",
+    )  # fmt: skip
+    parser.add_argument(
+        "--repeat", type=int, default=1,
+        help="runs of the whole series, one after the other (interleaved repetitions)",
+    )  # fmt: skip
     parser.add_argument("--rate", type=float, default=10.0, help="pad events per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="of events per count")
     parser.add_argument(
@@ -242,18 +294,24 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     print(f"# {os.cpu_count()} cores, python {sys.version.split()[0]} "
           f"({platform.python_implementation()}), load {os.getloadavg()[0]:.1f}")  # fmt: skip
+    if set(args.mode) & set(SERVERS):
+        print(f"# comparison servers on {' '.join(PINS)} (tests/bench/peers.py)")
     rows = []
-    for n in args.phones:
-        rows.append(bench(n, args))
-        print(json.dumps(rows[-1]), flush=True)
-    zero = next((r for r in rows if r["phones"] == 0), None)
+    for _ in range(args.repeat):
+        for n in args.phones:
+            for mode in args.mode:
+                rows.append(bench(n, mode, args))
+                print(json.dumps(rows[-1]), flush=True)
     for r in rows:
-        if zero is not None and r["phones"]:
+        zero = next((z for z in rows if z["phones"] == 0 and z["mode"] == r["mode"]), None)
+        if zero is not None and r["phones"] and r["mode"] not in PEERS:
             per = (r["cpu_ms_per_event"] - zero["cpu_ms_per_event"]) / r["phones"] * 1000
-            print(f"# {r['phones']} phones: {per:.1f} µs of server CPU per phone per event "
-                  f"(the process's growth over 0 phones); the fanout threads': "
+            print(f"# {r['mode']}, {r['phones']} phones: {per:.1f} µs of server CPU a phone an "
+                  f"event (the process's growth over 0 phones); the fanout threads': "
                   f"{r['fanout_us_per_phone_event']} µs ({r['fanout_user_us']} user, "
                   f"{r['fanout_system_us']} system)")  # fmt: skip
+    if len(args.mode) > 1 or args.repeat > 1:
+        side_by_side(rows, args.mode, [n for n in args.phones if n])
     return 0
 
 
