@@ -13,7 +13,8 @@
                 the board link, arbitration, the rules, the log and the delta), each
                 of `--repeat` repetitions and their median, and each thread's share
 
-    python tests/bench/footprint.py [--servers box limit] [--phones 100 1000 2000]
+    python tests/bench/footprint.py [--servers box limit aiohttp gevent]
+                                    [--phones 100 1000 2000]
                                     [--rest-s 10] [--events 300] [--repeat 3]
                                     [--window 64]
                                     [--figures rest phones event] [--tick-ms 10]
@@ -30,7 +31,11 @@ CPU is the scheduler's own count, in ns, summed over the process's threads
 machine's load much less than a latency does. At rest it also prints, per thread name,
 how often each ran a second (its time slices: one a wake-up, nearly), and the threads
 that ran at all. Memory is VmRSS. One JSON line per server, then a table side by side.
-The aiohttp and gevent servers of the issue's harness are not in this repository.
+`--servers box limit aiohttp gevent` adds the comparison servers (tests/bench/peers.py:
+this repository's own minimal aiohttp and Flask-on-gevent servers written to issue 40's
+description, not the issue filer's harness; run in a venv of their own made on first
+use): an event is a line on their stdin, as limit.c's, so their "pad event" has no board
+link, rules or log, as in the issue's table.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.boxdrive import PAD_MAP, PLAYERS, Admin, board_contacts, start_server
 from tests.bench.limit import limit_events, start_limit
+from tests.bench.peers import SERVERS, start_peer
 from tests.bench.procstat import cpu_s
 from tests.bench.streams import REQUEST, Phones
 from tests.faults.boardproc import BoardProcess
@@ -147,7 +153,8 @@ def open_phones(phones: Phones, n: int, window: int, timeout: float = 120.0) -> 
 
 class Server:
     """The box (`buzzerbox serve` with two fake boards ticking every `tick_ms`; its code
-    from `host`, another checkout's host/ folder, if given) or the limit server."""
+    from `host`, another checkout's host/ folder, if given), the limit server or a
+    comparison server (tests/bench/peers.py: aiohttp, gevent)."""
 
     def __init__(
         self,
@@ -162,6 +169,8 @@ class Server:
         self.boards: BoardProcess | None = None
         if kind == "limit":
             self.proc, self.port = start_limit(folder)
+        elif kind in SERVERS:
+            self.proc, self.port = start_peer(kind)
         else:
             self.boards = BoardProcess(
                 "pico-a:pty", "pico-b:pty", tick_ms=tick_ms, idle_tick_ms=idle_tick_ms
@@ -349,7 +358,9 @@ def table(rows: list[dict[str, Any]], phones: list[int]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--servers", nargs="+", choices=["box", "limit"], default=["box", "limit"])
+    parser.add_argument(
+        "--servers", nargs="+", choices=["box", "limit", *SERVERS], default=["box", "limit"]
+    )
     parser.add_argument("--phones", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--window", type=int, default=64, help="phones opening at a time")
     parser.add_argument("--rest-s", type=float, default=10.0)

@@ -8,6 +8,8 @@ fixed schedule, whether or not the phones have the last one yet (they overlap).
 
     python tests/bench/phones.py --phones 0 100 1000 [--rate 10] [--seconds 10]
     python tests/bench/phones.py --mode board --phones 100 1000
+    python tests/bench/phones.py --mode board aiohttp gevent limit --phones 100 1000 \
+        --seconds 8 --repeat 2
 
 Modes:
 - `http` (default): a simulated box; each event is a POST /api/pads/press|release
@@ -16,10 +18,18 @@ Modes:
 - `limit`: not the box: tests/bench/limit.c, a minimal C epoll server doing one
   send() of a ~500 B message to every phone per event (the one-send limit); an event
   is a line on its stdin, counted from when it was due.
+- `aiohttp`, `gevent`: not the box: this repository's own minimal aiohttp and
+  Flask-on-gevent SSE servers (tests/bench/peers.py, written to issue 40's description,
+  not the issue filer's harness), doing what limit.c does (its message, its trigger, one
+  send a phone an event) in a venv of their own made on first use.
 - `board`: the box reads two fake pad boards (protocol v1 on ptys, in a process of
   their own, as real boards); each event is a contact on a board. Latency: from the
   contact's true host time through the board link, arbitration, the rules, the log
   (fsync) and the stream, to each phone.
+
+With several modes, each phone count is measured with each in turn (`--repeat` runs the
+whole series again: interleaved repetitions), and a table at the end holds them side by
+side, with the box's p50 over each other server's, repetition by repetition.
 
 For each phone count it prints one JSON line: latency p50/p95/p99/max over every
 (event, phone) pair, events missed, the server's CPU per event (its /proc utime +
@@ -246,7 +256,7 @@ def side_by_side(rows: list[dict[str, Any]], modes: list[str], counts: list[int]
     }
     for n in counts:
         for label, key in SIDE_BY_SIDE:
-            cells = [", ".join(str(r[key]) for r in got[m, n]) for m in modes]
+            cells = [", ".join(str(r.get(key, "failed")) for r in got[m, n]) for m in modes]
             print(f"| {n} | {label} | " + " | ".join(cells) + " |")
     box = next((m for m in modes if m not in PEERS), None)
     if box is None:
@@ -254,7 +264,10 @@ def side_by_side(rows: list[dict[str, Any]], modes: list[str], counts: list[int]
     for n in counts:
         for other in (m for m in modes if m != box):
             pairs = zip(got[box, n], got[other, n], strict=True)
-            ratios = ", ".join(f"{b['p50_ms'] / o['p50_ms']:.2f}" for b, o in pairs)
+            ratios = ", ".join(
+                f"{b['p50_ms'] / o['p50_ms']:.2f}" if "p50_ms" in b and "p50_ms" in o else "-"
+                for b, o in pairs
+            )
             print(f"# {n} phones: the box's p50 over {other}'s, each repetition: {ratios}")
 
 
@@ -300,11 +313,19 @@ def main() -> int:
     for _ in range(args.repeat):
         for n in args.phones:
             for mode in args.mode:
-                rows.append(bench(n, mode, args))
+                try:
+                    rows.append(bench(n, mode, args))
+                except SystemExit as failed:  # one run's failure: the series goes on
+                    if len(args.mode) == 1 and args.repeat == 1:
+                        raise
+                    rows.append({"mode": mode, "phones": n, "failed": str(failed)})
                 print(json.dumps(rows[-1]), flush=True)
     for r in rows:
-        zero = next((z for z in rows if z["phones"] == 0 and z["mode"] == r["mode"]), None)
-        if zero is not None and r["phones"] and r["mode"] not in PEERS:
+        zero = next(
+            (z for z in rows if z["phones"] == 0 and z["mode"] == r["mode"] and "failed" not in z),
+            None,
+        )
+        if zero is not None and r["phones"] and r["mode"] not in PEERS and "failed" not in r:
             per = (r["cpu_ms_per_event"] - zero["cpu_ms_per_event"]) / r["phones"] * 1000
             print(f"# {r['mode']}, {r['phones']} phones: {per:.1f} µs of server CPU a phone an "
                   f"event (the process's growth over 0 phones); the fanout threads': "
