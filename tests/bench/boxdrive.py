@@ -148,16 +148,25 @@ def board_events(
     deadline = time.monotonic() + wait_s
     while True:
         admin.until("playing")
-        out = logged_contacts(admin, boards, game)
+        out, logged, unmatched = logged_contacts(admin, boards, game)
         if len(out) == n:
             return out
         if time.monotonic() > deadline:
-            raise SystemExit(f"FAIL: {len(out)} of {n} contacts logged")
+            sent = sum(len(edges) for edges in boards.sent().values())
+            raise SystemExit(
+                f"FAIL: {len(out)} of {n} contacts logged ({logged} presses and releases "
+                f"in the log, {sent} edges sent by the boards; not in the log, as (seat, pile, "
+                f"pressed): true µs: {unmatched})"
+            )
         time.sleep(0.25)
 
 
-def logged_contacts(admin: Admin, boards: BoardProcess, game: int) -> list[tuple[int, float]]:
-    """The contacts logged so far: [(seq, true contact time)]."""
+def logged_contacts(
+    admin: Admin, boards: BoardProcess, game: int
+) -> tuple[list[tuple[int, float]], int, dict[tuple[int, int, int], list[int]]]:
+    """The contacts logged so far, [(seq, true contact time)] of those matched to an
+    edge the boards sent; how many presses and releases the log holds; and the edges
+    sent that no logged one matched, by (seat, pile, pressed)."""
     lines = [json.loads(x) for x in admin.call("GET", "/api/export/log").decode().splitlines()]
     logged = [(game + i, e) for i, e in enumerate(lines) if e["type"] in ("press", "release")]
     truths: dict[tuple[int, int, int], list[int]] = {}
@@ -170,4 +179,4 @@ def logged_contacts(admin: Admin, boards: BoardProcess, game: int) -> list[tuple
         times = truths.get((e["seat"], e["pile"], int(e["type"] == "press")))
         if times:
             out.append((seq, times.pop(0) / 1e6))
-    return out
+    return out, len(logged), {k: v for k, v in truths.items() if v}

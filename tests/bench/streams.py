@@ -70,6 +70,10 @@ class Phones:
                     data = sock.recv(READ_BYTES)
                 except BlockingIOError:
                     continue
+                except OSError:
+                    if self.stop:  # close() closed it under this read: the end
+                        return
+                    raise
                 if not data:
                     self.sel.unregister(sock)
                     continue
