@@ -16,7 +16,7 @@ import pytest
 from buzzerbox.live import fanout as fanout_module
 from buzzerbox.live import shard as shard_module
 from buzzerbox.live.connection import LAST_CHUNK, Connection, chunk
-from buzzerbox.live.fanout import Fanout
+from buzzerbox.live.fanout import LONGEST_WAIT_S, Fanout
 from buzzerbox.live.shard import Poller, own_copy
 from buzzerbox.live.sse import Stream, keepalive_frame
 
@@ -196,4 +196,17 @@ def test_a_streams_end_is_on_the_senders_one_timer(
     assert read_some(phone, len(LAST_CHUNK) + 1) == LAST_CHUNK  # then the end
     assert done.wait(10) and fanout.loads == [0]
     assert waits.until_waiting() == KEEPALIVE_S  # no stream left to end
+    fanout.close()
+
+
+def test_a_keepalive_further_off_than_epoll_can_wait_is_waited_for_in_parts(
+    clock: Clock, phones: Phones, waits: Waits
+) -> None:
+    fanout = Fanout(Stream(nothing), keepalive_s=1e9)  # epoll: "timeout is too large"
+    connection, phone = phone_of(fanout, phones)
+    fd, done = connection.fd, when_done(connection)
+    assert waits.until_waiting() == LONGEST_WAIT_S
+    phone.close()  # the sender is still there to let it go
+    assert waits.next() == ("woke", [fd])
+    assert done.wait(10)
     fanout.close()

@@ -86,6 +86,8 @@ SLOW_LOOP = (
     "on Debian: apt install gcc python3-dev, then the install again)"
 )
 
+#: the longest a sender waits at once (s): epoll's timeout has a limit (ms in an int)
+LONGEST_WAIT_S = 3600.0
 #: how soon a sender looks again at a phone still taking a message (s)
 FLUSH_S = 0.05
 #: the senders' names in the system (`top -H`, /proc/<pid>/task/*/comm): bb-fanout-<n>
@@ -191,7 +193,7 @@ class Fanout:
             due = min(keepalive_at, shard.next_end)
             if shard.waiting:  # a phone is still taking a message: look again soon
                 due = min(due, now + FLUSH_S)
-            ready = shard.poller.poll(max(due - now, 0.0))
+            ready = shard.poller.poll(min(max(due - now, 0.0), LONGEST_WAIT_S))
             if ready and any(fd == bell.fd for fd, _ in ready):
                 bell.hush()  # before the version is read: a later one rings again
             latest = self.stream.version
