@@ -35,7 +35,8 @@ For each phone count it prints one JSON line: latency p50/p95/p99/max over every
 (event, phone) pair, events missed, the server's CPU per event (its /proc utime +
 stime over the events, minus the same span of quiet, measured just before and just
 after: keepalives and the boards' ticks are not counted; that quiet's own CPU, ms a
-second, is `idle_cpu_ms_per_s`) and the bytes each phone got per event. With 0
+second, is `idle_cpu_ms_per_s`, and by the live threads' schedstat, in ns rather than
+10 ms ticks, `idle_cpu_ms_per_s_sched`) and the bytes each phone got per event. With 0
 phones the CPU is the fixed cost of an event; the growth per phone is printed at the
 end. The server's own CPU per phone per event (P in
 tests/bench/README.md's "Which Pi") is its fanout threads' (those that write the phones' sockets,
@@ -139,8 +140,10 @@ def bench(n: int, mode: str, args: argparse.Namespace) -> dict[str, Any]:
             events = int(args.rate * args.seconds)
             quiet_s = min(3.0, args.seconds)
             c0, f0 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
+            a0 = sender_cpu(proc.pid, True)[0]  # every live thread's, by schedstat
             time.sleep(quiet_s)  # the same box, phones and boards, no events
             c1, f1, s1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), sender_cpu(proc.pid, peer)
+            a1 = sender_cpu(proc.pid, True)[0]
             b0, w0 = phones.bytes, time.monotonic()
             if peer:
                 sent = limit_events(proc, events, args.rate)
@@ -155,11 +158,13 @@ def bench(n: int, mode: str, args: argparse.Namespace) -> dict[str, Any]:
             while n and min(phones.latest.values()) < last and time.monotonic() < deadline:
                 time.sleep(0.01)
             c2, f2, w1, b1 = cpu_s(proc.pid), fanout_cpu_s(proc.pid), time.monotonic(), phones.bytes
+            a2 = sender_cpu(proc.pid, True)[0]
             s2 = sender_cpu(proc.pid, peer)
             rounds = Path(tmp) / "rounds.txt"
             walls = (round_walls(rounds, w0, w1) if n and rounds.exists() else []) or [float("nan")]
             time.sleep(quiet_s)  # quiet again: the mean of both spans is subtracted
             c3, f3 = cpu_s(proc.pid), fanout_cpu_s(proc.pid)
+            a3 = sender_cpu(proc.pid, True)[0]
             rss_mb = peak_rss_mb(proc.pid)
             if boards is not None:  # the log is read after the CPU is
                 sent = board_events(admin, boards, events, game["box"]["seq"])
@@ -204,6 +209,8 @@ def bench(n: int, mode: str, args: argparse.Namespace) -> dict[str, Any]:
         "cpu_ms_per_event": round((c2 - c1 - quiet_cpu) * 1000 / len(sent), 3),
         # the server's CPU with no event (ms per s): the boards' ticks, keepalives, timers
         "idle_cpu_ms_per_s": round((c1 - c0 + c3 - c2) / (2 * quiet_s) * 1000, 1),
+        # the same from the live threads' schedstat (ns, not 10 ms ticks)
+        "idle_cpu_ms_per_s_sched": round((a1 - a0 + a3 - a2) / (2 * quiet_s) * 1000, 2),
         # the whole server's CPU per phone per event (the box: its fixed cost too)
         "cpu_us_per_phone_event": round((c2 - c1 - quiet_cpu) * 1e6 / len(sent) / n, 2)
         if n

@@ -23,6 +23,8 @@ from buzzerbox.live.sse import Stream
 
 #: the end of a chunked body (HTTP/1.1): the last chunk, empty
 LAST_CHUNK = b"0\r\n\r\n"
+#: the most of what a phone sent on its stream read away at a time (`has_left`)
+READ_AWAY = 4096
 #: one lock for every stream's `when_done`/`done` (taken for a moment, rarely)
 _DONE_LOCK = threading.Lock()
 
@@ -133,6 +135,17 @@ class Connection:
         only of a socket the fanout's poll found readable (shard.py)."""
         try:
             return bool(self.socket.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+
+    def has_left(self) -> bool:
+        """Whether the phone closed its end, asked of a socket the sender's poller found
+        ready: what a phone sent on its stream (nothing is asked of it there) is read and
+        let go, or the socket would stay ready and wake the sender again and again."""
+        try:
+            return bool(self.socket.recv(READ_AWAY, socket.MSG_DONTWAIT) == b"")
         except (BlockingIOError, InterruptedError):
             return False
         except OSError:

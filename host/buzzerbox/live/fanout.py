@@ -16,15 +16,21 @@ one before, a sender's whole work is one non-blocking write of the same bytes, a
 writes them all in one call (`send_steady`): live/_sendall.c's loop of send()s with
 the GIL let go once, as the one-send limit server does, or where that was not built,
 the Python reference beside it, a map() of os.write in C (`send_steady_python`); the
-others catch up one by one (`send_others`). Phones that hang up are found by one epoll
-of all their sockets every `HANGUP_CHECK_S`, a look at the readable ones only. What a
-phone's socket does not take waits on its connection and goes first (connection.py);
-a phone that has stopped reading (more than `backlog_limit` bytes waiting) is skipped,
-never waited for; the next change or keepalive once it reads brings it up to date (the
-deltas it missed, or the full state). A sender starts with the first phone of its
-shard, not at start-up. When a stream is over (hung up, or its time up), the fanout
-closes its socket and tells the stream (`Connection.when_done`): its place among the
-phones and its address's stream slot are given back then (handover.py).
+others catch up one by one (`send_others`). A sender waits on one epoll set
+(shard.py, `Poller`) of its phones' sockets and the stream's `Bell`, which every new
+version rings, with one timer for all its streams: the next thing due, the keepalive
+(`keepalive_s` after the last thing every phone was sent, written as a change is: once
+framed, by C's loop), the next stream's end, or, while a phone is still taking a
+message, a look at it `FLUSH_S` later. So a phone that hangs up is let go as soon as
+its socket says so, and between games a sender wakes once a keepalive, for nothing
+else (tests/live/test_fanout_wakes.py). What a phone's socket does not take waits on
+its connection and goes first (connection.py); a phone that has stopped reading (more
+than `backlog_limit` bytes waiting) is skipped, never waited for; the next change or
+keepalive once it reads brings it up to date (the deltas it missed, or the full
+state). A sender starts with the first phone of its shard, not at start-up. When a
+stream is over (hung up, or its time up), the fanout closes its socket and tells the
+stream (`Connection.when_done`): its place among the phones and its address's stream
+slot are given back then (handover.py).
 
 One sender is the default: its loop lets go of the GIL (the C loop once a round, the
 Python one at each write), so more senders could run the kernel's part of their
@@ -51,7 +57,7 @@ from collections.abc import Callable
 from itertools import islice, repeat
 
 from buzzerbox.live.connection import Connection, Payloads, chunk
-from buzzerbox.live.shard import Shard
+from buzzerbox.live.shard import Bell, Shard
 from buzzerbox.live.sse import Stream, keepalive_frame
 from buzzerbox.threadname import name_thread
 
@@ -80,8 +86,8 @@ SLOW_LOOP = (
     "on Debian: apt install gcc python3-dev, then the install again)"
 )
 
-#: how often a sender looks for phones that hung up, and streams whose time is up (s)
-HANGUP_CHECK_S = 0.5
+#: the longest a sender waits at once (s): epoll's timeout has a limit (ms in an int)
+LONGEST_WAIT_S = 3600.0
 #: how soon a sender looks again at a phone still taking a message (s)
 FLUSH_S = 0.05
 #: the senders' names in the system (`top -H`, /proc/<pid>/task/*/comm): bb-fanout-<n>
@@ -112,6 +118,7 @@ class Fanout:
         self.stream = stream
         self.keepalive_s = keepalive_s
         self.keepalive = keepalive_frame(keepalive_s)
+        self.keepalives = (self.keepalive, chunk(self.keepalive))  # [is_chunked]
         self.backlog_limit = backlog_limit
         self._shards = [Shard() for _ in range(threads)]
         self._lock = threading.Lock()  # to choose a shard and start its thread
@@ -171,36 +178,38 @@ class Fanout:
                 connection.done()
 
     def _run(self, shard: Shard, number: int) -> None:
+        """A sender's life: it waits on its poller (its phones' sockets and the stream's
+        `Bell`) until a phone hangs up, a new version comes, or something is due (the
+        keepalive, the next stream's end, a look at a phone still taking a message),
+        and not otherwise: at rest it wakes once a keepalive."""
         name_thread(f"{THREAD_NAME}-{number + 1}")
+        bell = Bell()
+        shard.poller.watch(bell.fd)
+        self.stream.listen(bell.ring)
         version = self.stream.version
         keepalive_at = time.monotonic() + self.keepalive_s
-        check_at = time.monotonic() + HANGUP_CHECK_S
         while True:  # a daemon thread, for the life of the server
-            wait = min(keepalive_at, check_at) - time.monotonic()
+            now = time.monotonic()
+            due = min(keepalive_at, shard.next_end)
             if shard.waiting:  # a phone is still taking a message: look again soon
-                wait = min(wait, FLUSH_S)
-            latest = self.stream.wait_newer(version, max(wait, 0.0))
-            over: list[Connection] = []
+                due = min(due, now + FLUSH_S)
+            ready = shard.poller.poll(min(max(due - now, 0.0), LONGEST_WAIT_S))
+            if ready and any(fd == bell.fd for fd, _ in ready):
+                bell.hush()  # before the version is read: a later one rings again
+            latest = self.stream.version
             with shard.lock:  # no stream thread adds or writes a connection now
                 now = time.monotonic()
-                if now >= check_at:  # and streams whose time is up: not on every change
-                    check_at = now + HANGUP_CHECK_S
-                    over = shard.look_for_hangups(now)
-                elif latest != version:  # one epoll_wait(): a phone gone is let go soon
-                    over = shard.look_for_hangups()
                 if shard.waiting:
                     shard.flush()
                 if latest != version:
                     started = time.monotonic()
                     self.send_all(shard, version, latest)
                     phones = len(shard.members)
+                    keepalive_at = now + self.keepalive_s  # each phone heard something
                 elif now >= keepalive_at:
                     keepalive_at = now + self.keepalive_s
-                    payloads = Payloads(self.stream)
-                    shard.sync()
-                    for connection in shard.members:
-                        connection.keepalive(payloads, self.backlog_limit, self.keepalive)
-                    shard.dirty = True  # some may have caught up, some be waiting now
+                    self.send_keepalives(shard, version)
+                over = shard.look_for_hangups(now, ready)
             for connection in over:  # their places given back, no sender's lock held
                 connection.done()
             if latest != version:
@@ -225,16 +234,7 @@ class Fanout:
             shard.dirty = True
             return
         framings = (data, chunk(data))  # [is_chunked]
-        for framing, fds, steady in zip(framings, shard.fds, shard.steady, strict=True):
-            for i, sent in self.send_steady(fds, framing) if fds else ():
-                c = steady[i]  # out of step: sorted again next round
-                c.version = latest
-                if sent < 0:  # reset, or closed by the phone: it is gone
-                    c.gone()
-                else:  # the rest waits on the connection, sent as the phone reads
-                    c.pending = framing[sent:]
-                shard.dirty = True
-        shard.at = latest
+        self.write_steady(shard, framings, latest)
         if shard.others:
             self.send_others(shard.others, payloads, framings, before, latest)
             caught = [
@@ -243,6 +243,34 @@ class Fanout:
             for c in caught:  # in step from now on
                 shard.others.remove(c)
                 shard.step(c)
+
+    def send_keepalives(self, shard: Shard, version: int) -> None:
+        """The keepalive to every phone in step at `version` (the sender's), framed once
+        and written as a change is (`send_steady`, C's loop); the others catch up or get
+        it one by one (`Connection.keepalive`). The caller holds the shard's lock."""
+        if shard.dirty:
+            shard.sort(version)
+        self.write_steady(shard, self.keepalives, version)
+        if shard.others:
+            payloads = Payloads(self.stream)
+            for c in shard.others:
+                c.keepalive(payloads, self.backlog_limit, self.keepalive)
+            shard.dirty = True  # some may have caught up, some be waiting now
+
+    def write_steady(self, shard: Shard, framings: tuple[bytes, bytes], version: int) -> None:
+        """One non-blocking write of `framings[is_chunked]` to each phone in step, which
+        are at `version` after it; one that did not take it all falls out of step (what
+        it did not take waits on it), one whose socket failed is gone."""
+        for framing, fds, steady in zip(framings, shard.fds, shard.steady, strict=True):
+            for i, sent in self.send_steady(fds, framing) if fds else ():
+                c = steady[i]  # out of step: sorted again next round
+                c.version = version
+                if sent < 0:  # reset, or closed by the phone: it is gone
+                    c.gone()
+                else:  # the rest waits on the connection, sent as the phone reads
+                    c.pending = framing[sent:]
+                shard.dirty = True
+        shard.at = version
 
     @staticmethod
     def send_steady(fds: list[int], payload: bytes) -> list[tuple[int, int]]:

@@ -1,13 +1,16 @@
 """One fanout sender's share of the phones (fanout.py): the phones in step, by the
 numbers of their sockets (the fanout's own copies, `own_copy`), the rest, and the epoll
-set that tells which of them hung up (`Poller`)."""
+set the sender waits on (`Poller`): it tells which phones hung up, and the stream's
+`Bell` that a new version rings."""
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import select
 import socket
+import sys
 import threading
 from typing import Any
 
@@ -16,18 +19,23 @@ from buzzerbox.live.connection import Connection
 
 class Poller:
     """The sockets a sender watches for hang-ups, by the numbers of its own copies of
-    them (`own_copy`): an epoll set where there is one (Linux: the box's), else a poll
-    set. `unwatch` of a number not watched is no error."""
+    them (`own_copy`), and its `Bell`: an epoll set where there is one (Linux: the
+    box's), else a poll set. `unwatch` of a number not watched is no error; `poll(s)`
+    waits up to `s` seconds (0: a look) and gives the (number, events) ready."""
 
     def __init__(self) -> None:
         epoll = getattr(select, "epoll", None)
         if epoll is not None:
             self._set: Any = epoll()
             self._events = select.EPOLLIN | select.EPOLLRDHUP
+            self.poll = self._set.poll
         else:
             self._set = select.poll()
             self._events = select.POLLIN
-        self.poll = self._set.poll
+            self.poll = self._poll_ms
+
+    def _poll_ms(self, timeout: float) -> list[tuple[int, int]]:
+        return self._set.poll(timeout * 1000)  # type: ignore[no-any-return]
 
     def watch(self, fd: int) -> None:
         self._set.register(fd, self._events)
@@ -35,6 +43,34 @@ class Poller:
     def unwatch(self, fd: int) -> None:
         with contextlib.suppress(OSError, KeyError, ValueError):
             self._set.unregister(fd)
+
+
+#: what an eventfd is written, to ring it (a pipe takes it as well)
+ONE = (1).to_bytes(8, sys.byteorder)
+
+
+class Bell:
+    """What wakes a sender waiting on its `Poller`: a new version of the stream
+    (`Stream.listen`). An eventfd where there is one (Linux), else a pipe; `ring` never
+    blocks, and rings that come before the sender looks are one."""
+
+    def __init__(self) -> None:
+        eventfd = getattr(os, "eventfd", None)
+        if eventfd is not None:
+            self.fd = self._write_fd = eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+        else:
+            self.fd, self._write_fd = os.pipe()
+            os.set_blocking(self.fd, False)
+            os.set_blocking(self._write_fd, False)
+
+    def ring(self) -> None:
+        with contextlib.suppress(BlockingIOError):  # rung already, not looked at yet
+            os.write(self._write_fd, ONE)
+
+    def hush(self) -> None:
+        """Take back the rings so far (the sender looks at the stream after this)."""
+        with contextlib.suppress(BlockingIOError):
+            os.read(self.fd, 4096)
 
 
 def own_copy(sock: Any, peer: Any) -> int:
@@ -95,6 +131,8 @@ class Shard:
         self.dirty = True
         self.poller = Poller()
         self.by_fd: dict[int, Connection] = {}
+        #: the earliest `ends_at` of its connections (time.monotonic()), inf with none
+        self.next_end = math.inf
         self.thread: threading.Thread | None = None
 
     def join(self, connection: Connection) -> None:
@@ -102,6 +140,7 @@ class Shard:
         self.members.add(connection)
         self.poller.watch(connection.fd)
         self.by_fd[connection.fd] = connection
+        self.next_end = min(self.next_end, connection.ends_at)
         self.dirty = True
 
     def leave(self, connection: Connection) -> None:
@@ -153,19 +192,25 @@ class Shard:
                 c.flush()
                 self.dirty = True  # one that took it all is in step again
 
-    def look_for_hangups(self, now: float | None = None) -> list[Connection]:
+    def look_for_hangups(
+        self, now: float | None = None, ready: list[tuple[int, int]] | None = None
+    ) -> list[Connection]:
         """The streams that are over, let go (the caller tells them `done` once it holds
-        the lock no more): phones that hung up (one epoll_wait() for them all: it answers
-        with the ready ones only, and only those are looked at), and, given `now`
-        (time.monotonic()), the streams whose time is up (`ends_at`), which get their
-        last chunk."""
-        for fd, _ in self.poller.poll(0):
+        the lock no more): phones that hung up, and, given `now` (time.monotonic()), the
+        streams whose time is up (`ends_at`), which get their last chunk. `ready` is what
+        the sender's wait on the poller gave (only those sockets are looked at); without
+        it, one look (epoll_wait() with no wait) for them all."""
+        for fd, _ in self.poller.poll(0) if ready is None else ready:
             held = self.by_fd.get(fd)
-            if held is not None and held.is_open and held.is_hung_up():
+            if held is not None and held.is_open and held.has_left():
                 held.gone()
-        over = [c for c in self.members if not c.is_open or (now is not None and c.ends_at <= now)]
+        ending = now is not None and now >= self.next_end
+        end = now if ending and now is not None else -math.inf
+        over = [c for c in self.members if not c.is_open or c.ends_at <= end]
         for c in over:
             if c.is_open:
                 c.end()
             self.leave(c)
+        if ending or over:  # (one that left by `Fanout.remove` may have been the next)
+            self.next_end = min((c.ends_at for c in self.members), default=math.inf)
         return over

@@ -110,10 +110,22 @@ class Stream(Clients):
         self._tag: object = None
         self._latest: Any = None
         self._ring: deque[tuple[int, bytes]] = deque(maxlen=ring)
+        self._bells: list[Callable[[], None]] = []
 
     @property
     def version(self) -> int:
         return self._version
+
+    def listen(self, ring: Callable[[], None]) -> None:
+        """Call `ring` on every new version, after it is the stream's (a fanout sender's
+        `Bell`: it waits on its phones' sockets and this, not on `wait_newer`)."""
+        with self._cond:
+            self._bells.append(ring)
+
+    def _news(self) -> None:
+        self._cond.notify_all()
+        for ring in self._bells:
+            ring()
 
     def event_id(self, version: int, tag: object = None) -> str:
         return f"{version}.{self.boot}" if tag is None else f"{tag}.{version}.{self.boot}"
@@ -130,7 +142,7 @@ class Stream(Clients):
         stream behind gets `full`); `latest` is what `full` is made of from now on."""
         with self._cond:
             self._push(kind, data, latest, tag)
-            self._cond.notify_all()
+            self._news()
 
     def _push(self, kind: str | None, data: str, latest: Any, tag: object) -> None:
         version = self._version + 1
@@ -149,7 +161,7 @@ class Stream(Clients):
                 self._push(
                     kind, json.dumps(data, ensure_ascii=False, separators=(",", ":")), None, None
                 )
-            self._cond.notify_all()
+            self._news()
 
     def wait_newer(self, version: int, timeout: float) -> int:
         """The latest version, once it is newer than `version` or `timeout` s have passed."""
