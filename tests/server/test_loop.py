@@ -27,6 +27,7 @@ from buzzerbox.server.detach import take_unsent
 from buzzerbox.server.listen import bind, make_server
 from buzzerbox.web import create_app
 from buzzerbox.web.stream import PATH
+from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 
@@ -93,6 +94,22 @@ def test_viewers_streams_are_served_on_the_loop_and_wake_no_worker(served: Serve
     for sock, reader in phones:
         reader.close()
         sock.close()
+
+
+def test_a_viewers_head_goes_in_one_send(served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    sends: list[int] = []
+    send = wasyncore.dispatcher.send
+
+    def counted(channel: Any, data: bytes, do_close: bool = True) -> int:
+        sends.append(len(data))  # before it goes: the phone may read it at once
+        sent: int = send(channel, data, do_close)
+        return sent
+
+    monkeypatch.setattr(wasyncore.dispatcher, "send", counted)
+    sock, reader = stream(served.port)
+    assert len(sends) == 1  # the response's head and the state, not one send each
+    reader.close()
+    sock.close()
 
 
 def test_the_admins_stream_is_served_on_a_worker_and_handed_to_the_fanout(

@@ -10,7 +10,10 @@ socket does not take at once, the fanout sends as the phone reads). So the app n
 the requests it serves that way (`path`, and `wants`, asked of the request's WSGI
 environ) and `install` has the loop serve them right where it parsed them, with the
 channel's own task (the same head, the same errors as on a worker). A thousand phones
-opening their streams then wake no worker thread, and a live phone keeps none.
+opening their streams then wake no worker thread, and a live phone keeps none. The
+response's head and the stream's first chunk go in one send() (`take_unsent`'s), not
+one each as waitress sends every write at once (its `send_bytes`): on the loop the
+sends were a third of a phone's CPU at the door (py-spy, tests/bench/README.md).
 
 Only a channel's first request waiting is served here (one that comes behind another on
 the same connection goes to a worker, as waitress would send it); everything else goes
@@ -20,6 +23,7 @@ to a worker as before. This uses waitress internals (pinned in pyproject): the c
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +34,9 @@ Wants = Callable[[dict[str, Any]], bool]
 def install(server: Any, path: str, wants: Wants) -> None:
     """Serve on the server's loop the requests for `path` that `wants` names (a server of
     listen.py's: its channels' task hands a stream over, detach.py)."""
+
+    gathered = copy.copy(server.adj)
+    gathered.send_bytes = gathered.outbuf_high_watermark
 
     class LoopChannel(server.channel_class):  # type: ignore[misc]
         reading = False  # in `received`, on the loop: a request completed is claimed here
@@ -43,7 +50,11 @@ def install(server: Any, path: str, wants: Wants) -> None:
                 self.reading = False
             if self.claimed:  # waitress's lock on the requests is let go by now
                 self.claimed = False
-                self.service()
+                self.adj = gathered  # writes kept until flushed (take_unsent: one send)
+                try:
+                    self.service()
+                finally:
+                    self.adj = server.adj  # every channel's
             return result
 
     def claims(channel: Any) -> bool:
