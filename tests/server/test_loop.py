@@ -112,6 +112,36 @@ def test_a_viewers_head_goes_in_one_send(served: Served, monkeypatch: pytest.Mon
     sock.close()
 
 
+def test_a_head_the_phone_does_not_take_at_once_comes_from_the_fanout(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    send = wasyncore.dispatcher.send
+    took: set[int] = set()
+
+    def little(channel: Any, data: bytes, do_close: bool = True) -> int:
+        if id(channel) in took:
+            return 0  # its socket full, as a slow phone's
+        took.add(id(channel))
+        sent: int = send(channel, data[:40], do_close)  # it takes 40 bytes at first
+        return sent
+
+    monkeypatch.setattr(wasyncore.dispatcher, "send", little)
+    sock = socket.create_connection(("127.0.0.1", served.port), timeout=10)
+    sock.sendall(f"GET {PATH} HTTP/1.1\r\nHost: box\r\n\r\n".encode())
+    reader = sock.makefile("rb")
+    assert reader.readline().startswith(b"HTTP/1.1 200 ")
+    lines = [reader.readline()]
+    while not lines[-1].startswith(b"id: "):  # the head: retry, a keepalive, the state
+        assert len(lines) < 40, lines  # keepalives only: the state never came whole
+        lines.append(reader.readline())
+    lines += [reader.readline(), reader.readline()]  # its event and its data
+    keepalive(reader)  # then the fanout's own
+    states = [json.loads(line[6:]) for line in lines if line.startswith(b"data: {")]
+    assert len(states) == 1 and "box" in states[0]  # its state, whole
+    reader.close()
+    sock.close()
+
+
 def test_the_admins_stream_is_served_on_a_worker_and_handed_to_the_fanout(
     served: Served,
 ) -> None:
