@@ -161,6 +161,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from buzzerbox.store.check import ensure_healthy
     from buzzerbox.store.eventlog import EventLog
     from buzzerbox.web import create_app
+    from buzzerbox.web.stream import PATH
     from buzzerbox.web.views import phone_views
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -247,7 +248,15 @@ def run_serve(args: argparse.Namespace) -> int:
     # server/listen.py: the connections accepted, and the fanout's copy of each phone's
     raise_file_limit(max(2 * max_phones, ACCEPT_LIMIT) + max_phones + 256)
     # the admin's and the members' streams, and those leaving, take threads too
-    server = make_server(app, sock, max_phones, reserve=RESERVE_THREADS + BEYOND, guard=guard)
+    viewers = app.extensions["buzzerbox"]["viewers"]  # their streams on the loop
+    server = make_server(
+        app,
+        sock,
+        max_phones,
+        reserve=RESERVE_THREADS + BEYOND,
+        guard=guard,
+        on_loop=(PATH, viewers.on_loop),
+    )
     signal.signal(signal.SIGTERM, on_sigterm)
     mode = (
         "simulated box (virtual pads)"

@@ -3,19 +3,23 @@ fanout's (fanout.py), and its thread free.
 
 `handed_over` is the stream's body. It yields the head (waitress writes it after the
 response's status line and headers); then, on the same thread, it sends what waitress
-holds of it (server/detach.py, `flush_head`: the head is in the kernel's hands before
-the fanout writes a byte), takes a number of the fanout's own for the socket (shard.py,
-`own_copy`), gives the fanout the connection, and ends: waitress ends its side of the
-request without a last chunk and closes its own number for the socket, and its thread
-goes back to serve requests. A live phone is then its socket and its place in the
-fanout, no thread (tests/bench/footprint.py measures what that saves).
+holds of it as far as the socket takes it now and takes the rest (server/detach.py,
+`take_unsent`: never waiting for the phone, so a viewer's stream may be opened on
+waitress's loop itself, server/loop.py), takes a number of the fanout's own for the
+socket (shard.py, `own_copy`), gives the fanout the connection with what the phone has
+still to take of its head waiting first (`Connection.pending`, sent as the phone reads),
+and ends: waitress ends its side of the request without a last chunk and closes its own
+number for the socket, and its thread goes back to serve requests. A live phone is then
+its socket and its place in the fanout, no thread (tests/bench/footprint.py measures
+what that saves).
 
 A stream's places, among the phones (`Clients`) and in its address's share (the
 guard's), are given back when its body is closed. Waitress closes the body as soon as
 its side of the request is over, so `HeldOpen` puts that off until the fanout lets the
-phone go (it hung up, its time is up: `Connection.when_done`). A phone that does not
-take its head within `HEAD_S`, or that hung up before the fanout could copy its
-socket's number, has its stream end there; the browser comes back by itself.
+phone go (it hung up, its time is up: `Connection.when_done`). A phone that hung up
+before the fanout could copy its socket's number has its stream end there; one that
+does not read its head is as a phone that stopped reading: the first to give way when
+the box is full (server/streams.py), its stream over at its time.
 """
 
 from __future__ import annotations
@@ -28,11 +32,7 @@ from typing import Any, Protocol
 from buzzerbox.live.connection import Connection, Payloads
 from buzzerbox.live.fanout import Fanout
 from buzzerbox.live.shard import own_copy
-from buzzerbox.server.detach import detach, flush_head
-
-#: how long a phone may take to read its stream's head, the full state (s): as long as
-#: a request may take to arrive (server/guard.py, `head_s`)
-HEAD_S = 10.0
+from buzzerbox.server.detach import detach, take_unsent
 
 
 class Handover:
@@ -64,18 +64,20 @@ def handed_over(
     """A stream's body under waitress: the head through waitress, then the connection
     the fanout's, and the iteration over (its thread free)."""
     yield head  # waitress writes the response head and this first chunk
+    detach(channel)  # waitress writes nothing more of it, and closes its own number
     sock = channel.socket  # the one the stream began with (waitress drops it once closed)
-    if not flush_head(channel, HEAD_S):
-        return  # the phone did not take its head: the stream ends
+    rest = take_unsent(channel)
+    if rest is None:
+        return  # the socket failed: the stream ends
     fd = own_copy(sock, channel.addr)
     if fd < 0:
         return  # hung up already
     chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
     connection = Connection(fd, chunked, is_admin, version, time.monotonic() + max_stream_s)
+    connection.pending = rest  # what the phone has still to take of its head: first
     if connection.is_hung_up():  # left at once: its places back now, not at a hang-up check
         connection.socket.close()
         return
-    detach(channel)  # waitress writes nothing more of it, and closes its own number
     handover.connection = connection
     try:
         fanout.add(connection)

@@ -3,6 +3,8 @@
 - listen.py     waitress, bound and sized for every live stream
 - reach.py      the addresses phones open the box at (its interfaces', never loopback)
 - threads.py    its worker threads, started as they are needed
+- detach.py     waitress lets go of a live stream's connection, for the fanout
+- loop.py       requests served on waitress's loop thread, no worker woken (viewers' streams)
 - guard.py      what a client may hold: time, connections, bodies; the admin's lane
 - address.py    who a client is, for the per-address caps
 - door.py       how fast an address may open connections; the server's accept

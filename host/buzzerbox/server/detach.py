@@ -1,22 +1,23 @@
 """Waitress lets go of a live stream's connection, for the fanout (live/handover.py).
 
 A phone's stream lasts minutes and, after its head, carries only what the fanout
-writes to every phone. So once waitress has sent the head, the stream's request ends
-on waitress's side without ending the stream: its worker thread goes back to serve
-requests, and waitress closes its own number for the socket, while the fanout keeps
-the connection open on a copy of its own (live/shard.py, `own_copy`: the kernel closes
-a socket only with its last number). `flush_head` sends what waitress holds for the
-channel (the response's head and first chunk) on the calling thread; `detach` tells the
-channel's task (`DetachTask`) that the fanout writes the rest of the response, its
-end included (the chunked body's last chunk), so waitress writes nothing more.
+writes to every phone. So once waitress has the head, the stream's request ends on
+waitress's side without ending the stream: its worker thread (or its loop, for a
+viewer's stream: loop.py) goes back to serve requests, and waitress closes its own
+number for the socket, while the fanout keeps the connection open on a copy of its own
+(live/shard.py, `own_copy`: the kernel closes a socket only with its last number).
+`take_unsent` sends what waitress holds for the channel (the response's head and first
+chunk) as far as the socket takes it now, without waiting, and takes the rest out of
+waitress's hands (the fanout sends it as the phone reads); `detach` tells the channel's
+task (`DetachTask`) that the fanout writes the rest of the response, its end included
+(the chunked body's last chunk), so waitress writes nothing more.
 
 This uses waitress internals (pinned in pyproject): the channel's `outbuf_lock`,
-`total_outbufs_len`, `_flush_some` and `task_class`, and `WSGITask.finish`.
+`outbufs`, `total_outbufs_len`, `_flush_some` and `task_class`, and `WSGITask.finish`.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from waitress.task import WSGITask
@@ -51,22 +52,18 @@ def stream_channel(environ: dict[str, Any]) -> Any | None:
     return channel
 
 
-def flush_head(channel: Any, timeout: float) -> bool:
-    """Send what waitress holds for `channel` (a stream's head) on this thread, waiting
-    up to `timeout` s for the phone to take it: whether all of it went."""
-    deadline = time.monotonic() + timeout
+def take_unsent(channel: Any) -> bytes | None:
+    """Send what waitress holds for `channel` (a stream's head) as far as its socket
+    takes it now, never waiting, and take the rest out of waitress's hands: the bytes
+    the phone has still to take (b"" when all went), None when the socket failed."""
     with channel.outbuf_lock:
-        while channel.connected and channel.total_outbufs_len:
-            try:
-                channel._flush_some(do_close=False)
-            except OSError:
-                return False
-            left = deadline - time.monotonic()
-            if not channel.total_outbufs_len or left <= 0:
-                break
-            channel.server.pull_trigger()  # its loop flushes too, and tells us
-            channel.outbuf_lock.wait(min(left, 0.05))
-        return bool(channel.connected) and not channel.total_outbufs_len
+        try:
+            channel._flush_some(do_close=False)
+        except OSError:
+            return None
+        rest = [buffer.get(len(buffer), True) for buffer in channel.outbufs if len(buffer)]
+        channel.total_outbufs_len = 0
+        return b"".join(rest)
 
 
 def detach(channel: Any) -> None:

@@ -4,7 +4,8 @@ A live stream on the hub holds one of waitress's worker threads, so the pool may
 to the screens (`max_phones` streams) plus a reserve for ordinary requests (threads.py
 starts them as they are needed), and the live stream refuses connections beyond
 `max_phones` so the reserve stays free. The box's streams hold none: once its head is
-sent, a phone's connection is the fanout's (detach.py, live/handover.py). poll()
+written, a phone's connection is the fanout's (detach.py, live/handover.py), and a
+viewer's stream is served on waitress's loop, no worker woken for it (loop.py). poll()
 instead of select() lifts the 1024 file descriptor limit; a low output watermark keeps
 a hub's screen that stopped reading from piling up its memory.
 See tests/bench/phones.py for the measured latencies.
@@ -26,7 +27,7 @@ from typing import Any
 
 from waitress.server import create_server
 
-from buzzerbox.server import detach
+from buzzerbox.server import detach, loop
 from buzzerbox.server.guard import Guard
 from buzzerbox.server.threads import OnDemandDispatcher
 
@@ -98,14 +99,18 @@ def make_server(
     reserve: int = RESERVE_THREADS,
     ident: str = "buzzerbox",
     guard: Guard | None = None,
+    on_loop: tuple[str, loop.Wants] | None = None,
 ) -> Any:
     """A waitress server on a bound socket, for `max_phones` live streams and `reserve`
     threads for everything else (started as requests come), guarded by `guard` (the
-    app's, to share its counts)."""
+    app's, to share its counts); the requests `on_loop` names (a path, and whether the
+    app serves a request for it without waiting) are served on its loop (loop.py)."""
     guard = guard or Guard()
     options = server_options(max_phones, guard, reserve=reserve, ident=ident)
     threads = OnDemandDispatcher(options["threads"])
     server = create_server(app, sockets=[sock], _dispatcher=threads, **options)
     guard.install(server, connection_limit(max_phones, reserve))
     detach.install(server)  # a live stream's connection goes to the fanout (detach.py)
+    if on_loop is not None:
+        loop.install(server, *on_loop)
     return server

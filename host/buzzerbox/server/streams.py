@@ -29,6 +29,7 @@ import fcntl
 import itertools
 import socket
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -197,6 +198,9 @@ def give_way_of(
     sock = getattr(channel, "socket", None)
     if sock is None:
         return None, None
+    # held weakly: a live phone keeps no waitress channel once waitress is done with it
+    # (its buffers, locks and parsed request: half of a phone's memory, issue 40)
+    waitress = weakref.ref(channel)
 
     def give_way() -> None:
         held = taken()
@@ -208,7 +212,7 @@ def give_way_of(
         if held is not None:
             now, kept = held
         else:
-            now, kept = sock, getattr(channel, "total_outbufs_len", 0)
+            now, kept = sock, getattr(waitress(), "total_outbufs_len", 0)
         if kept:
             return False
         waiting = bytearray(4)

@@ -1,7 +1,8 @@
 """Waitress's worker threads, started as they are needed (not a thousand at start-up).
 
 A live stream of the hub holds one of waitress's worker threads (the box's streams
-give theirs back once their head is sent: live/handover.py), so the server allows
+give theirs back once their head is written, live/handover.py, and a viewer's never
+takes one: loop.py), so the server allows
 `max_phones` + a reserve of them.
 Waitress starts them all at once; `OnDemandDispatcher` starts one when a request comes
 and none is idle, up to the same limit, each with a small stack (STACK_BYTES), and

@@ -134,7 +134,8 @@ def create_app(
     app.register_blueprint(live_blueprint(door, auth, member))
     # the cookies that may make a stream the admin's or a member's: Flask's to say
     whose = frozenset({str(cfg["SESSION_COOKIE_NAME"]), SEAT_COOKIE, TV_COOKIE})
-    app.wsgi_app = ViewerPath(app.wsgi_app, door, whose)  # type: ignore[method-assign]
+    viewers = ViewerPath(app.wsgi_app, door, whose)
+    app.wsgi_app = viewers  # type: ignore[method-assign]
 
     @app.before_request
     def admin_lane() -> ResponseReturnValue | None:
@@ -155,6 +156,7 @@ def create_app(
         "auth": auth,
         "fanout": fanout,
         "guard": guard,
+        "viewers": viewers,  # the server serves their streams on its loop (serve.py)
     }
     register_errors(app)
     app.after_request(security_headers("'self'"))  # the API and the exports too

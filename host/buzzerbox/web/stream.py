@@ -11,7 +11,9 @@ body) is admitted by the same `StreamDoor` as the
 Flask route and answered with the same head, without Flask's request context, session
 and response objects, which took about half of a phone's CPU at the door. Every other
 request to /api/events, and a viewer's refusal (said in its language by the app), goes
-through Flask as before; a refused viewer is not admitted twice.
+through Flask as before; a refused viewer is not admitted twice. Under the box's
+server a viewer's stream is opened on waitress's loop thread itself, no worker thread
+woken for it (`ViewerPath.on_loop`, server/loop.py): nothing of it waits for the phone.
 """
 
 from __future__ import annotations
@@ -173,3 +175,14 @@ class ViewerPath:
             return self.app(environ, start_response)
         start_response("200 OK", list(self.headers))
         return opened
+
+    def on_loop(self, environ: dict[str, Any]) -> bool:
+        """Whether the server may serve this request on its loop thread (server/loop.py):
+        a viewer's stream whose connection the fanout takes once its head is written (no
+        thread waits for the phone: live/handover.py). A stream without the fanout, or on
+        another server, would hold its thread for minutes: a worker's."""
+        return (
+            self.door.fanout is not None
+            and stream_channel(environ) is not None
+            and is_viewers(environ, self.whose)
+        )
