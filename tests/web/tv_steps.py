@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
+from collections.abc import Iterable
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -76,9 +78,37 @@ class Scorekeeper:
         return self.post("event", entry)
 
     def press(self, seat: int, pad: str) -> dict[str, Any]:
-        """A virtual pad pressed and let go, as the pads page posts a tap."""
+        """A virtual pad pressed and let go, as the pads page posts a tap (timed at its
+        arrival: for presses whose order alone counts)."""
         self.post("pads/press", {"seat": seat, "pad": pad})
         return self.post("pads/release", {"seat": seat, "pad": pad})
+
+    def presses(self, pads: Iterable[tuple[int, str]], apart_us: int = 1000) -> dict[str, Any]:
+        """Virtual pads pressed `apart_us` after one another on the box's clock, then let
+        go: the times are the test's, not the requests' arrival, so presses that must
+        land within a game's window (Twin It!'s second) do, however slow the machine.
+
+        Each press says its moment (`touch_us`, exact: `error_us` 0) and its age as the
+        request leaves (`ago_ms`), as the pads page does for a key: the moments count
+        from the box's clock read just before, and the age from when that answer came
+        (so the box's check, the moment within MAX_TRANSIT_US before the request left,
+        holds for any request that reaches it within that second; web/phonetime.py). The
+        box's answer to each says it took the touch (press_time.from), or the test fails
+        saying why. Returns the last release's answer."""
+        read = self.request.get(f"{self.url}/api/clock")
+        assert read.ok, read.text()
+        then, now_us = time.monotonic(), int(read.json()["now_us"])
+        pressed = list(pads)
+        for k, (seat, pad) in enumerate(pressed):
+            ahead_ms = k * apart_us / 1000  # this press's moment after the clock read
+            age_ms = max(0.0, (time.monotonic() - then) * 1000 - ahead_ms)
+            body = {"seat": seat, "pad": pad, "touch_us": now_us + k * apart_us}
+            answer = self.post("pads/press", {**body, "error_us": 0, "ago_ms": round(age_ms, 3)})
+            assert answer["press_time"]["from"] == "touch", (body, answer["press_time"])
+        last: dict[str, Any] = {}
+        for seat, pad in pressed:
+            last = self.post("pads/release", {"seat": seat, "pad": pad})
+        return last
 
     def game(self, game: str, players: list[str], **fields: Any) -> dict[str, Any]:
         return self.post("game", {"game": game, "players": players, **fields})
