@@ -5,10 +5,12 @@ presses, and what the TV must show (nothing cut, the moments over the whole scre
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import time
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -58,6 +60,7 @@ class Scorekeeper:
     """The admin's phone, posting to the box's JSON API as the table view does."""
 
     def __init__(self, context: BrowserContext, served: Served) -> None:
+        self.context = context
         self.request = context.request
         self.url = served.url
         reply = self.request.post(f"{served.url}/api/login", data={"pin": served.pin})
@@ -83,32 +86,56 @@ class Scorekeeper:
         self.post("pads/press", {"seat": seat, "pad": pad})
         return self.post("pads/release", {"seat": seat, "pad": pad})
 
-    def presses(self, pads: Iterable[tuple[int, str]], apart_us: int = 1000) -> dict[str, Any]:
+    def presses(
+        self, pads: Iterable[tuple[int, str]], apart_us: int = 1000, error_us: int = 0
+    ) -> dict[str, Any]:
         """Virtual pads pressed `apart_us` after one another on the box's clock, then let
         go: the times are the test's, not the requests' arrival, so presses that must
         land within a game's window (Twin It!'s second) do, however slow the machine.
 
-        Each press says its moment (`touch_us`, exact: `error_us` 0) and its age as the
+        Each press says its moment (`touch_us`, give or take `error_us`: 0, exact, as a
+        wired pad's; a phone's clock map: a ms or so) and its age as the
         request leaves (`ago_ms`), as the pads page does for a key: the moments count
-        from the box's clock read just before, and the age from when that answer came
-        (so the box's check, the moment within MAX_TRANSIT_US before the request left,
-        holds for any request that reaches it within that second; web/phonetime.py). The
-        box's answer to each says it took the touch (press_time.from), or the test fails
-        saying why. Returns the last release's answer."""
-        read = self.request.get(f"{self.url}/api/clock")
-        assert read.ok, read.text()
-        then, now_us = time.monotonic(), int(read.json()["now_us"])
-        pressed = list(pads)
-        for k, (seat, pad) in enumerate(pressed):
-            ahead_ms = k * apart_us / 1000  # this press's moment after the clock read
-            age_ms = max(0.0, (time.monotonic() - then) * 1000 - ahead_ms)
-            body = {"seat": seat, "pad": pad, "touch_us": now_us + k * apart_us}
-            answer = self.post("pads/press", {**body, "error_us": 0, "ago_ms": round(age_ms, 3)})
-            assert answer["press_time"]["from"] == "touch", (body, answer["press_time"])
-        last: dict[str, Any] = {}
-        for seat, pad in pressed:
-            last = self.post("pads/release", {"seat": seat, "pad": pad})
-        return last
+        from the box's clock read just before, and the age from when that answer came.
+        The box takes such a moment up to MAX_TRANSIT_US (1 s) before the request left
+        (web/phonetime.py): the clock's answer and each press go straight from this
+        process to the box (http.client, this context's session), not through
+        Playwright's driver, which a few dozen live pages keep busy (through it, a
+        press once took 1.1 s to reach the box at load 25). The box's answer to each
+        says it took the touch (press_time.from), or the test fails saying why.
+        Returns the last release's answer."""
+        where = urlsplit(self.url)
+        line = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=30)
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in self.context.cookies(self.url))
+        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
+        headers["Cookie"] = cookies
+
+        def ask(method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+            data = None if body is None else json.dumps(body)
+            line.request(method, f"/api/{path}", body=data, headers=headers)
+            reply = line.getresponse()
+            text = reply.read().decode()
+            assert reply.status == 200, f"{path} {body}: {reply.status} {text}"
+            answer: dict[str, Any] = json.loads(text)
+            return answer
+
+        try:
+            now_us = int(ask("GET", "clock")["now_us"])
+            then = time.monotonic()
+            pressed = list(pads)
+            for k, (seat, pad) in enumerate(pressed):
+                ahead_ms = k * apart_us / 1000  # this press's moment after the clock read
+                age_ms = max(0.0, (time.monotonic() - then) * 1000 - ahead_ms)
+                body = {"seat": seat, "pad": pad, "touch_us": now_us + k * apart_us}
+                timed = {"error_us": error_us, "ago_ms": age_ms}
+                answer = ask("POST", "pads/press", {**body, **timed})
+                assert answer["press_time"]["from"] == "touch", (body, answer["press_time"])
+            last: dict[str, Any] = {}
+            for seat, pad in pressed:
+                last = ask("POST", "pads/release", {"seat": seat, "pad": pad})
+            return last
+        finally:
+            line.close()
 
     def game(self, game: str, players: list[str], **fields: Any) -> dict[str, Any]:
         return self.post("game", {"game": game, "players": players, **fields})
