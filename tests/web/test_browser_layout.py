@@ -162,15 +162,13 @@ def twin_it(keeper: Scorekeeper, pages: Screens) -> None:
     keeper.event(type="round")
     pads.bring_to_front()
     wait_for_go(pads)
-    # a claim: all six slap, the first a long name
-    for s in range(6):
-        at = seq(keeper.press(s, "slap"))
+    # a claim: all six slap within its second (their moments given), the first a long name
+    at = seq(keeper.presses((s, "slap") for s in range(6)))
     fine(pages.check(at, SIX, RACE))
 
     # a steal settled, then the game over
     keeper.event(type="claim", result="pair")
-    for s in (1, 0):
-        keeper.press(s, "slap")
+    keeper.presses([(1, "slap"), (0, "slap")])
     at = seq(keeper.event(type="claim", result="steal", victim=SIX[0]))
     fine(pages.check(at, SIX, CLAIM_SETTLED))
     at = seq(keeper.event(type="finish"))

@@ -41,19 +41,9 @@ def race(keeper: Scorekeeper, buzzer: Page, gap_us: int) -> None:
     keeper.event(type="round")
     wait_for_go(buzzer, "buzzer-phase")
     go_t_us = keeper.request.get(f"{keeper.url}/api/state").json()["go_t_us"]
-    # both touches after the go and before their requests leave (a touch after its
-    # request is a clock map gone wrong: timed at the arrival): the box's clock read
-    # until it is past both
-    for _ in range(10_000):
-        now = keeper.request.get(f"{keeper.url}/api/clock").json()["now_us"]
-        if now > go_t_us + gap_us + 2 * ERROR_US:
-            break
-    for seat, t_us in ((0, now - gap_us - ERROR_US), (1, now - ERROR_US)):
-        timed = {"ago_ms": 0, "touch_us": t_us, "error_us": ERROR_US}
-        answer = keeper.post("pads/press", {"seat": seat, "pad": "stop", **timed})
-        assert answer["press_time"]["from"] == "touch", answer
-    for seat in (0, 1):  # let go after both: a release is timed at its arrival
-        keeper.post("pads/release", {"seat": seat, "pad": "stop"})
+    # both touches after the go, `gap_us` apart however slow the machine (their moments
+    # given, each before its request leaves)
+    keeper.presses([(0, "stop"), (1, "stop")], gap_us, ERROR_US, after_us=go_t_us)
 
 
 #: each error bar's box on the photo finish's tracks: [left, right], px

@@ -59,8 +59,7 @@ def test_a_split_takes_the_tv_whole_and_nothing_overlaps(
             pads = watch.open(own, "/pads")
             keeper.event(type="round")
             wait_for_go(pads)
-            keeper.press(0, "slap")
-            keeper.press(1, "slap")
+            keeper.presses([(0, "slap"), (1, "slap")])  # both in the claim's second
             keeper.event(type="claim", result="split")
             for tv in tvs.values():
                 expect(tv.get_by_test_id("countdown-title")).to_be_visible()

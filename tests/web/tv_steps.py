@@ -5,8 +5,12 @@ presses, and what the TV must show (nothing cut, the moments over the whole scre
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
+import time
+from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -56,6 +60,7 @@ class Scorekeeper:
     """The admin's phone, posting to the box's JSON API as the table view does."""
 
     def __init__(self, context: BrowserContext, served: Served) -> None:
+        self.context = context
         self.request = context.request
         self.url = served.url
         reply = self.request.post(f"{served.url}/api/login", data={"pin": served.pin})
@@ -76,9 +81,75 @@ class Scorekeeper:
         return self.post("event", entry)
 
     def press(self, seat: int, pad: str) -> dict[str, Any]:
-        """A virtual pad pressed and let go, as the pads page posts a tap."""
+        """A virtual pad pressed and let go, as the pads page posts a tap (timed at its
+        arrival: for presses whose order alone counts)."""
         self.post("pads/press", {"seat": seat, "pad": pad})
         return self.post("pads/release", {"seat": seat, "pad": pad})
+
+    def presses(
+        self,
+        pads: Iterable[tuple[int, str]],
+        apart_us: int = 1000,
+        error_us: int = 0,
+        after_us: int | None = None,
+    ) -> dict[str, Any]:
+        """Virtual pads pressed `apart_us` after one another on the box's clock, then let
+        go: the times are the test's, not the requests' arrival, so presses that must
+        land within a game's window (Twin It!'s second) do, however slow the machine.
+
+        Each press says its moment (`touch_us`, give or take `error_us`: 0, exact, as a
+        wired pad's; a phone's clock map: a ms or so) and its age as the request leaves
+        (`ago_ms`), as the pads page does for a key. The first moment is the box's clock
+        as first read here (with `after_us`, the go's time say: no earlier than that
+        plus `error_us`), and the presses go once the box's clock has passed the last (read again
+        until it has: a touch after its request is a clock map gone wrong), each with
+        its age since that last read. The box takes a moment up to MAX_TRANSIT_US (1 s)
+        before its request left (web/phonetime.py): the clock's answers and the presses
+        go straight from this process to the box (http.client, this context's session),
+        not through Playwright's driver, which a few dozen live pages keep busy (through
+        it, a press once took 1.1 s to reach the box at load 25). The box's answer to
+        each says it took the touch (press_time.from), or the test fails saying why.
+        Returns the last release's answer."""
+        where = urlsplit(self.url)
+        line = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=30)
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in self.context.cookies(self.url))
+        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
+        headers["Cookie"] = cookies
+
+        def ask(method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+            data = None if body is None else json.dumps(body)
+            line.request(method, f"/api/{path}", body=data, headers=headers)
+            reply = line.getresponse()
+            text = reply.read().decode()
+            assert reply.status == 200, f"{path} {body}: {reply.status} {text}"
+            answer: dict[str, Any] = json.loads(text)
+            return answer
+
+        def clock() -> tuple[int, float]:
+            """The box's clock, and when its answer came here."""
+            return int(ask("GET", "clock")["now_us"]), time.monotonic()
+
+        try:
+            pressed = list(pads)
+            now_us, then = clock()
+            first = now_us if after_us is None else max(now_us, after_us + error_us)
+            moments = [first + k * apart_us for k in range(len(pressed))]
+            for _ in range(10_000):  # a few ms at most on an idle machine
+                if now_us >= moments[-1] + error_us:
+                    break
+                now_us, then = clock()
+            for (seat, pad), moment in zip(pressed, moments, strict=True):
+                age_ms = (time.monotonic() - then) * 1000
+                body = {"seat": seat, "pad": pad, "touch_us": moment}
+                timed = {"error_us": error_us, "ago_ms": age_ms}
+                answer = ask("POST", "pads/press", {**body, **timed})
+                assert answer["press_time"]["from"] == "touch", (body, answer["press_time"])
+            last: dict[str, Any] = {}
+            for seat, pad in pressed:
+                last = ask("POST", "pads/release", {"seat": seat, "pad": pad})
+            return last
+        finally:
+            line.close()
 
     def game(self, game: str, players: list[str], **fields: Any) -> dict[str, Any]:
         return self.post("game", {"game": game, "players": players, **fields})
