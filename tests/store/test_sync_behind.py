@@ -149,3 +149,28 @@ def test_synced_behind_survives_a_reopen_whole(behind: EventLog, tmp_path: Path)
         assert [r[0] for r in db.execute("SELECT seq FROM events ORDER BY seq")][-5:] == seqs
     finally:
         db.close()
+
+
+def test_the_wal_is_synced_by_fdatasync_and_its_folder_by_fsync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite's own sync of a WAL on Linux: the data and its size, no journal commit of
+    # the file system when a commit only overwrites the WAL's blocks (behind.py)
+    synced: list[tuple[str, str]] = []
+
+    def recorder(name: str, real: Callable[[int], None]) -> Callable[[int], None]:
+        def sync(fd: int) -> None:
+            synced.append((name, os.path.basename(os.readlink(f"/proc/self/fd/{fd}"))))
+            real(fd)
+
+        return sync
+
+    monkeypatch.setattr(os, "fdatasync", recorder("fdatasync", os.fdatasync))
+    monkeypatch.setattr(os, "fsync", recorder("fsync", os.fsync))
+    log = EventLog(tmp_path / "log.db", sync="behind", reveal_wait_s=10)
+    seq = log.append(game(log), {"type": "round"}, PLAYING)
+    assert log.durable_seq == seq
+    log.close()
+    assert ("fdatasync", "log.db-wal") in synced
+    assert ("fsync", "log.db-wal") not in synced
+    assert ("fsync", tmp_path.name) in synced  # the folder, once

@@ -135,7 +135,7 @@ class EventLog:
         *,
         wall_clock: Any = time.time,
         sync: Literal["commit", "behind"] = "commit",
-        fsync: Callable[[int], None] = os.fsync,
+        fsync: Callable[[int], None] | None = None,
         reveal_wait_s: float = 0.02,
     ) -> None:
         self.reveal_wait_s = reveal_wait_s
