@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from buzzerbox.pads.fakes.wires import edges
-from buzzerbox.pads.timeline.arbiter import Arbiter, BoardStatusChanged, Edge
+from buzzerbox.pads.timeline.arbiter import UNREAD_GRACE, Arbiter, BoardStatusChanged, Edge
 
 T0 = 1_000_000
 
@@ -83,6 +83,32 @@ def test_silent_source_speaks_again_and_its_old_edge_is_late() -> None:
     arb.edge(edge("b", 3, T0 + 950_000, 0), T0 + 700_000)  # newer than decided: in order
     arb.report("b", T0 + 950_001, T0 + 700_000)
     assert edges(arb.advance(T0 + 700_000)) == [edge("b", 3, T0 + 950_000, 0)]
+
+
+def test_a_source_with_bytes_unread_on_the_host_is_not_silent_and_its_edge_not_late() -> None:
+    """A starved reader is not a silent board (issue 40's bench, load 12: a board's
+    press and release sat in its pty while the other board's line marked it silent,
+    then came late and the box refused them as out of order)."""
+    arb = two_boards()
+    arb.report("a", T0 + 800_000, T0 + 600_000)
+    arb.edge(edge("a", 1, T0 + 900_000), T0 + 600_000)
+    arb.report("a", T0 + 1_000_001, T0 + 600_000)
+    assert arb.advance(T0 + 600_000, unread=["b"]) == []  # b's line waits: wait for it
+    arb.edge(edge("b", 3, T0 + 400_000), T0 + 700_000)  # read at last: in order
+    arb.report("b", T0 + 1_000_001, T0 + 700_000)
+    assert arb.advance(T0 + 700_000) == [edge("b", 3, T0 + 400_000), edge("a", 1, T0 + 900_000)]
+
+
+def test_a_port_always_readable_holds_decisions_back_only_so_long() -> None:
+    arb = two_boards()
+    arb.edge(edge("a", 1, T0 + 10), T0)
+    grace = UNREAD_GRACE * arb.silence_us
+    for t in range(T0 + 100_000, T0 + grace + 2, 100_000):
+        arb.report("a", t, t)
+    assert arb.advance(T0 + grace, unread=["b"]) == []  # noise on b's port: still waited for
+    arb.report("a", T0 + grace + 1, T0 + grace + 1)
+    out = arb.advance(T0 + grace + 1, unread=["b"])
+    assert out == [BoardStatusChanged("b", "silent"), edge("a", 1, T0 + 10)]
 
 
 def test_late_edge_never_changes_a_decision() -> None:

@@ -289,6 +289,8 @@ class PadSources:
         at = self.arbiter.next_due_us()
         if at is not None and not self.arbiter.pending:
             at += SILENCE_SLACK_US
+        if at is not None and at <= now_us:  # passed, a board's bytes unread: not a spin
+            at = now_us + HELD_STEP_US
         if at is not None and at < due:
             due = at
         if self.wire is not None:
@@ -344,10 +346,22 @@ class PadSources:
             out += self._emit(session.events())
         if self.wire is not None:
             self.wire.poll(self.clock())
-        out += self._emit(self.arbiter.advance(self.clock()))
+        now = self.clock()
+        silence = self.arbiter.next_due_us()
+        unread = self._unread() if silence is not None and silence <= now else ()
+        out += self._emit(self.arbiter.advance(now, unread))
         if self.asks_watermarks:
             self._ask_watermarks()
         return out
+
+    def _unread(self) -> list[str]:
+        """The boards whose bytes wait unread on this host (their links' `has_unread`):
+        not silent, however long since their last line was handled."""
+        return [
+            session.board
+            for session, link in zip(self.sessions, self._links, strict=True)
+            if link.has_unread()
+        ]
 
     def _ask_watermarks(self) -> None:
         """The oldest held edge waits for boards that have not reported past it: ask

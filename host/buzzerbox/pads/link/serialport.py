@@ -83,6 +83,8 @@ class SerialLink:
         self._read_timeout_s = read_timeout_s
         self._baudrate = baudrate
         self._port: Any = None
+        self._fd = -1  # the open port's descriptor while `_read` watches it
+        self._in_hand = False  # bytes read and not yet handed to `put`
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"pads-link-{url}", daemon=True)
@@ -114,6 +116,20 @@ class SerialLink:
             except (serial.SerialException, OSError, ValueError):
                 return False
             return True
+
+    def has_unread(self) -> bool:
+        """Bytes of the board wait on this host: the port is readable, or this link's
+        thread read them and has not handed them over yet (its owner asks before it
+        calls a board silent: a starved reader is not a silent board). Any thread."""
+        if self._in_hand:
+            return True
+        fd, port = self._fd, self._port
+        try:
+            if fd >= 0:
+                return bool(select.select([fd], [], [], 0)[0])
+            return port is not None and bool(port.in_waiting)
+        except (serial.SerialException, OSError, ValueError, TypeError):
+            return False  # closed under us: `gone` follows
 
     def _put(
         self, kind: Literal["opened", "data", "gone"], data: bytes = b"", reason: str = ""
@@ -168,20 +184,28 @@ class SerialLink:
             (lambda: sock.recv(65536)) if sock is not None else (lambda: os.read(fd, 4096))
         )
         watched = [fd, self._wake_r]
-        while not self._stop.is_set():
-            try:
-                ready, _, _ = select.select(watched, [], [])
-                if self._stop.is_set():
-                    return None
-                data = read() if fd in ready else b""
-            except (BlockingIOError, InterruptedError):
-                continue
-            except (OSError, ValueError) as exc:
-                return str(exc) or type(exc).__name__
-            if fd in ready and not data:  # readable, and nothing: the other end is gone
-                return "the board closed the connection" if sock else "the port returned no data"
-            if data:
-                self._events_put(LinkEvent(self.index, "data", self._clock(), data))
+        self._fd = fd
+        try:
+            while not self._stop.is_set():
+                try:
+                    ready, _, _ = select.select(watched, [], [])
+                    if self._stop.is_set():
+                        return None
+                    self._in_hand = fd in ready
+                    data = read() if fd in ready else b""
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except (OSError, ValueError) as exc:
+                    return str(exc) or type(exc).__name__
+                if fd in ready and not data:  # readable, and nothing: the other end is gone
+                    return (
+                        "the board closed the connection" if sock else "the port returned no data"
+                    )
+                if data:
+                    self._events_put(LinkEvent(self.index, "data", self._clock(), data))
+                self._in_hand = False
+        finally:
+            self._fd, self._in_hand = -1, False
         return None
 
     def _read_polled(self, port: Any) -> str | None:

@@ -8,15 +8,20 @@ it; edges then leave in order of (time, board id, channel), each once.
 
 A live source that has reported nothing for `silence_us` is marked silent at
 `advance(now_us)` and no longer waited for; it is live again as soon as it
-reports. A source that is dropped (gone, or its clock is not mapped) is not
-waited for either. An edge older than what was already decided is passed on
-at once marked `late` and never reorders anything. Arrival order never
-matters, only times.
+reports. A source whose bytes wait unread on this host (`advance`'s `unread`: its
+port is readable, or its reader holds a line not yet handed over) is not silent:
+the host is behind, not the board, and what it has sent is not made late by a
+starved reader; at most `UNREAD_GRACE` silences long, so a port that is always
+readable (a board sending noise) cannot hold every decision back. A source that
+is dropped (gone, or its clock is not mapped) is not waited for either. An edge
+older than what was already decided is passed on at once marked `late` and never
+reorders anything. Arrival order never matters, only times.
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal, NotRequired, TypedDict
 
@@ -24,6 +29,10 @@ GPIO: Final = "gpio"
 """The source name (and `Edge.board`) of pads on the Pi's own header."""
 
 Status = Literal["online", "silent", "gone", "unsupported"]
+
+#: a source with bytes unread on the host is waited for up to this many times
+#: `silence_us` after it was last heard, then marked silent as any other
+UNREAD_GRACE: Final = 4
 
 
 class EdgeJson(TypedDict):
@@ -287,11 +296,15 @@ class Arbiter:
                     due = heard
         return None if due is None else due + self.silence_us + 1
 
-    def advance(self, now_us: int) -> list[PadEvent]:
-        """Mark silent sources, then hand out what is final: late edges first, then in order."""
+    def advance(self, now_us: int, unread: Collection[str] = ()) -> list[PadEvent]:
+        """Mark silent sources (not those in `unread` whose bytes wait unread on this
+        host, for up to `UNREAD_GRACE` silences), then hand out what is final: late
+        edges first, then in order."""
         for name, src in self._sources.items():
             stale = src.watermark is not None and now_us - src.watermark > self.silence_us
             if src.state == "live" and (now_us - src.heard_us > self.silence_us or stale):
+                if name in unread and now_us - src.heard_us <= UNREAD_GRACE * self.silence_us:
+                    continue
                 src.state = "silent"
                 self._notes.append(BoardStatusChanged(name, "silent"))
         out: list[PadEvent] = self._notes
