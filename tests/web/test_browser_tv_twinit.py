@@ -117,3 +117,23 @@ def test_steal_error_and_split_take_the_screen(served: Served, browser: Browser)
             nothing_cut(tv, ".tv-finale-name")
         assert audit(tv) == []
         watch.check()
+
+
+def test_a_slap_within_the_calls_second_takes_its_place(served: Served, browser: Browser) -> None:
+    """A slap while the TV still shows the count's call ("Twin It!", 1.2 s after the go):
+    its moment takes the call's place, never drawn over it (the layout test found them
+    overlapping once its slaps came right after the go)."""
+    with browsing(served, browser, "light", tv_screen) as (watch, (hand, screen)):
+        keeper = Scorekeeper(hand, served)
+        keeper.game("twinit", SIX, first=0)
+        pads = pads_page(watch, hand, served)
+        tv = tv_page(watch, screen, served)  # its clock stands still: the call stays up
+        expect(tv.get_by_test_id("tv-standings").locator("li")).to_have_count(6)
+        keeper.event(type="round")
+        wait_for_go(pads)
+        expect(tv.get_by_test_id("countdown-big")).to_have_text("Twin It!")
+        slap(keeper, 1)
+        expect(tv.get_by_test_id("tv-reveal")).to_have_attribute("data-kind", "race")
+        expect(tv.get_by_test_id("tv-reveal")).to_be_visible()
+        expect(tv.get_by_test_id("countdown")).to_be_hidden()
+        takes_the_screen(tv)

@@ -75,6 +75,10 @@ class Countdown {
     this.frame = null;
     /** what follows the count (the TV's beeps): {started(ms), went(), stopped()} */
     this.listener = null;
+    /** whether something the page shows has the screen (the TV's big moment): the call
+     * after the count ("Twin It!") then ends at once, never drawn over it; a count
+     * still running is not cut */
+    this.yieldsTo = () => false;
   }
 
   start(ms, call) {
@@ -147,7 +151,7 @@ class Countdown {
         this.goUntil = now + 1200;
         this.show(3);
       }
-    } else if (this.goUntil > now) {
+    } else if (this.goUntil > now && !this.yieldsTo()) {
       this.show(3);
     } else {
       this.goUntil = 0;

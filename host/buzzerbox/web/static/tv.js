@@ -119,6 +119,7 @@ function renderMoment(state) {
   if (same) return; // the same moment, brought up to date (the runner's margin came)
   current = next.key;
   el.hidden = false;
+  countdown.tick(); // the call after the count, if it is up, gives way now
   fanfare();
   clearTimeout(hideTimer);
   if (!next.hold) hideTimer = setTimeout(hideMoment, REVEAL_MS);
@@ -162,6 +163,8 @@ function soundButton() {
 
 // the count's beeps: 3, 2, 1 and the go, on the audio clock (sound.js)
 countdown.listener = { started: countdownBeeps, went: goNow, stopped: cancelBeeps };
+// a slap within the call's 1.2 s after the go: its moment takes the call's place
+countdown.yieldsTo = () => !$("#tv-reveal").hidden;
 soundButton();
 $("#tv-reveal").addEventListener("click", hideMoment);
 const boards = boardNotice($("#board-note")); // a pad board gone, and its pads
