@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import sys
 import tempfile
@@ -60,7 +59,7 @@ from tests.bench.boxdrive import PAD_MAP, PLAYERS, Admin, board_contacts, start_
 from tests.bench.limit import limit_events, start_limit
 from tests.bench.peers import SERVERS, start_peer
 from tests.bench.procstat import cpu_s
-from tests.bench.streams import REQUEST, Phones
+from tests.bench.streams import Phones
 from tests.faults.boardproc import BoardProcess
 
 
@@ -138,13 +137,7 @@ def open_phones(phones: Phones, n: int, window: int, timeout: float = 120.0) -> 
         if time.monotonic() > deadline:
             raise SystemExit(f"FAIL: only {len(phones.latest) - had} of {n} phones got the state")
         if opened < n and opened - (len(phones.latest) - had) < window:
-            s = socket.create_connection(("127.0.0.1", phones.port))
-            s.sendall(REQUEST)
-            s.setblocking(False)
-            with phones.lock:
-                phones.socks.append(s)
-                phones.tail[s.fileno()] = b""
-                phones.sel.register(s, 1)  # EVENT_READ
+            phones.connect()
             opened += 1
         else:
             time.sleep(0.0005)

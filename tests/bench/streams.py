@@ -37,15 +37,19 @@ class Phones:
         self.stop = False
         self.nap = 0.0
 
+    def connect(self) -> None:
+        """One more phone: its stream asked for, its socket read from then on."""
+        s = socket.create_connection(("127.0.0.1", self.port))
+        s.sendall(REQUEST)
+        s.setblocking(False)
+        with self.lock:
+            self.socks.append(s)
+            self.tail[s.fileno()] = b""
+            self.sel.register(s, selectors.EVENT_READ)
+
     def open(self, n: int, timeout: float = 60.0) -> None:
         for _ in range(n):
-            s = socket.create_connection(("127.0.0.1", self.port))
-            s.sendall(REQUEST)
-            s.setblocking(False)
-            with self.lock:
-                self.socks.append(s)
-                self.tail[s.fileno()] = b""
-                self.sel.register(s, selectors.EVENT_READ)
+            self.connect()
         deadline = time.monotonic() + timeout
         while len(self.latest) < n:
             if time.monotonic() > deadline:
