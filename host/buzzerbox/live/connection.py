@@ -130,20 +130,11 @@ class Connection:
                 self.socket.send(LAST_CHUNK)
         self.gone()
 
-    def is_hung_up(self) -> bool:
-        """The phone closed its end (a phone sends nothing more on its stream): asked
-        only of a socket the fanout's poll found readable (shard.py)."""
-        try:
-            return bool(self.socket.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
-        except (BlockingIOError, InterruptedError):
-            return False
-        except OSError:
-            return True
-
     def has_left(self) -> bool:
-        """Whether the phone closed its end, asked of a socket the sender's poller found
-        ready: what a phone sent on its stream (nothing is asked of it there) is read and
-        let go, or the socket would stay ready and wake the sender again and again."""
+        """Whether the phone closed its end, asked at the hand-over and of a socket the
+        sender's poller found ready: what a phone sent on its stream (nothing is asked of
+        it there) is read and let go, or the socket would stay ready and wake the sender
+        again and again."""
         try:
             return bool(self.socket.recv(READ_AWAY, socket.MSG_DONTWAIT) == b"")
         except (BlockingIOError, InterruptedError):

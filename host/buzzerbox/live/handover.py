@@ -75,7 +75,7 @@ def handed_over(
     chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
     connection = Connection(fd, chunked, is_admin, version, time.monotonic() + max_stream_s)
     connection.pending = rest  # what the phone has still to take of its head: first
-    if connection.is_hung_up():  # left at once: its places back now, not at a hang-up check
+    if connection.has_left():  # left at once: its places back now, not once it is a sender's
         connection.socket.close()
         return
     handover.connection = connection
