@@ -194,6 +194,7 @@ class SerialLink:
                     self._in_hand = fd in ready
                     data = read() if fd in ready else b""
                 except (BlockingIOError, InterruptedError):
+                    self._in_hand = False  # nothing read: not held while select() waits
                     continue
                 except (OSError, ValueError) as exc:
                     return str(exc) or type(exc).__name__
